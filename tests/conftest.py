@@ -1,0 +1,1 @@
+"""Shared fixtures. Tests of the pure packages never touch the database."""

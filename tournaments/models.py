@@ -1,1 +1,413 @@
-"""Models of tournaments."""
+"""The organiser's world: clubs, players, events and everything set up before and during play.
+
+Vocabulary (see shared/domain/duplicate.md): an *event* (tournoi) has *sessions* (séances) and
+*rounds* (positions); in each round every *table* plays one *deal set* (étui) of
+``deals_per_round`` *deals* (donnes). *Entrants* are the movement's slots bound to players
+(a phantom slot has no player); in team events entrants carry their *team*. A *table result* is
+the outcome of one deal at one table; its seat marks are computed by ``rules`` when it is saved
+and every change to it is kept in the append-only ``ResultChange`` history.
+
+Invariants kept by the database: one result per (deal, table); one entrant per (event, slot);
+deal numbers and table numbers unique within their event; the movement stored on an event has
+passed the validator (enforced by the services that set it).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+SEATS = ("N", "E", "S", "W")
+
+
+class Seat(models.TextChoices):
+    NORTH = "N", _("North")
+    EAST = "E", _("East")
+    SOUTH = "S", _("South")
+    WEST = "W", _("West")
+
+
+class Contract(models.TextChoices):
+    PRISE = "prise", _("Prise")
+    GARDE = "garde", _("Garde")
+    GARDE_SANS = "garde_sans", _("Garde sans")
+    GARDE_CONTRE = "garde_contre", _("Garde contre")
+
+
+class Side(models.TextChoices):
+    ATTACK = "attack", _("Attack")
+    DEFENCE = "defence", _("Defence")
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="clubs", blank=True, verbose_name=_("organisers")
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    first_name = models.CharField(_("first name"), max_length=80)
+    last_name = models.CharField(_("last name"), max_length=80)
+    licence = models.CharField(
+        _("licence number"), max_length=20, unique=True, null=True, blank=True
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="players",
+        verbose_name=_("club"),
+    )
+    series = models.CharField(_("series"), max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self) -> str:
+        return f"{self.last_name.upper()} {self.first_name}"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+class Event(models.Model):
+    class Format(models.TextChoices):
+        INDIVIDUAL = "individual", _("Individual")
+        TRIPLETTE = "triplette", _("Triplette")
+        QUADRETTE = "quadrette", _("Quadrette")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class Ranking(models.TextChoices):
+        PM = "pm", _("Total points de match")
+        VP = "vp", _("Victory points (WBF)")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events",
+                             verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=200)
+    date = models.DateField(_("date"))
+    format = models.CharField(_("format"), max_length=12, choices=Format.choices)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.DRAFT)
+    public = models.BooleanField(_("public"), default=False)
+    deals_per_round = models.PositiveSmallIntegerField(_("deals per round"), default=4)
+    seed = models.BigIntegerField(_("deal seed"), default=0)
+    movement = models.JSONField(_("movement"), null=True, blank=True)
+    opponent_confirmation = models.BooleanField(_("a defender confirms each result"),
+                                                default=False)
+    ranking = models.CharField(_("team ranking"), max_length=4, choices=Ranking.choices,
+                               default=Ranking.PM)
+    pm_scale = models.JSONField(_("points de match scale"), default=list, blank=True)
+    results_version = models.PositiveIntegerField(_("results version"), default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    @property
+    def is_team_event(self) -> bool:
+        return self.format != self.Format.INDIVIDUAL
+
+
+class EventSession(models.Model):
+    """A séance: a sitting of an event (its rounds are played in one go)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveSmallIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_session_number")
+        ]
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+
+    def __str__(self) -> str:
+        return self.name or _("Session %(number)s") % {"number": self.number}
+
+
+class Round(models.Model):
+    """A position: every table plays the deal set the movement gives it for this round."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    session = models.ForeignKey(EventSession, on_delete=models.CASCADE, related_name="rounds",
+                                null=True, blank=True)
+    number = models.PositiveSmallIntegerField(_("number"))
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_round_number")
+        ]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+
+    def __str__(self) -> str:
+        return _("Round %(number)s") % {"number": self.number}
+
+
+class Deal(models.Model):
+    """A donne of the event. Deal set k holds deals (k-1)*deals_per_round+1 .. k*deals_per_round."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField(_("number"))
+    deal_set = models.PositiveSmallIntegerField(_("deal set"))
+    dealer_seat = models.CharField(_("dealer"), max_length=1, choices=Seat.choices)
+    taker_seat = models.CharField(_("taker seat"), max_length=1, choices=Seat.choices)
+    imposed_contract = models.CharField(_("imposed contract"), max_length=12,
+                                        choices=Contract.choices, blank=True)
+    cards = models.TextField(_("cards (text form)"), blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_deal_number")
+        ]
+        indexes = [models.Index(fields=["event", "deal_set"])]
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+
+    def __str__(self) -> str:
+        return _("Deal %(number)s") % {"number": self.number}
+
+
+class Team(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
+    number = models.PositiveSmallIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=120)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_team_number")
+        ]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entrant(models.Model):
+    """A movement slot bound to a player (or a phantom: nobody sits there)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
+    slot = models.PositiveIntegerField(_("slot"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True,
+                               related_name="entries", verbose_name=_("player"))
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="members", verbose_name=_("team"))
+    line = models.CharField(_("line"), max_length=1, choices=Seat.choices, blank=True)
+    phantom = models.BooleanField(_("phantom"), default=False)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+
+    class Meta:
+        ordering = ["event", "slot"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "slot"], name="unique_entrant_slot"),
+            models.UniqueConstraint(fields=["event", "player"], name="unique_entrant_player",
+                                    condition=Q(player__isnull=False)),
+        ]
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
+
+    def __str__(self) -> str:
+        if self.player_id is None:
+            return _("Phantom %(slot)s") % {"slot": self.slot}
+        return str(self.player)
+
+
+def new_table_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Table(models.Model):
+    """A physical table; its secret ``code`` (QR code on the table card) opens result entry."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("number"))
+    code = models.CharField(_("entry code"), max_length=32, unique=True, default=new_table_code)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_table_number")
+        ]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return _("Table %(number)s") % {"number": self.number}
+
+
+class TableResult(models.Model):
+    """The outcome of one deal at one table, with the seat marks ``rules`` computed for it.
+
+    ``kind`` says what happened: a played deal (real result, compared), artificial scores per
+    seat (director decision, kept out of the comparison), or a deal not played. A result
+    entered or corrected by the director is ``director_assigned`` and still a real result.
+    """
+
+    class Kind(models.TextChoices):
+        PLAYED = "played", _("Played")
+        ARTIFICIAL = "artificial", _("Artificial scores")
+        NOT_PLAYED = "not_played", _("Not played")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="results")
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="results")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="results")
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    # Who sat where when the deal was played (copied from the movement at entry time).
+    seat_n = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+",
+                               null=True, blank=True)
+    seat_e = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+",
+                               null=True, blank=True)
+    seat_s = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+",
+                               null=True, blank=True)
+    seat_w = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+",
+                               null=True, blank=True)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.PLAYED)
+    # The outcome (kind == played), in the input shape of rules.scoring.Outcome.
+    taker_seat = models.CharField(_("taker seat"), max_length=1, choices=Seat.choices,
+                                  blank=True)
+    contract = models.CharField(_("contract"), max_length=12, choices=Contract.choices,
+                                blank=True)
+    oudlers = models.PositiveSmallIntegerField(_("oudlers"), null=True, blank=True)
+    points_half = models.PositiveSmallIntegerField(_("points (half-points)"), null=True,
+                                                   blank=True)
+    petit_au_bout = models.CharField(_("petit au bout"), max_length=8, choices=Side.choices,
+                                     blank=True)
+    poignees = models.JSONField(_("poignées"), default=list, blank=True)
+    chelem_announced = models.BooleanField(_("chelem announced"), default=False)
+    chelem_made_by = models.CharField(_("chelem made by"), max_length=8, choices=Side.choices,
+                                      blank=True)
+    # Computed by rules.score_deal when saved.
+    won = models.BooleanField(null=True, blank=True)
+    margin = models.SmallIntegerField(null=True, blank=True)
+    value = models.IntegerField(null=True, blank=True)
+    mark_n = models.IntegerField(null=True, blank=True)
+    mark_e = models.IntegerField(null=True, blank=True)
+    mark_s = models.IntegerField(null=True, blank=True)
+    mark_w = models.IntegerField(null=True, blank=True)
+    # Artificial percentage per seat (kind == artificial), e.g. 60 / 50 / 40.
+    artificial_n = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    artificial_e = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    artificial_s = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    artificial_w = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    director_assigned = models.BooleanField(_("assigned by the director"), default=False)
+    confirmed = models.BooleanField(_("confirmed by the defence"), default=True)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+")
+    entered_via = models.CharField(max_length=12, blank=True)  # table / organiser / api
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["event", "deal__number", "table__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "table"], name="one_result_per_deal_table"),
+            models.CheckConstraint(
+                condition=Q(points_half__isnull=True) | Q(points_half__lte=182),
+                name="result_points_in_range",
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "round_number"])]
+        verbose_name = _("table result")
+        verbose_name_plural = _("table results")
+
+    def __str__(self) -> str:
+        return _("Deal %(deal)s, table %(table)s") % {
+            "deal": self.deal.number, "table": self.table.number}
+
+    def seat_entrant_ids(self) -> dict[str, int | None]:
+        return {"N": self.seat_n_id, "E": self.seat_e_id, "S": self.seat_s_id,
+                "W": self.seat_w_id}
+
+    def seat_marks(self) -> dict[str, int | None]:
+        return {"N": self.mark_n, "E": self.mark_e, "S": self.mark_s, "W": self.mark_w}
+
+    def seat_artificial(self) -> dict[str, object]:
+        return {"N": self.artificial_n, "E": self.artificial_e, "S": self.artificial_s,
+                "W": self.artificial_w}
+
+
+class ResultChange(models.Model):
+    """Append-only history of every result change: who, when, why, before and after."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("Entered")
+        CONFIRM = "confirm", _("Confirmed")
+        CORRECT = "correct", _("Corrected")
+        ARTIFICIAL = "artificial", _("Artificial scores assigned")
+        NOT_PLAYED = "not_played", _("Marked not played")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="result_changes")
+    result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="history")
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                              blank=True, related_name="+")
+    actor_label = models.CharField(_("by"), max_length=120, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "at", "pk"]
+        verbose_name = _("result change")
+        verbose_name_plural = _("result changes")
+
+
+class Penalty(models.Model):
+    """A deduction in percentage points from an entrant's (or a team's) event percentage."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="penalties")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="penalties")
+    points = models.DecimalField(_("percentage points"), max_digits=5, decimal_places=2)
+    reason = models.TextField(_("reason"))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(entrant__isnull=False) & Q(team__isnull=True))
+                | (Q(entrant__isnull=True) & Q(team__isnull=False)),
+                name="penalty_targets_entrant_or_team",
+            ),
+            models.CheckConstraint(condition=Q(points__gt=0), name="penalty_positive"),
+        ]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")

@@ -1,0 +1,3 @@
+"""Organiser screens (login required)."""
+
+urlpatterns: list = []

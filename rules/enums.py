@@ -1,0 +1,96 @@
+"""Enumerations and per-player-count tables of French tarot (FFT rules).
+
+Vocabulary: the *attack* is the taker (plus the called partner at 5 players), the *defence* is
+everybody else. Points are always handled in **half-points** (integers): the deck is worth 182.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+
+class Side(StrEnum):
+    """One of the two camps of a deal."""
+
+    ATTACK = "attack"
+    DEFENCE = "defence"
+
+    @property
+    def other(self) -> Side:
+        return Side.DEFENCE if self is Side.ATTACK else Side.ATTACK
+
+
+class Contract(StrEnum):
+    """Contracts in increasing order (a later bid must be strictly higher)."""
+
+    PRISE = "prise"
+    GARDE = "garde"
+    GARDE_SANS = "garde_sans"
+    GARDE_CONTRE = "garde_contre"
+
+    @property
+    def multiplier(self) -> int:
+        return _CONTRACT_MULTIPLIERS[self]
+
+    @property
+    def rank(self) -> int:
+        """0 for Prise up to 3 for Garde contre; used to compare bids."""
+        return _CONTRACT_ORDER.index(self)
+
+    @property
+    def chien_to_attack(self) -> bool:
+        """Whether the chien (or the écart made from it) counts for the attack."""
+        return self is not Contract.GARDE_CONTRE
+
+    @property
+    def taker_sees_chien(self) -> bool:
+        """Prise and Garde: the taker takes the chien and discards an écart."""
+        return self in (Contract.PRISE, Contract.GARDE)
+
+
+_CONTRACT_ORDER: Final = (
+    Contract.PRISE,
+    Contract.GARDE,
+    Contract.GARDE_SANS,
+    Contract.GARDE_CONTRE,
+)
+_CONTRACT_MULTIPLIERS: Final = {
+    Contract.PRISE: 1,
+    Contract.GARDE: 2,
+    Contract.GARDE_SANS: 4,
+    Contract.GARDE_CONTRE: 6,
+}
+
+
+class PoigneeSize(StrEnum):
+    """Handful of trumps shown before one's first card."""
+
+    SIMPLE = "simple"
+    DOUBLE = "double"
+    TRIPLE = "triple"
+
+    @property
+    def bonus(self) -> int:
+        """Points credited to the side that wins the deal (never multiplied)."""
+        return _POIGNEE_BONUS[self]
+
+    def threshold(self, players: int) -> int:
+        """Trumps (the Excuse may stand in for one) to show at this player count."""
+        return POIGNEE_THRESHOLDS[players][self]
+
+
+_POIGNEE_BONUS: Final = {PoigneeSize.SIMPLE: 20, PoigneeSize.DOUBLE: 30, PoigneeSize.TRIPLE: 40}
+
+PLAYER_COUNTS: Final = (3, 4, 5)
+HAND_SIZE: Final = {3: 24, 4: 18, 5: 15}
+CHIEN_SIZE: Final = {3: 6, 4: 6, 5: 3}
+POIGNEE_THRESHOLDS: Final[dict[int, dict[PoigneeSize, int]]] = {
+    3: {PoigneeSize.SIMPLE: 13, PoigneeSize.DOUBLE: 15, PoigneeSize.TRIPLE: 18},
+    4: {PoigneeSize.SIMPLE: 10, PoigneeSize.DOUBLE: 13, PoigneeSize.TRIPLE: 15},
+    5: {PoigneeSize.SIMPLE: 8, PoigneeSize.DOUBLE: 10, PoigneeSize.TRIPLE: 13},
+}
+TOTAL_HALF_POINTS: Final = 182
+TRUMPS_AND_EXCUSE: Final = 22
+# Points the attack needs, by the number of oudlers in its tricks at the end (in half-points).
+NEEDED_HALF_POINTS: Final = {0: 112, 1: 102, 2: 82, 3: 72}

@@ -1,0 +1,601 @@
+"""Scoring one deal of French tarot from its outcome (FFT rules, see tarot-scoring.md).
+
+Vocabulary:
+
+- an :class:`Outcome` is what a table reports after a deal: player count, contract, oudlers and
+  points in the attack's tricks (``points_half``, in half-points: 40.5 points is 81), petit au
+  bout, poignées shown, chelem, and (5 players) whether a partner was called;
+- the deal **value** is in "defender units", signed from the attack's side;
+- the **marks** are what each player writes: every defender ``-value``, the attack the opposite
+  total. Marks at a table always sum to zero.
+
+Invariants: an outcome is validated (:func:`validate_outcome`) before it is scored; every
+inconsistency raises :class:`~rules.errors.RuleError` with a stable code and the field at fault.
+
+Conventions of this project (where the FFT text is silent), marked **[convention]**:
+
+- an announced chelem that fails while the defence wins every trick scores both the failed
+  announcement (-200) and the defence's chelem (-200): -400 in all;
+- the Excuse's owner always keeps it and the trick winner's side receives a half point in
+  exchange, even when the owner's side makes no trick at all (the exchange is then settled at the
+  count): so an attack chelem with the Excuse in defence counts 87 points for the attack, 4 for
+  the defence, and totals stay whole at 4 players;
+- at 3 and 5 players a half point of difference is rounded up in favour of the side that
+  scores (40.5 for 41 needed is lost by 1, 41.5 is won by 1), as the FFT says;
+- a poignée is shown by one player, so a side shows at most one poignée per player in it;
+- :func:`outcome_from_dict` rejects unknown keys, so a misspelt key cannot be silently ignored.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import TypeVar
+
+from rules.enums import (
+    CHIEN_SIZE,
+    NEEDED_HALF_POINTS,
+    PLAYER_COUNTS,
+    TOTAL_HALF_POINTS,
+    TRUMPS_AND_EXCUSE,
+    Contract,
+    PoigneeSize,
+    Side,
+)
+from rules.errors import RuleError
+from rules.i18n import gettext_noop
+
+__all__ = [
+    "Chelem",
+    "Contract",
+    "DealScore",
+    "Marks",
+    "Outcome",
+    "Poignee",
+    "PoigneeSize",
+    "Side",
+    "format_half_points",
+    "outcome_from_dict",
+    "outcome_to_dict",
+    "score_deal",
+    "seat_marks",
+    "validate_outcome",
+]
+
+# Values in half-points used by the chelem bounds below.
+_EXCUSE_KEPT_HALF = 8  # the Excuse (4.5) less the half point handed over in exchange
+_MAX_CARD_HALF = 9  # an oudler or a King
+_MAX_ECART_CARD_HALF = 7  # a Queen: Kings and oudlers may not be discarded
+
+
+@dataclass(frozen=True, slots=True)
+class Poignee:
+    """A handful of trumps shown by one player of ``side``."""
+
+    side: Side
+    size: PoigneeSize
+
+
+@dataclass(frozen=True, slots=True)
+class Chelem:
+    """Chelem (slam): announced by the taker or not, and the side that won every trick."""
+
+    announced: bool = False
+    made_by: Side | None = None
+
+
+NO_CHELEM = Chelem()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of one deal as reported by a table (points in half-points)."""
+
+    players: int
+    contract: Contract
+    oudlers: int
+    points_half: int
+    petit_au_bout: Side | None = None
+    poignees: tuple[Poignee, ...] = ()
+    chelem: Chelem = field(default=NO_CHELEM)
+    partner: bool = False
+
+    @property
+    def points(self) -> int | float:
+        """Attack points as a number (int when whole, else a .5 float) for display."""
+        return self.points_half // 2 if self.points_half % 2 == 0 else self.points_half / 2
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """Marks per role. ``partner`` is None unless 5 players with a called partner."""
+
+    taker: int
+    partner: int | None
+    defender: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """Score of a deal: result, margin (whole points), value (defender units) and marks."""
+
+    won: bool
+    margin: int
+    value: int
+    marks: Marks
+
+    def to_dict(self) -> dict[str, object]:
+        """The shape of the ``expected`` objects of ``deal-scores.json``."""
+        return {
+            "won": self.won,
+            "margin": self.margin,
+            "value": self.value,
+            "marks": {
+                "taker": self.marks.taker,
+                "partner": self.marks.partner,
+                "defender": self.marks.defender,
+            },
+        }
+
+
+def format_half_points(half: int) -> str:
+    """``81`` → ``"40.5"``, ``92`` → ``"46"``."""
+    return str(half // 2) if half % 2 == 0 else str(half / 2)
+
+
+# --------------------------------------------------------------------------------- parsing
+
+_KNOWN_KEYS = frozenset(
+    {"players", "contract", "oudlers", "points", "petit_au_bout", "poignees", "chelem", "partner"}
+)
+
+
+def _type_error(field_name: str, expected: str, value: object) -> RuleError:
+    return RuleError(
+        "invalid_type",
+        gettext_noop("expected %(expected)s, got %(value)s"),
+        {"expected": expected, "value": repr(value)},
+        field=field_name,
+    )
+
+
+def _parse_int(value: object, field_name: str) -> int:
+    if isinstance(value, bool):
+        raise _type_error(field_name, "a whole number", value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            pass
+    raise _type_error(field_name, "a whole number", value)
+
+
+def _parse_points_half(value: object) -> int:
+    """Points (int, float or numeric string) to half-points; must be a multiple of 0.5."""
+    if isinstance(value, bool):
+        raise _type_error("points", "a number", value)
+    number: Decimal
+    if isinstance(value, int):
+        number = Decimal(value)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise _type_error("points", "a number", value)
+        number = Decimal(repr(value))
+    elif isinstance(value, str):
+        try:
+            number = Decimal(value.strip().replace(",", "."))
+        except InvalidOperation:
+            raise _type_error("points", "a number", value) from None
+        if not number.is_finite():
+            raise _type_error("points", "a number", value)
+    else:
+        raise _type_error("points", "a number", value)
+    doubled = number * 2
+    if doubled != doubled.to_integral_value():
+        raise RuleError(
+            "points_not_half",
+            gettext_noop("%(points)s is not a multiple of 0.5"),
+            {"points": str(value).strip()},
+            field="points",
+        )
+    return int(doubled)
+
+
+_E = TypeVar("_E", Side, Contract, PoigneeSize)
+
+
+def _parse_enum(kind: type[_E], value: object, field_name: str, code: str) -> _E:
+    if isinstance(value, str):
+        try:
+            return kind(value.strip())
+        except ValueError:
+            pass
+    raise RuleError(
+        code,
+        gettext_noop("%(value)s is not one of %(choices)s"),
+        {"value": repr(value), "choices": ", ".join(member.value for member in kind)},
+        field=field_name,
+    )
+
+
+def _parse_side_or_none(value: object, field_name: str) -> Side | None:
+    if value is None:
+        return None
+    return _parse_enum(Side, value, field_name, "unknown_side")
+
+
+def _parse_bool(value: object, field_name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _type_error(field_name, "true or false", value)
+
+
+def outcome_from_dict(data: Mapping[str, object]) -> Outcome:
+    """Parse the input shape of ``deal-scores.json`` into an :class:`Outcome`.
+
+    Required keys: ``players``, ``contract``, ``oudlers``, ``points`` (int, float or numeric
+    string, a multiple of 0.5). Optional: ``petit_au_bout`` (null/"attack"/"defence"),
+    ``poignees`` (list of ``{side, size}``), ``chelem`` (``{announced, made_by}``), ``partner``.
+    Only the shape is checked here; :func:`validate_outcome` checks the rules.
+    """
+    if not isinstance(data, Mapping):
+        raise _type_error("outcome", "an object", data)
+    unknown = sorted(str(key) for key in data if key not in _KNOWN_KEYS)
+    if unknown:
+        raise RuleError(
+            "unknown_field",
+            gettext_noop("unknown key %(key)s"),
+            {"key": unknown[0]},
+            field=unknown[0],
+        )
+    for key in ("players", "contract", "oudlers", "points"):
+        if key not in data:
+            raise RuleError("missing_field", gettext_noop("this field is required"), {}, field=key)
+    players = _parse_int(data["players"], "players")
+    contract = _parse_enum(Contract, data["contract"], "contract", "unknown_contract")
+    oudlers = _parse_int(data["oudlers"], "oudlers")
+    points_half = _parse_points_half(data["points"])
+    petit_au_bout = _parse_side_or_none(data.get("petit_au_bout"), "petit_au_bout")
+
+    raw_poignees = data.get("poignees")
+    if raw_poignees is None:
+        raw_poignees = []
+    if not isinstance(raw_poignees, list | tuple):
+        raise _type_error("poignees", "a list", raw_poignees)
+    poignees: list[Poignee] = []
+    for index, raw in enumerate(raw_poignees):
+        where = f"poignees[{index}]"
+        if not isinstance(raw, Mapping):
+            raise _type_error(where, "an object with side and size", raw)
+        for key in ("side", "size"):
+            if key not in raw:
+                raise RuleError(
+                    "missing_field",
+                    gettext_noop("this field is required"),
+                    {},
+                    field=f"{where}.{key}",
+                )
+        poignees.append(
+            Poignee(
+                side=_parse_enum(Side, raw["side"], f"{where}.side", "unknown_side"),
+                size=_parse_enum(PoigneeSize, raw["size"], f"{where}.size", "unknown_poignee_size"),
+            )
+        )
+
+    raw_chelem = data.get("chelem")
+    if raw_chelem is None:
+        chelem = NO_CHELEM
+    elif isinstance(raw_chelem, Mapping):
+        chelem = Chelem(
+            announced=_parse_bool(raw_chelem.get("announced", False), "chelem.announced"),
+            made_by=_parse_side_or_none(raw_chelem.get("made_by"), "chelem.made_by"),
+        )
+    else:
+        raise _type_error("chelem", "an object with announced and made_by", raw_chelem)
+
+    partner = _parse_bool(data.get("partner", False), "partner")
+    return Outcome(
+        players=players,
+        contract=contract,
+        oudlers=oudlers,
+        points_half=points_half,
+        petit_au_bout=petit_au_bout,
+        poignees=tuple(poignees),
+        chelem=chelem,
+        partner=partner,
+    )
+
+
+def outcome_to_dict(outcome: Outcome) -> dict[str, object]:
+    """Inverse of :func:`outcome_from_dict` (points as int when whole, else float)."""
+    result: dict[str, object] = {
+        "players": outcome.players,
+        "contract": outcome.contract.value,
+        "oudlers": outcome.oudlers,
+        "points": outcome.points,
+        "petit_au_bout": outcome.petit_au_bout.value if outcome.petit_au_bout else None,
+        "poignees": [{"side": p.side.value, "size": p.size.value} for p in outcome.poignees],
+        "chelem": {
+            "announced": outcome.chelem.announced,
+            "made_by": outcome.chelem.made_by.value if outcome.chelem.made_by else None,
+        },
+    }
+    if outcome.players == 5:
+        result["partner"] = outcome.partner
+    return result
+
+
+# ------------------------------------------------------------------------------ validation
+
+
+def _side_players(outcome: Outcome, side: Side) -> int:
+    attack = 2 if outcome.players == 5 and outcome.partner else 1
+    return attack if side is Side.ATTACK else outcome.players - attack
+
+
+def _chien_cards_of(outcome: Outcome, side: Side) -> int:
+    """Cards of the chien (or écart) counting for ``side`` without being won in tricks."""
+    to_attack = outcome.contract.chien_to_attack
+    if (side is Side.ATTACK) == to_attack:
+        return CHIEN_SIZE[outcome.players]
+    return 0
+
+
+def _validate_chelem(outcome: Outcome) -> None:
+    made_by = outcome.chelem.made_by
+    if made_by is None:
+        return
+    # The side without a trick holds only its Excuse (kept, worth 4 after the exchange) and the
+    # chien/écart when the contract gives it to that side.
+    loser = made_by.other
+    chien_cards = _chien_cards_of(outcome, loser)
+    loser_oudlers = outcome.oudlers if loser is Side.ATTACK else 3 - outcome.oudlers
+    loser_half = (
+        outcome.points_half if loser is Side.ATTACK else TOTAL_HALF_POINTS - outcome.points_half
+    )
+    if chien_cards == 0 or (loser is Side.ATTACK and outcome.contract.taker_sees_chien):
+        # Only the Excuse can be an oudler here (the écart holds no oudler).
+        max_oudlers = 1
+    else:
+        max_oudlers = 1 + min(2, chien_cards)
+    card_max = (
+        _MAX_ECART_CARD_HALF
+        if loser is Side.ATTACK and outcome.contract.taker_sees_chien
+        else _MAX_CARD_HALF
+    )
+    max_half = _EXCUSE_KEPT_HALF + card_max * chien_cards
+    consistent = loser_oudlers <= max_oudlers and loser_half <= max_half
+    if chien_cards == 0:
+        # Nothing but the Excuse: its points are exactly fixed by the oudler count.
+        consistent = consistent and loser_half == _EXCUSE_KEPT_HALF * loser_oudlers
+    if not consistent:
+        raise RuleError(
+            "chelem_inconsistent",
+            gettext_noop(
+                "a chelem by the %(side)s leaves the other side no trick, so it cannot hold "
+                "%(points)s points with %(oudlers)s oudlers"
+            ),
+            {
+                "side": made_by.value,
+                "points": format_half_points(loser_half),
+                "oudlers": loser_oudlers,
+            },
+            field="chelem",
+        )
+    if outcome.petit_au_bout is loser:
+        raise RuleError(
+            "petit_au_bout_impossible",
+            gettext_noop("the %(side)s cannot take the petit au bout without winning a trick"),
+            {"side": loser.value},
+            field="petit_au_bout",
+        )
+
+
+def validate_outcome(outcome: Outcome) -> None:
+    """Apply every consistency rule of tarot-scoring.md; raise :class:`RuleError` if broken."""
+    players = outcome.players
+    if players not in PLAYER_COUNTS:
+        raise RuleError(
+            "unknown_player_count",
+            gettext_noop("%(players)s players is not supported (3, 4 or 5)"),
+            {"players": players},
+            field="players",
+        )
+    if not isinstance(outcome.contract, Contract):
+        raise RuleError(
+            "unknown_contract",
+            gettext_noop("%(value)s is not one of %(choices)s"),
+            {"value": repr(outcome.contract), "choices": ", ".join(c.value for c in Contract)},
+            field="contract",
+        )
+    if outcome.oudlers < 0:
+        raise RuleError(
+            "oudlers_out_of_range",
+            gettext_noop("%(oudlers)s is outside 0..3"),
+            {"oudlers": outcome.oudlers},
+            field="oudlers",
+        )
+    if outcome.oudlers > 3:
+        raise RuleError(
+            "too_many_oudlers",
+            gettext_noop("%(oudlers)s oudlers: there are only 3 (Petit, 21, Excuse)"),
+            {"oudlers": outcome.oudlers},
+            field="oudlers",
+        )
+    points = format_half_points(outcome.points_half)
+    if not 0 <= outcome.points_half <= TOTAL_HALF_POINTS:
+        raise RuleError(
+            "points_out_of_range",
+            gettext_noop("%(points)s is outside 0..91"),
+            {"points": points},
+            field="points",
+        )
+    if players == 4 and outcome.points_half % 2:
+        raise RuleError(
+            "points_not_whole",
+            gettext_noop("%(points)s: points are whole at 4 players"),
+            {"points": points},
+            field="points",
+        )
+    # Each oudler guarantees its side 4 points (4.5 less a possible Excuse exchange).
+    if outcome.points_half < 8 * outcome.oudlers:
+        raise RuleError(
+            "points_too_low_for_oudlers",
+            gettext_noop(
+                "%(points)s points is too few with %(oudlers)s oudlers (at least %(minimum)s)"
+            ),
+            {"points": points, "oudlers": outcome.oudlers, "minimum": 4 * outcome.oudlers},
+            field="points",
+        )
+    if TOTAL_HALF_POINTS - outcome.points_half < 8 * (3 - outcome.oudlers):
+        raise RuleError(
+            "points_too_high_for_oudlers",
+            gettext_noop(
+                "%(points)s points is too many with %(oudlers)s oudlers (at most %(maximum)s)"
+            ),
+            {
+                "points": points,
+                "oudlers": outcome.oudlers,
+                "maximum": 91 - 4 * (3 - outcome.oudlers),
+            },
+            field="points",
+        )
+    if outcome.petit_au_bout is Side.DEFENCE and outcome.oudlers == 3:
+        raise RuleError(
+            "petit_au_bout_impossible",
+            gettext_noop("the defence cannot take the petit au bout when the attack has 3 oudlers"),
+            {},
+            field="petit_au_bout",
+        )
+    if outcome.petit_au_bout is Side.ATTACK and outcome.oudlers == 0:
+        raise RuleError(
+            "petit_au_bout_impossible",
+            gettext_noop("the attack cannot take the petit au bout with 0 oudlers"),
+            {},
+            field="petit_au_bout",
+        )
+    if outcome.partner and players != 5:
+        raise RuleError(
+            "partner_not_allowed",
+            gettext_noop("a partner is only called at 5 players"),
+            {},
+            field="partner",
+        )
+    shown = sum(p.size.threshold(players) for p in outcome.poignees)
+    if shown > TRUMPS_AND_EXCUSE:
+        raise RuleError(
+            "poignees_exceed_trumps",
+            gettext_noop(
+                "these poignées show %(shown)s trumps but only 22 exist (21 trumps and the Excuse)"
+            ),
+            {"shown": shown},
+            field="poignees",
+        )
+    for side in Side:
+        count = sum(1 for p in outcome.poignees if p.side is side)
+        allowed = _side_players(outcome, side)
+        if count > allowed:
+            raise RuleError(
+                "too_many_poignees",
+                gettext_noop("%(count)s poignées for the %(side)s, which has %(allowed)s players"),
+                {"count": count, "side": side.value, "allowed": allowed},
+                field="poignees",
+            )
+    _validate_chelem(outcome)
+
+
+# --------------------------------------------------------------------------------- scoring
+
+
+def _chelem_points(chelem: Chelem) -> int:
+    """Chelem bonus from the attack's side (never multiplied)."""
+    if chelem.made_by is Side.ATTACK:
+        return 400 if chelem.announced else 200
+    total = -200 if chelem.announced else 0
+    if chelem.made_by is Side.DEFENCE:
+        total -= 200  # [convention] adds to a failed announcement: -400 in all
+    return total
+
+
+def score_deal(outcome: Outcome) -> DealScore:
+    """Validate then score ``outcome`` (FFT counting, steps 1-8 of tarot-scoring.md)."""
+    validate_outcome(outcome)
+    multiplier = outcome.contract.multiplier
+    diff_half = outcome.points_half - NEEDED_HALF_POINTS[outcome.oudlers]
+    won = diff_half >= 0
+    # Whole at 4 players; at 3 and 5 a half point rounds up for the side that scores.
+    margin = (abs(diff_half) + 1) // 2
+    base = (25 + margin) * multiplier
+    value = base if won else -base
+    if outcome.petit_au_bout is not None:
+        bonus = 10 * multiplier
+        value += bonus if outcome.petit_au_bout is Side.ATTACK else -bonus
+    poignees = sum(p.size.bonus for p in outcome.poignees)
+    value += poignees if won else -poignees
+    value += _chelem_points(outcome.chelem)
+
+    if outcome.players == 4:
+        marks = Marks(taker=3 * value, partner=None, defender=-value)
+    elif outcome.players == 3:
+        marks = Marks(taker=2 * value, partner=None, defender=-value)
+    elif outcome.partner:
+        marks = Marks(taker=2 * value, partner=value, defender=-value)
+    else:
+        marks = Marks(taker=4 * value, partner=None, defender=-value)
+    return DealScore(won=won, margin=margin, value=value, marks=marks)
+
+
+def seat_marks(
+    score: DealScore,
+    seats: Sequence[str],
+    taker_seat: str,
+    partner_seat: str | None = None,
+) -> dict[str, int]:
+    """Each seat's mark: taker, partner (5 players), defenders. The result sums to zero."""
+    if len(set(seats)) != len(seats):
+        raise RuleError(
+            "duplicate_seat", gettext_noop("seat names must be distinct"), {}, field="seats"
+        )
+    if taker_seat not in seats:
+        raise RuleError(
+            "unknown_seat",
+            gettext_noop("%(seat)s is not a seat of this table"),
+            {"seat": taker_seat},
+            field="taker_seat",
+        )
+    if (partner_seat is None) != (score.marks.partner is None):
+        raise RuleError(
+            "partner_mismatch",
+            gettext_noop("a partner seat is needed exactly when a partner was called"),
+            {},
+            field="partner_seat",
+        )
+    if partner_seat is not None and (partner_seat not in seats or partner_seat == taker_seat):
+        raise RuleError(
+            "unknown_seat",
+            gettext_noop("%(seat)s is not a seat of this table"),
+            {"seat": partner_seat},
+            field="partner_seat",
+        )
+    result: dict[str, int] = {}
+    for seat in seats:
+        if seat == taker_seat:
+            result[seat] = score.marks.taker
+        elif seat == partner_seat and score.marks.partner is not None:
+            result[seat] = score.marks.partner
+        else:
+            result[seat] = score.marks.defender
+    if sum(result.values()) != 0:
+        raise RuleError(
+            "seats_mismatch",
+            gettext_noop("%(count)s seats do not match the player count of this score"),
+            {"count": len(seats)},
+            field="seats",
+        )
+    return result

@@ -1,0 +1,159 @@
+"""Shared factory_boy factories for the Django models (any test may import and extend them).
+
+Conventions: every factory builds a valid row with the fewest related rows possible;
+``OrganiserFactory`` makes a user who organises the club given (``clubs=[club]``) or a new one;
+``EventFactory`` makes a draft individual event with 4 deals per round and one session.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import factory
+from django.contrib.auth import get_user_model
+from factory.django import DjangoModelFactory
+
+from tournaments.models import (
+    SEATS,
+    Club,
+    Deal,
+    Entrant,
+    Event,
+    EventSession,
+    Player,
+    Round,
+    Table,
+    Team,
+)
+
+DEFAULT_PASSWORD = "tarot-pass-123"
+
+
+class ClubFactory(DjangoModelFactory):
+    class Meta:
+        model = Club
+        django_get_or_create = ("name",)
+
+    name = factory.Sequence(lambda n: f"Club {n}")
+    city = "Lyon"
+
+
+class UserFactory(DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
+    password = factory.PostGenerationMethodCall("set_password", DEFAULT_PASSWORD)
+
+    @factory.post_generation
+    def _save_password(obj: Any, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if create:
+            obj.save()
+
+
+class OrganiserFactory(UserFactory):
+    """A user who organises ``clubs`` (a new club when none is given)."""
+
+    username = factory.Sequence(lambda n: f"organiser{n}")
+
+    @factory.post_generation
+    def clubs(obj: Any, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if not create:
+            return
+        for club in extracted if extracted is not None else [ClubFactory()]:
+            club.organisers.add(obj)
+
+
+class PlayerFactory(DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    first_name = factory.Sequence(lambda n: f"Prénom{n}")
+    last_name = factory.Sequence(lambda n: f"Nom{n}")
+    licence = factory.Sequence(lambda n: f"L{n:07d}")
+    club = factory.SubFactory(ClubFactory)
+    series = "3"
+
+
+class EventFactory(DjangoModelFactory):
+    class Meta:
+        model = Event
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Tournoi {n}")
+    date = factory.LazyFunction(lambda: dt.date(2026, 12, 5))
+    format = Event.Format.INDIVIDUAL
+    deals_per_round = 4
+
+
+class EventSessionFactory(DjangoModelFactory):
+    class Meta:
+        model = EventSession
+        django_get_or_create = ("event", "number")
+
+    event = factory.SubFactory(EventFactory)
+    number = 1
+
+
+class RoundFactory(DjangoModelFactory):
+    class Meta:
+        model = Round
+
+    event = factory.SubFactory(EventFactory)
+    number = factory.Sequence(lambda n: n + 1)
+
+
+class TeamFactory(DjangoModelFactory):
+    class Meta:
+        model = Team
+
+    event = factory.SubFactory(EventFactory, format=Event.Format.TRIPLETTE)
+    number = factory.Sequence(lambda n: n + 1)
+    name = factory.LazyAttribute(lambda t: f"Team {t.number}")
+
+
+class EntrantFactory(DjangoModelFactory):
+    """A registered player (slot = next free slot of the event)."""
+
+    class Meta:
+        model = Entrant
+
+    event = factory.SubFactory(EventFactory)
+    player = factory.SubFactory(PlayerFactory)
+    slot = factory.LazyAttribute(
+        lambda e: (
+            (
+                Entrant.objects.filter(event=e.event)
+                .order_by("-slot")
+                .values_list("slot", flat=True)
+                .first()
+                or 0
+            )
+            + 1
+        )
+    )
+
+
+class DealFactory(DjangoModelFactory):
+    """A deal without cards; dealer and taker follow the services' rotation convention."""
+
+    class Meta:
+        model = Deal
+
+    event = factory.SubFactory(EventFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    deal_set = factory.LazyAttribute(lambda d: (d.number - 1) // d.event.deals_per_round + 1)
+    dealer_seat = factory.LazyAttribute(lambda d: SEATS[(d.number - 1) % 4])
+    taker_seat = factory.LazyAttribute(lambda d: SEATS[d.number % 4])
+
+
+class TableFactory(DjangoModelFactory):
+    class Meta:
+        model = Table
+
+    event = factory.SubFactory(EventFactory)
+    number = factory.Sequence(lambda n: n + 1)

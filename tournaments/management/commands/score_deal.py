@@ -1,0 +1,54 @@
+"""``manage.py score_deal``: score one deal outcome read as JSON on stdin.
+
+Input: the input shape of ``shared/examples/deal-scores.json`` (players, contract, oudlers,
+points, petit_au_bout, poignees, chelem, partner). Output: one JSON object with ``won``,
+``margin``, ``value`` and ``marks`` (``taker``, ``partner``, ``defender``).
+
+Invalid input exits with code 2 and one line on stderr naming the error code and the field,
+e.g. ``CommandError: [points_out_of_range] points: 95 is outside 0..91``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
+
+from rules import RuleError, outcome_from_dict, score_deal
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class Command(BaseCommand):
+    help = "Score one deal outcome given as JSON on stdin; print won, margin, value and marks."
+    requires_system_checks: list[str] = []
+    # call_command(..., stdin=io.StringIO(...)) lets tests feed the input without a process.
+    stealth_options = ("stdin",)
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--indent", type=int, default=None, help="Pretty-print the JSON with this indent."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        stream = options.get("stdin") or sys.stdin
+        raw = stream.read()
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise CommandError(
+                _one_line(f"[invalid_json] stdin: {gettext('not valid JSON')} ({exc})"),
+                returncode=2,
+            ) from None
+        try:
+            score = score_deal(outcome_from_dict(data))
+        except RuleError as err:
+            where = f" {err.field}:" if err.field else ""
+            message = _one_line(err.translated(gettext))
+            raise CommandError(f"[{err.code}]{where} {message}", returncode=2) from None
+        self.stdout.write(json.dumps(score.to_dict(), indent=options["indent"]))

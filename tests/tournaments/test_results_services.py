@@ -1,0 +1,292 @@
+"""Result entry and director actions (tournaments.services.results)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tests.api.event_builder import build_running_event
+from tests.factories import OrganiserFactory
+from tournaments.models import Event, Penalty, ResultChange, TableResult
+from tournaments.services.results import (
+    ResultConflict,
+    ResultError,
+    outcome_score,
+    penalty_record,
+    table_result_assign_artificial,
+    table_result_confirm,
+    table_result_correct,
+    table_result_mark_not_played,
+    table_result_submit,
+)
+from tournaments.signals import results_changed
+
+pytestmark = pytest.mark.django_db
+
+GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}  # value 60
+
+
+def first_play(event: Event):
+    """Table 1 and the first deal it plays in round 1."""
+    table = event.tables.get(number=1)
+    entry = event.movement["schedule"][0]["tables"][0]
+    deal = event.deals.filter(deal_set=entry["deal_set"]).order_by("number").first()
+    return table, deal, entry
+
+
+@pytest.fixture
+def event() -> Event:
+    return build_running_event(tables=5, rounds=2)
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    calls: list[dict] = []
+
+    def receiver(sender, **kwargs):
+        calls.append(kwargs)
+
+    results_changed.connect(receiver, weak=False, dispatch_uid="test-results-sent")
+    yield calls
+    results_changed.disconnect(dispatch_uid="test-results-sent")
+
+
+def state(event: Event) -> tuple:
+    event.refresh_from_db()
+    return (
+        event.results_version,
+        TableResult.objects.count(),
+        ResultChange.objects.count(),
+        Penalty.objects.count(),
+    )
+
+
+def test_submit_stores_marks_seats_and_bumps_version(event, sent, django_capture_on_commit_callbacks):
+    table, deal, entry = first_play(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    result.refresh_from_db()
+    assert result.kind == TableResult.Kind.PLAYED
+    assert result.round_number == 1
+    assert result.value == 60
+    marks = result.seat_marks()
+    assert marks[deal.taker_seat] == 180
+    assert sum(marks.values()) == 0
+    assert {s: e.slot for s, e in zip("NESW", [result.seat_n, result.seat_e, result.seat_s,
+                                               result.seat_w], strict=True)} == entry["seats"]
+    event.refresh_from_db()
+    assert event.results_version == 1
+    assert sent == [{"signal": results_changed, "event_id": event.pk, "results_version": 1}]
+    change = ResultChange.objects.get(result=result)
+    assert change.action == ResultChange.Action.CREATE
+    assert change.after["value"] == 60
+
+
+def test_signal_is_not_sent_before_commit(event, sent, django_capture_on_commit_callbacks):
+    table, deal, _ = first_play(event)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    assert sent == []
+    assert len(callbacks) == 1
+
+
+def test_second_entry_is_a_conflict_carrying_the_stored_result(event):
+    table, deal, _ = first_play(event)
+    stored = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    before = state(event)
+    with pytest.raises(ResultConflict) as caught:
+        table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "points": 60})
+    assert caught.value.result.pk == stored.pk
+    assert caught.value.result.value == 60
+    assert caught.value.field == "deal"
+    assert state(event) == before
+
+
+@pytest.mark.parametrize(
+    ("outcome", "field"),
+    [
+        ({"contract": "garde", "oudlers": 2, "points": 95}, "points"),
+        ({"contract": "garde", "oudlers": 4, "points": 46}, "oudlers"),
+        ({"contract": "prise", "oudlers": 2, "points": 46}, "contract"),
+        ({"contract": "pass", "oudlers": 2, "points": 46}, "contract"),
+        ({"contract": "garde", "oudlers": 2}, "points"),
+        ({**GARDE_46, "petit_au_bout": "nobody"}, "petit_au_bout"),
+        ({**GARDE_46, "poignees": [{"side": "attack", "size": "huge"}]}, "poignees[0].size"),
+        ({**GARDE_46, "colour": "red"}, "colour"),
+    ],
+)
+def test_invalid_outcome_names_the_field_and_stores_nothing(event, outcome, field):
+    table, deal, _ = first_play(event)
+    before = state(event)
+    with pytest.raises(ResultError) as caught:
+        table_result_submit(table=table, deal=deal, outcome=outcome)
+    assert caught.value.field == field
+    assert caught.value.describe().startswith(f"{field}: ")
+    assert state(event) == before
+
+
+def test_taker_seat_other_than_the_etuis_is_refused(event):
+    table, deal, _ = first_play(event)
+    other = next(s for s in "NESW" if s != deal.taker_seat)
+    with pytest.raises(ResultError) as caught:
+        table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "taker_seat": other})
+    assert caught.value.field == "taker_seat"
+
+
+def test_imposed_contract_is_enforced(event):
+    table, deal, _ = first_play(event)
+    deal.imposed_contract = "garde_sans"
+    deal.save()
+    with pytest.raises(ResultError) as caught:
+        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    assert caught.value.code == "contract_imposed"
+    result = table_result_submit(table=table, deal=deal, outcome={**GARDE_46,
+                                                                  "contract": "garde_sans"})
+    assert result.value == 120
+
+
+def test_deal_not_scheduled_at_that_table_is_refused(event):
+    table, _, entry = first_play(event)
+    scheduled_sets = {e["deal_set"] for r in event.movement["schedule"] for e in r["tables"]
+                      if e["table"] == table.number}
+    deal = event.deals.exclude(deal_set__in=scheduled_sets).first()
+    with pytest.raises(ResultError) as caught:
+        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    assert caught.value.code == "deal_not_scheduled"
+    assert caught.value.field == "deal"
+    assert TableResult.objects.count() == 0
+
+
+@pytest.mark.parametrize("status", [Event.Status.DRAFT, Event.Status.FINISHED])
+def test_event_not_running_is_refused(status):
+    event = build_running_event(tables=5, rounds=1, status=status)
+    table, deal, _ = first_play(event)
+    with pytest.raises(ResultError) as caught:
+        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    assert caught.value.code == "event_not_running"
+
+
+def test_outcome_score_gives_marks_without_writing(event):
+    _, deal, _ = first_play(event)
+    scored = outcome_score(deal=deal, outcome={**GARDE_46, "poignees": [
+        {"side": "attack", "size": "simple"}]})
+    assert scored.value == 80
+    assert scored.marks[deal.taker_seat] == 240
+    assert TableResult.objects.count() == 0
+
+
+def test_opponent_confirmation_keeps_table_results_unconfirmed_until_a_defender_confirms():
+    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    table, deal, _ = first_play(event)
+    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    assert result.confirmed is False
+    with pytest.raises(ResultError) as caught:
+        table_result_confirm(result=result, seat=deal.taker_seat)
+    assert caught.value.field == "seat"
+    defender = next(s for s in "NESW" if s != deal.taker_seat)
+    confirmed = table_result_confirm(result=result, seat=defender)
+    assert confirmed.confirmed is True
+    assert [c.action for c in result.history.order_by("pk")] == ["create", "confirm"]
+    event.refresh_from_db()
+    assert event.results_version == 2
+    # An organiser's entry needs no confirmation.
+    organiser = OrganiserFactory(clubs=[event.club])
+    deal2 = event.deals.filter(deal_set=deal.deal_set).order_by("number").last()
+    by_organiser = table_result_submit(table=table, deal=deal2, outcome=GARDE_46,
+                                       actor=organiser, via="organiser")
+    assert by_organiser.confirmed is True
+
+
+def test_correction_rescores_and_keeps_the_history(event):
+    organiser = OrganiserFactory(clubs=[event.club])
+    table, deal, _ = first_play(event)
+    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    with pytest.raises(ResultError) as caught:
+        table_result_correct(result=result, outcome=GARDE_46, actor=organiser, reason="  ")
+    assert caught.value.field == "reason"
+    corrected = table_result_correct(result=result, outcome={**GARDE_46, "points": 36},
+                                     actor=organiser, reason="points miscounted")
+    assert corrected.value == -60
+    assert corrected.director_assigned
+    history = list(result.history.order_by("pk"))
+    assert [c.action for c in history] == ["create", "correct"]
+    assert history[1].actor == organiser
+    assert history[1].reason == "points miscounted"
+    assert history[1].before["value"] == 60
+    assert history[1].after["value"] == -60
+    event.refresh_from_db()
+    assert event.results_version == 2
+
+
+def test_invalid_correction_changes_nothing(event):
+    organiser = OrganiserFactory(clubs=[event.club])
+    table, deal, _ = first_play(event)
+    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    before = state(event)
+    with pytest.raises(ResultError) as caught:
+        table_result_correct(result=result, outcome={**GARDE_46, "oudlers": 9}, actor=organiser,
+                             reason="typo")
+    assert caught.value.field == "oudlers"
+    assert state(event) == before
+    result.refresh_from_db()
+    assert result.value == 60
+
+
+def test_artificial_scores_replace_or_create_a_result(event):
+    organiser = OrganiserFactory(clubs=[event.club])
+    table, deal, _ = first_play(event)
+    created = table_result_assign_artificial(
+        event=event, table=table, deal=deal, actor=organiser, reason="fouled deal",
+        percentages={"N": "60", "E": 40, "S": Decimal("60"), "W": "50"})
+    assert created.kind == TableResult.Kind.ARTIFICIAL
+    assert created.artificial_n == Decimal("60.00")
+    assert created.seat_n is not None
+    assert created.mark_n is None
+    with pytest.raises(ResultError) as caught:
+        table_result_assign_artificial(event=event, table=table, deal=deal, actor=organiser,
+                                       reason="x", percentages={"N": 60, "E": 40, "S": 140,
+                                                                "W": 50})
+    assert caught.value.field == "percentages.S"
+    # On an existing played result: the history keeps what it was.
+    deal2 = event.deals.filter(deal_set=deal.deal_set).order_by("number").last()
+    played = table_result_submit(table=table, deal=deal2, outcome=GARDE_46)
+    replaced = table_result_assign_artificial(
+        event=event, table=table, deal=deal2, actor=organiser, reason="slow play",
+        percentages={"N": 40, "E": 40, "S": 40, "W": 40})
+    assert replaced.pk == played.pk
+    assert replaced.value is None
+    last = replaced.history.order_by("pk").last()
+    assert last.action == ResultChange.Action.ARTIFICIAL
+    assert last.before["value"] == 60
+
+
+def test_mark_not_played(event):
+    organiser = OrganiserFactory(clubs=[event.club])
+    table, deal, _ = first_play(event)
+    result = table_result_mark_not_played(event=event, table=table, deal=deal, actor=organiser,
+                                          reason="table late")
+    assert result.kind == TableResult.Kind.NOT_PLAYED
+    assert result.history.get().action == ResultChange.Action.NOT_PLAYED
+    # The table can no longer enter it.
+    with pytest.raises(ResultConflict):
+        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+
+
+def test_penalty(event):
+    organiser = OrganiserFactory(clubs=[event.club])
+    entrant = event.entrants.first()
+    penalty = penalty_record(event=event, entrant=entrant, points="1,5", reason="late",
+                             actor=organiser)
+    assert penalty.points == Decimal("1.50")
+    assert penalty.created_by == organiser
+    event.refresh_from_db()
+    assert event.results_version == 1
+    for bad, field in [(0, "points"), ("abc", "points")]:
+        with pytest.raises(ResultError) as caught:
+            penalty_record(event=event, entrant=entrant, points=bad, reason="r", actor=organiser)
+        assert caught.value.field == field
+    with pytest.raises(ResultError) as caught:
+        penalty_record(event=event, points=1, reason="r", actor=organiser)
+    assert caught.value.field == "entrant"
+    assert Penalty.objects.count() == 1

@@ -62,7 +62,9 @@ def state(event: Event) -> tuple:
     )
 
 
-def test_submit_stores_marks_seats_and_bumps_version(event, sent, django_capture_on_commit_callbacks):
+def test_submit_stores_marks_seats_and_bumps_version(
+    event, sent, django_capture_on_commit_callbacks
+):
     table, deal, entry = first_play(event)
     with django_capture_on_commit_callbacks(execute=True):
         result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
@@ -73,8 +75,12 @@ def test_submit_stores_marks_seats_and_bumps_version(event, sent, django_capture
     marks = result.seat_marks()
     assert marks[deal.taker_seat] == 180
     assert sum(marks.values()) == 0
-    assert {s: e.slot for s, e in zip("NESW", [result.seat_n, result.seat_e, result.seat_s,
-                                               result.seat_w], strict=True)} == entry["seats"]
+    assert {
+        s: e.slot
+        for s, e in zip(
+            "NESW", [result.seat_n, result.seat_e, result.seat_s, result.seat_w], strict=True
+        )
+    } == entry["seats"]
     event.refresh_from_db()
     assert event.results_version == 1
     assert sent == [{"signal": results_changed, "event_id": event.pk, "results_version": 1}]
@@ -141,15 +147,20 @@ def test_imposed_contract_is_enforced(event):
     with pytest.raises(ResultError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "contract_imposed"
-    result = table_result_submit(table=table, deal=deal, outcome={**GARDE_46,
-                                                                  "contract": "garde_sans"})
+    result = table_result_submit(
+        table=table, deal=deal, outcome={**GARDE_46, "contract": "garde_sans"}
+    )
     assert result.value == 120
 
 
 def test_deal_not_scheduled_at_that_table_is_refused(event):
-    table, _, entry = first_play(event)
-    scheduled_sets = {e["deal_set"] for r in event.movement["schedule"] for e in r["tables"]
-                      if e["table"] == table.number}
+    table, _, _ = first_play(event)
+    scheduled_sets = {
+        e["deal_set"]
+        for r in event.movement["schedule"]
+        for e in r["tables"]
+        if e["table"] == table.number
+    }
     deal = event.deals.exclude(deal_set__in=scheduled_sets).first()
     with pytest.raises(ResultError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
@@ -169,8 +180,9 @@ def test_event_not_running_is_refused(status):
 
 def test_outcome_score_gives_marks_without_writing(event):
     _, deal, _ = first_play(event)
-    scored = outcome_score(deal=deal, outcome={**GARDE_46, "poignees": [
-        {"side": "attack", "size": "simple"}]})
+    scored = outcome_score(
+        deal=deal, outcome={**GARDE_46, "poignees": [{"side": "attack", "size": "simple"}]}
+    )
     assert scored.value == 80
     assert scored.marks[deal.taker_seat] == 240
     assert TableResult.objects.count() == 0
@@ -193,8 +205,9 @@ def test_opponent_confirmation_keeps_table_results_unconfirmed_until_a_defender_
     # An organiser's entry needs no confirmation.
     organiser = OrganiserFactory(clubs=[event.club])
     deal2 = event.deals.filter(deal_set=deal.deal_set).order_by("number").last()
-    by_organiser = table_result_submit(table=table, deal=deal2, outcome=GARDE_46,
-                                       actor=organiser, via="organiser")
+    by_organiser = table_result_submit(
+        table=table, deal=deal2, outcome=GARDE_46, actor=organiser, via="organiser"
+    )
     assert by_organiser.confirmed is True
 
 
@@ -205,8 +218,12 @@ def test_correction_rescores_and_keeps_the_history(event):
     with pytest.raises(ResultError) as caught:
         table_result_correct(result=result, outcome=GARDE_46, actor=organiser, reason="  ")
     assert caught.value.field == "reason"
-    corrected = table_result_correct(result=result, outcome={**GARDE_46, "points": 36},
-                                     actor=organiser, reason="points miscounted")
+    corrected = table_result_correct(
+        result=result,
+        outcome={**GARDE_46, "points": 36},
+        actor=organiser,
+        reason="points miscounted",
+    )
     assert corrected.value == -60
     assert corrected.director_assigned
     history = list(result.history.order_by("pk"))
@@ -225,8 +242,9 @@ def test_invalid_correction_changes_nothing(event):
     result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     before = state(event)
     with pytest.raises(ResultError) as caught:
-        table_result_correct(result=result, outcome={**GARDE_46, "oudlers": 9}, actor=organiser,
-                             reason="typo")
+        table_result_correct(
+            result=result, outcome={**GARDE_46, "oudlers": 9}, actor=organiser, reason="typo"
+        )
     assert caught.value.field == "oudlers"
     assert state(event) == before
     result.refresh_from_db()
@@ -237,23 +255,38 @@ def test_artificial_scores_replace_or_create_a_result(event):
     organiser = OrganiserFactory(clubs=[event.club])
     table, deal, _ = first_play(event)
     created = table_result_assign_artificial(
-        event=event, table=table, deal=deal, actor=organiser, reason="fouled deal",
-        percentages={"N": "60", "E": 40, "S": Decimal("60"), "W": "50"})
+        event=event,
+        table=table,
+        deal=deal,
+        actor=organiser,
+        reason="fouled deal",
+        percentages={"N": "60", "E": 40, "S": Decimal("60"), "W": "50"},
+    )
     assert created.kind == TableResult.Kind.ARTIFICIAL
     assert created.artificial_n == Decimal("60.00")
     assert created.seat_n is not None
     assert created.mark_n is None
     with pytest.raises(ResultError) as caught:
-        table_result_assign_artificial(event=event, table=table, deal=deal, actor=organiser,
-                                       reason="x", percentages={"N": 60, "E": 40, "S": 140,
-                                                                "W": 50})
+        table_result_assign_artificial(
+            event=event,
+            table=table,
+            deal=deal,
+            actor=organiser,
+            reason="x",
+            percentages={"N": 60, "E": 40, "S": 140, "W": 50},
+        )
     assert caught.value.field == "percentages.S"
     # On an existing played result: the history keeps what it was.
     deal2 = event.deals.filter(deal_set=deal.deal_set).order_by("number").last()
     played = table_result_submit(table=table, deal=deal2, outcome=GARDE_46)
     replaced = table_result_assign_artificial(
-        event=event, table=table, deal=deal2, actor=organiser, reason="slow play",
-        percentages={"N": 40, "E": 40, "S": 40, "W": 40})
+        event=event,
+        table=table,
+        deal=deal2,
+        actor=organiser,
+        reason="slow play",
+        percentages={"N": 40, "E": 40, "S": 40, "W": 40},
+    )
     assert replaced.pk == played.pk
     assert replaced.value is None
     last = replaced.history.order_by("pk").last()
@@ -264,8 +297,9 @@ def test_artificial_scores_replace_or_create_a_result(event):
 def test_mark_not_played(event):
     organiser = OrganiserFactory(clubs=[event.club])
     table, deal, _ = first_play(event)
-    result = table_result_mark_not_played(event=event, table=table, deal=deal, actor=organiser,
-                                          reason="table late")
+    result = table_result_mark_not_played(
+        event=event, table=table, deal=deal, actor=organiser, reason="table late"
+    )
     assert result.kind == TableResult.Kind.NOT_PLAYED
     assert result.history.get().action == ResultChange.Action.NOT_PLAYED
     # The table can no longer enter it.
@@ -276,8 +310,9 @@ def test_mark_not_played(event):
 def test_penalty(event):
     organiser = OrganiserFactory(clubs=[event.club])
     entrant = event.entrants.first()
-    penalty = penalty_record(event=event, entrant=entrant, points="1,5", reason="late",
-                             actor=organiser)
+    penalty = penalty_record(
+        event=event, entrant=entrant, points="1,5", reason="late", actor=organiser
+    )
     assert penalty.points == Decimal("1.50")
     assert penalty.created_by == organiser
     event.refresh_from_db()

@@ -1,0 +1,202 @@
+"""Admin for the tournaments models: lists with useful columns, filters, search and inlines.
+
+The admin is the federation/superuser back office; organisers work in the organiser screens.
+Results keep their history: the change history is read-only here.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import (
+    Club,
+    Deal,
+    Entrant,
+    Event,
+    EventSession,
+    Penalty,
+    Player,
+    ResultChange,
+    Round,
+    Table,
+    TableResult,
+    Team,
+)
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ("name", "city", "player_count")
+    search_fields = ("name", "city")
+    filter_horizontal = ("organisers",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
+        return super().get_queryset(request).annotate(_player_count=Count("players"))
+
+    @admin.display(description=_("players"), ordering="_player_count")
+    def player_count(self, obj: Club) -> int:
+        return obj._player_count  # type: ignore[attr-defined]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("last_name", "first_name", "licence", "club", "series")
+    list_filter = ("series", "club")
+    search_fields = ("last_name", "first_name", "licence")
+    list_select_related = ("club",)
+    autocomplete_fields = ("club",)
+
+
+class EventSessionInline(admin.TabularInline):
+    model = EventSession
+    extra = 0
+
+
+class TeamInline(admin.TabularInline):
+    model = Team
+    extra = 0
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    readonly_fields = ("code",)
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("name", "date", "club", "format", "status", "public", "deals_per_round")
+    list_filter = ("status", "format", "public", "club")
+    search_fields = ("name", "club__name")
+    date_hierarchy = "date"
+    list_select_related = ("club",)
+    readonly_fields = ("results_version", "created_at", "updated_at")
+    inlines = (EventSessionInline, TeamInline, TableInline)
+
+
+@admin.register(EventSession)
+class EventSessionAdmin(admin.ModelAdmin):
+    list_display = ("event", "number", "name", "starts_at")
+    list_select_related = ("event",)
+    search_fields = ("event__name", "name")
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ("event", "number", "session")
+    list_select_related = ("event", "session")
+    search_fields = ("event__name",)
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    list_display = (
+        "event",
+        "number",
+        "deal_set",
+        "dealer_seat",
+        "taker_seat",
+        "imposed_contract",
+        "has_cards",
+    )
+    list_filter = ("taker_seat", "imposed_contract")
+    list_select_related = ("event",)
+    search_fields = ("event__name",)
+
+    @admin.display(description=_("cards"), boolean=True)
+    def has_cards(self, obj: Deal) -> bool:
+        return bool(obj.cards)
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    fk_name = "team"
+    extra = 0
+    fields = ("slot", "player", "line", "phantom", "withdrawn")
+    raw_id_fields = ("player",)
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ("event", "number", "name")
+    list_select_related = ("event",)
+    search_fields = ("name", "event__name")
+    inlines = (EntrantInline,)
+
+
+@admin.register(Entrant)
+class EntrantAdmin(admin.ModelAdmin):
+    list_display = ("event", "slot", "player", "team", "line", "phantom", "withdrawn")
+    list_filter = ("phantom", "withdrawn", "line")
+    list_select_related = ("event", "player", "team")
+    search_fields = ("player__last_name", "player__first_name", "player__licence", "event__name")
+    raw_id_fields = ("player", "team")
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("event", "number", "code")
+    list_select_related = ("event",)
+    search_fields = ("event__name", "code")
+
+
+class ResultChangeInline(admin.TabularInline):
+    model = ResultChange
+    extra = 0
+    can_delete = False
+    readonly_fields = ("action", "actor", "actor_label", "at", "reason", "before", "after")
+    fields = readonly_fields
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(TableResult)
+class TableResultAdmin(admin.ModelAdmin):
+    list_display = (
+        "event",
+        "deal",
+        "table",
+        "round_number",
+        "kind",
+        "taker_seat",
+        "contract",
+        "value",
+        "director_assigned",
+        "confirmed",
+    )
+    list_filter = ("kind", "contract", "director_assigned", "confirmed")
+    list_select_related = ("event", "deal", "table")
+    search_fields = ("event__name",)
+    raw_id_fields = ("deal", "table", "seat_n", "seat_e", "seat_s", "seat_w", "entered_by")
+    inlines = (ResultChangeInline,)
+
+
+@admin.register(ResultChange)
+class ResultChangeAdmin(admin.ModelAdmin):
+    """Append-only history: visible, never edited."""
+
+    list_display = ("event", "result", "action", "actor_label", "at")
+    list_filter = ("action",)
+    list_select_related = ("event", "result__deal", "result__table")
+    search_fields = ("event__name", "actor_label", "reason")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(admin.ModelAdmin):
+    list_display = ("event", "entrant", "team", "points", "created_by", "created_at")
+    list_select_related = ("event", "entrant__player", "team", "created_by")
+    search_fields = ("event__name", "reason")
+    raw_id_fields = ("entrant", "team")

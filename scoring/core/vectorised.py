@@ -1,0 +1,327 @@
+"""The vectorised path: the same rules as :mod:`scoring.core.reference`, with NumPy, in
+``O(R log R)`` for R seat results (a few sorts and counts; no Python loop over results).
+
+How matchpoints are counted at once for every hand: sort the real results by
+``(hand, mark)``; in that order, a result beats every result between the start of its hand
+and the start of its run of equal marks, and ties with the rest of that run.
+
+Exactness: matchpoints, Neuberg numerators and hand percentages (rounded half-up) are computed
+in 64-bit integers. An event percentage is a mean of fractions with different denominators;
+it is computed in floating point, and the few means that land within 1e-6 of a rounding
+boundary (where a float could round the wrong way) are recomputed exactly with
+:class:`fractions.Fraction`. The float error is below 1e-10, so every published value is the
+exactly rounded one, whatever the order of the input rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from scoring.core.arith import round_half_up_hundredths
+from scoring.core.assemble import EntrantTotal, check_structure, finish
+from scoring.core.model import (
+    MAX_SCHEDULED,
+    NO_ARTIFICIAL,
+    SEATS,
+    BoolArray,
+    IntArray,
+    ScoringInputError,
+    SeatColumns,
+    TournamentInput,
+)
+from scoring.core.reference import compute_standings_reference
+from scoring.core.results import HandScores, Standings
+
+FloatArray = npt.NDArray[np.float64]
+
+_BOUNDARY_EPSILON = 1e-6
+_KEY_LIMIT = 2**62
+_BINCOUNT_LIMIT = 50_000_000
+
+
+def _dense_index(values: IntArray) -> tuple[IntArray, IntArray]:
+    """``(sorted distinct values, index of each value among them)``, in linear time when the
+    values are dense (deal and table numbers are)."""
+    low, high = int(values.min()), int(values.max())
+    span = high - low + 1
+    if span <= 4 * values.shape[0] + 1024:
+        present = np.zeros(span, dtype=np.bool_)
+        present[values - low] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return np.flatnonzero(present).astype(np.int64) + low, rank[values - low]
+    distinct, inverse = np.unique(values, return_inverse=True)
+    return distinct.astype(np.int64), inverse.astype(np.int64).reshape(-1)
+
+
+def _canonical_order(columns: SeatColumns, deal_index: IntArray) -> IntArray:
+    """Row order by (deal, table, seat); raises if a seat of a table has two results."""
+    table, seat = columns.table, columns.seat
+    table_low = int(table.min())
+    table_span = int(table.max()) - table_low + 1
+    deals = int(deal_index.max()) + 1
+    if deals * table_span * 4 < _KEY_LIMIT:
+        key = (deal_index * table_span + (table - table_low)) * 4 + seat
+        order: IntArray = np.argsort(key, kind="stable").astype(np.int64)
+        sorted_key = key[order]
+        same = sorted_key[1:] == sorted_key[:-1]
+    else:
+        order = np.lexsort((seat, table, deal_index)).astype(np.int64)
+        same = (
+            (deal_index[order][1:] == deal_index[order][:-1])
+            & (table[order][1:] == table[order][:-1])
+            & (seat[order][1:] == seat[order][:-1])
+        )
+    duplicates = np.flatnonzero(same)
+    if duplicates.size:
+        row = int(order[duplicates[0]])
+        raise ScoringInputError(
+            f"deal {int(columns.deal[row])}, table {int(table[row])}, "
+            f"seat {SEATS[int(seat[row])]}: two results"
+        )
+    return order
+
+
+def _check_one_seat_per_deal(columns: SeatColumns, deal_index: IntArray, deals: int) -> None:
+    entrants = len(columns.entrant_ids)
+    key = deal_index * entrants + columns.entrant
+    if deals * entrants <= _BINCOUNT_LIMIT:
+        counts = np.bincount(key, minlength=deals * entrants)
+        twice = np.flatnonzero(counts > 1)
+        if not twice.size:
+            return
+        bad = int(twice[0])
+    else:
+        sorted_key = np.sort(key)
+        repeated = np.flatnonzero(sorted_key[1:] == sorted_key[:-1])
+        if not repeated.size:
+            return
+        bad = int(sorted_key[repeated[0]])
+    row = int(np.flatnonzero(key == bad)[0])
+    raise ScoringInputError(
+        f"deal {int(columns.deal[row])}: entrant {columns.entrant_ids[bad % entrants]} "
+        "holds two seats"
+    )
+
+
+def _matchpoints(hand: IntArray, mark: IntArray) -> IntArray:
+    """Raw matchpoints of each real result against the others of its hand."""
+    size = hand.shape[0]
+    if size == 0:
+        return np.zeros(0, dtype=np.int64)
+    low = int(mark.min())
+    span = int(mark.max()) - low + 1
+    if (int(hand.max()) + 1) * span < _KEY_LIMIT:
+        key = hand * span + (mark - low)
+        order = np.argsort(key)
+        sorted_key = key[order]
+        new_run = np.empty(size, dtype=np.bool_)
+        new_run[0] = True
+        np.not_equal(sorted_key[1:], sorted_key[:-1], out=new_run[1:])
+    else:
+        order = np.lexsort((mark, hand))
+        new_run = np.empty(size, dtype=np.bool_)
+        new_run[0] = True
+        new_run[1:] = (hand[order][1:] != hand[order][:-1]) | (mark[order][1:] != mark[order][:-1])
+    sorted_hand = hand[order]
+    new_hand = np.empty(size, dtype=np.bool_)
+    new_hand[0] = True
+    np.not_equal(sorted_hand[1:], sorted_hand[:-1], out=new_hand[1:])
+
+    run_start = np.flatnonzero(new_run)
+    run_length = np.diff(np.append(run_start, size))
+    run_of = np.cumsum(new_run) - 1
+    hand_start = np.flatnonzero(new_hand)[np.cumsum(new_hand) - 1]
+    beaten = run_start[run_of] - hand_start
+    tied = run_length[run_of] - 1
+    matchpoints = np.empty(size, dtype=np.int64)
+    matchpoints[order] = 2 * beaten + tied
+    return matchpoints
+
+
+class _HandColumns:
+    """Per-row exact matchpoints and percentages (rows in input order)."""
+
+    def __init__(self, size: int) -> None:
+        self.mp_num = np.zeros(size, dtype=np.int64)
+        self.mp_den = np.zeros(size, dtype=np.int64)
+        self.top = np.zeros(size, dtype=np.int64)
+        self.percentage = np.zeros(size, dtype=np.int64)
+        self.percentage_float = np.zeros(size, dtype=np.float64)
+
+    def exact(self, row: int, artificial: IntArray) -> Fraction:
+        if artificial[row] != NO_ARTIFICIAL:
+            return Fraction(int(artificial[row]), 100)
+        top = int(self.top[row])
+        if top == 0:
+            return Fraction(50)
+        return Fraction(100 * int(self.mp_num[row]), int(self.mp_den[row]) * top)
+
+
+def _score_hands(
+    columns: SeatColumns, deal_values: IntArray, deal_index: IntArray,
+    scheduled: Mapping[int, int],
+) -> _HandColumns:  # fmt: skip
+    size = len(columns)
+    real: BoolArray = columns.artificial == NO_ARTIFICIAL
+    hands = deal_values.shape[0] * 4
+    hand = deal_index * 4 + columns.seat
+    results_per_hand = np.bincount(hand, minlength=hands)
+    real_per_hand = np.bincount(hand[real], minlength=hands)
+    planned = np.array([scheduled.get(int(deal), -1) for deal in deal_values], dtype=np.int64)
+    planned_per_hand = np.repeat(planned, 4)
+    scheduled_per_hand = np.where(planned_per_hand > 0, planned_per_hand, results_per_hand)
+    over = np.flatnonzero(results_per_hand > scheduled_per_hand)
+    if over.size:
+        bad = int(over[0])
+        raise ScoringInputError(
+            f"deal {int(deal_values[bad // 4])}: scheduled {int(scheduled_per_hand[bad])} times "
+            f"but seat {SEATS[bad % 4]} has {int(results_per_hand[bad])} results"
+        )
+    if int(scheduled_per_hand.max()) > MAX_SCHEDULED:
+        raise ScoringInputError(f"a hand is scheduled more than {MAX_SCHEDULED} times")
+
+    out = _HandColumns(size)
+    real_rows = np.flatnonzero(real)
+    real_hand = hand[real_rows]
+    matchpoints = _matchpoints(real_hand, columns.mark[real_rows])
+    played = real_per_hand[real_hand]
+    planned_count = scheduled_per_hand[real_hand]
+    once = planned_count == 1
+    mp_num = np.where(once, 0, (matchpoints + 1) * planned_count - played)
+    mp_den = np.where(once, 1, played)
+    top = 2 * (planned_count - 1)
+    compared = top > 0
+    safe_top = np.where(compared, top, 1)
+    hundredths = np.where(
+        compared, (20000 * mp_num + mp_den * safe_top) // (2 * mp_den * safe_top), 5000
+    )
+    out.mp_num[real_rows] = mp_num
+    out.mp_den[real_rows] = mp_den
+    out.top[real_rows] = top
+    out.percentage[real_rows] = hundredths
+    out.percentage_float[real_rows] = np.where(compared, 100.0 * mp_num / (mp_den * safe_top), 50.0)
+    artificial_rows = np.flatnonzero(~real)
+    out.percentage[artificial_rows] = columns.artificial[artificial_rows]
+    out.percentage_float[artificial_rows] = columns.artificial[artificial_rows] / 100.0
+    return out
+
+
+def _group_totals(
+    group: IntArray, groups: int, names: list[str], penalties: IntArray,
+    columns: SeatColumns, scored: _HandColumns,
+) -> list[EntrantTotal | None]:  # fmt: skip
+    """Totals per group (player or team) of the rows whose ``group`` is ≥ 0."""
+    member = group >= 0
+    rows_group = group[member]
+    counts = np.bincount(rows_group, minlength=groups)
+    sums = np.bincount(rows_group, weights=scored.percentage_float[member], minlength=groups)
+    real_marks = np.where(columns.artificial == NO_ARTIFICIAL, columns.mark, 0)[member]
+    marks = np.bincount(rows_group, weights=real_marks.astype(np.float64), minlength=groups)
+    present = counts > 0
+    value = np.zeros(groups, dtype=np.float64)
+    value[present] = sums[present] * 100.0 / counts[present] - penalties[present]
+    shifted = value + 0.5
+    rounded = np.floor(shifted)
+    fraction = shifted - rounded
+    doubtful = present & ((fraction < _BOUNDARY_EPSILON) | (fraction > 1 - _BOUNDARY_EPSILON))
+    hundredths = rounded.astype(np.int64)
+    doubtful_groups = np.flatnonzero(doubtful)
+    if doubtful_groups.size:
+        member_rows = np.flatnonzero(member)
+        by_group = member_rows[np.argsort(rows_group, kind="stable")]
+        starts = np.concatenate(([0], np.cumsum(counts)))
+        for index in doubtful_groups.tolist():
+            rows = by_group[starts[index] : starts[index + 1]].tolist()
+            mean = sum((scored.exact(row, columns.artificial) for row in rows), Fraction(0))
+            exact = mean / len(rows) - Fraction(int(penalties[index]), 100)
+            hundredths[index] = round_half_up_hundredths(exact)
+    totals: list[EntrantTotal | None] = []
+    for index, (count, pct, mark_sum, penalty) in enumerate(
+        zip(
+            counts.tolist(),
+            hundredths.tolist(),
+            marks.tolist(),
+            penalties.tolist(),
+            strict=True,
+        )
+    ):
+        totals.append(
+            EntrantTotal(names[index], pct, penalty, round(mark_sum), count) if count else None
+        )
+    return totals
+
+
+def compute_standings_vectorised(tournament: TournamentInput) -> Standings:
+    """Score the tournament with array operations (the path used at scale)."""
+    columns = tournament.seats
+    if len(columns) == 0:
+        return compute_standings_reference(tournament)
+    deal_values, deal_index = _dense_index(columns.deal)
+    order = _canonical_order(columns, deal_index)
+    _check_one_seat_per_deal(columns, deal_index, int(deal_values.shape[0]))
+
+    entrant_ids = columns.entrant_ids
+    seated = np.bincount(columns.entrant, minlength=len(entrant_ids)) > 0
+    players = {entrant_ids[index] for index in np.flatnonzero(seated).tolist()}
+    structure = check_structure(tournament, players)
+
+    scored = _score_hands(columns, deal_values, deal_index, tournament.scheduled)
+
+    names = list(entrant_ids)
+    player_penalty = np.array(
+        [structure.player_penalty.get(name, 0) for name in names], dtype=np.int64
+    )
+    individual = [
+        total
+        for total in _group_totals(
+            columns.entrant, len(names), names, player_penalty, columns, scored
+        )
+        if total is not None
+    ]
+
+    team_totals: dict[str, EntrantTotal] = {}
+    if tournament.teams:
+        team_ids = [team.id for team in tournament.teams]
+        team_of_entrant = np.array(
+            [structure.team_of_player.get(name, -1) for name in names], dtype=np.int64
+        )
+        team_penalty = np.array(
+            [structure.team_penalty.get(team_id, 0) for team_id in team_ids], dtype=np.int64
+        )
+        per_team = _group_totals(
+            team_of_entrant[columns.entrant], len(team_ids), team_ids, team_penalty,
+            columns, scored,
+        )  # fmt: skip
+        for team_id, team_total in zip(team_ids, per_team, strict=True):
+            if team_total is None:
+                raise ScoringInputError(f"team {team_id}: none of its members has a result")
+            team_totals[team_id] = team_total
+
+    hands = HandScores(
+        deal=columns.deal[order],
+        table=columns.table[order],
+        seat=columns.seat[order],
+        entrant=columns.entrant[order],
+        mark=np.where(columns.artificial == NO_ARTIFICIAL, columns.mark, 0)[order],
+        artificial=(columns.artificial != NO_ARTIFICIAL)[order],
+        director=columns.director[order],
+        mp_num=scored.mp_num[order],
+        mp_den=scored.mp_den[order],
+        top=scored.top[order],
+        percentage=scored.percentage[order],
+        entrant_ids=entrant_ids,
+    )
+
+    match_records = []
+    if tournament.matches:
+        match_tables = np.array(
+            sorted({table for match in tournament.matches for table in match.tables}),
+            dtype=np.int64,
+        )
+        at_match_tables = np.flatnonzero(np.isin(columns.table, match_tables)).astype(np.int64)
+        match_records = columns.take(at_match_tables).records()
+    return finish(tournament, hands, individual, team_totals, match_records)

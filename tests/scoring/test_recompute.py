@@ -1,0 +1,179 @@
+"""Background scoring: the recompute service, the task, the signal wiring, the command."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from scoring.core import compute_standings
+from scoring.models import HandScore, RankingEntry, StandingsSnapshot
+from scoring.selectors import (
+    hand_scores_for_deal,
+    hand_scores_for_entrant,
+    ranking_for_event,
+    snapshot_status,
+)
+from scoring.services import event_scoring_input, standings_recompute
+from scoring.tasks import standings_recompute_task
+from tests.api.event_builder import build_running_event, random_outcome
+from tests.factories import OrganiserFactory
+from tournaments.models import Event, TableResult
+from tournaments.services.results import (
+    penalty_record,
+    table_result_assign_artificial,
+    table_result_mark_not_played,
+    table_result_submit,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def play_all(event: Event, seed: int = 1, skip: int = 0) -> int:
+    """Enter a legal random outcome for every scheduled (deal, table) but the last ``skip``."""
+    rng = random.Random(seed)
+    plays = []
+    for round_entry in event.movement["schedule"]:
+        for entry in round_entry["tables"]:
+            table = event.tables.get(number=entry["table"])
+            for deal in event.deals.filter(deal_set=entry["deal_set"]).order_by("number"):
+                plays.append((table, deal))
+    for table, deal in plays[: len(plays) - skip]:
+        table_result_submit(table=table, deal=deal, outcome=random_outcome(rng))
+    return len(plays)
+
+
+@pytest.fixture
+def event() -> Event:
+    return build_running_event(tables=5, rounds=3, deals_per_round=2)
+
+
+def test_recompute_writes_the_snapshot_from_the_core(event, django_capture_on_commit_callbacks):
+    total = play_all(event)
+    snapshot = standings_recompute(event_id=event.pk)
+    event.refresh_from_db()
+    assert snapshot.results_version == event.results_version == total
+    assert snapshot.results_expected == snapshot.results_entered == total
+    assert snapshot.complete
+    assert HandScore.objects.filter(event=event).count() == 4 * total
+    # Every hand's percentages average 50, and the three defenders share a percentage.
+    for deal in event.deals.all():
+        scores = list(hand_scores_for_deal(event, deal))
+        for seat in "NESW":
+            pcts = [s.percentage for s in scores if s.seat == seat]
+            assert abs(sum(pcts) / len(pcts) - 50) < Decimal("0.01") * len(pcts)
+    standings = compute_standings(event_scoring_input(event).tournament)
+    ranking = list(ranking_for_event(event, "individual"))
+    assert [(r.rank, f"e{r.entrant_id}", r.percentage) for r in ranking] == [
+        (row.rank, row.entrant, row.percentage) for row in standings.individual
+    ]
+    assert len(ranking) == 20
+    lines = list(ranking_for_event(event, "line", line="N"))
+    assert len(lines) == 5
+    assert lines[0].rank == 1
+    entrant = ranking[0].entrant
+    card = list(hand_scores_for_entrant(event, entrant))
+    assert len(card) == ranking[0].deals_played == 6
+
+
+def test_recompute_is_idempotent_and_coalescing(event, django_assert_num_queries):
+    play_all(event, skip=3)
+    first = standings_recompute(event_id=event.pk)
+    computed_at = first.computed_at
+    ids = set(HandScore.objects.values_list("pk", flat=True))
+    again = standings_recompute(event_id=event.pk)  # same version: nothing rewritten
+    assert again.computed_at == computed_at
+    assert set(HandScore.objects.values_list("pk", flat=True)) == ids
+    assert not again.complete
+    assert again.results_entered == again.results_expected - 3
+    # A late, duplicated task for an old version is harmless: it finds nothing to do.
+    assert standings_recompute_task.apply(args=(event.pk,)).get() == first.results_version
+    assert set(HandScore.objects.values_list("pk", flat=True)) == ids
+
+
+def test_signal_on_commit_runs_the_task_in_process(event, django_capture_on_commit_callbacks):
+    table = event.tables.get(number=1)
+    entry = event.movement["schedule"][0]["tables"][0]
+    deal = event.deals.filter(deal_set=entry["deal_set"]).first()
+    with django_capture_on_commit_callbacks(execute=True):
+        table_result_submit(
+            table=table, deal=deal, outcome={"contract": "garde", "oudlers": 2, "points": 46}
+        )
+    snapshot = StandingsSnapshot.objects.get(event=event)
+    assert snapshot.results_version == 1
+    assert snapshot_status(event).state == "provisional"
+    assert HandScore.objects.filter(event=event).count() == 4
+    # A single result per hand scores 50 % (Neuberg on a hand scheduled several times).
+    assert set(HandScore.objects.values_list("percentage", flat=True)) == {Decimal("50.00")}
+
+
+def test_status_behind_then_complete(event):
+    assert snapshot_status(event).state == "none"
+    play_all(event)
+    assert snapshot_status(event).state == "none"
+    standings_recompute(event_id=event.pk)
+    assert snapshot_status(event).state == "provisional"  # event still running
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    assert snapshot_status(event).state == "complete"
+    Event.objects.filter(pk=event.pk).update(results_version=999)
+    assert snapshot_status(event).state == "behind"
+
+
+def test_artificial_not_played_and_penalty_are_scored(event):
+    organiser = OrganiserFactory(clubs=[event.club])
+    play_all(event, skip=2)
+    missing = [
+        (event.tables.get(number=e["table"]), d)
+        for r in event.movement["schedule"]
+        for e in r["tables"]
+        for d in event.deals.filter(deal_set=e["deal_set"])
+        if not TableResult.objects.filter(deal=d, table__number=e["table"]).exists()
+    ]
+    (table1, deal1), (table2, deal2) = missing
+    table_result_assign_artificial(
+        event=event, table=table1, deal=deal1, actor=organiser, reason="fouled",
+        percentages={"N": 60, "E": 40, "S": 60, "W": 40},
+    )  # fmt: skip
+    table_result_mark_not_played(event=event, table=table2, deal=deal2, actor=organiser,
+                                 reason="late")  # fmt: skip
+    entrant = event.entrants.get(slot=1)
+    penalty_record(event=event, entrant=entrant, points=2, reason="noise", actor=organiser)
+    snapshot = standings_recompute(event_id=event.pk)
+    assert snapshot.complete
+    artificial = HandScore.objects.filter(event=event, artificial=True)
+    assert (
+        sorted(artificial.values_list("percentage", flat=True))
+        == [Decimal(40)] * 2 + [Decimal(60)] * 2
+    )
+    assert not HandScore.objects.filter(event=event, deal=deal2, table_number=table2.number)
+    row = RankingEntry.objects.get(event=event, kind="individual", entrant=entrant)
+    assert row.penalty == Decimal("2.00")
+
+
+def test_unconfirmed_results_are_not_scored():
+    event = build_running_event(tables=5, rounds=1, deals_per_round=1, opponent_confirmation=True)
+    play_all(event)
+    snapshot = standings_recompute(event_id=event.pk)
+    assert snapshot.results_entered == 0
+    assert HandScore.objects.filter(event=event).count() == 0
+
+
+def test_recompute_command(event):
+    play_all(event, skip=1)
+    out = StringIO()
+    call_command("recompute", str(event.pk), stdout=out)
+    assert "provisional" in out.getvalue()
+    assert StandingsSnapshot.objects.get(event=event).results_version == 29
+
+
+def test_recompute_command_unknown_event_exits_2(capsys):
+    with pytest.raises(SystemExit) as caught:
+        call_command("recompute", "987654")
+    assert caught.value.code == 2
+    assert "no event with id 987654" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as caught:
+        call_command("recompute", "abc")
+    assert caught.value.code == 2

@@ -1,0 +1,1 @@
+"""Pages of the ``scoring`` app: public standings pages (``public``) and exports (``exports``)."""

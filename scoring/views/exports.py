@@ -1,0 +1,176 @@
+"""Downloads of an event: its rankings and all its table results, as CSV or XLSX.
+
+The CSV uses a comma separator, UTF-8 with a byte-order mark (so spreadsheet programs guess the
+encoding right) and a dot as decimal separator; the XLSX holds real numbers. Both come from
+the same rows, built from the snapshot and the table results with a bounded number of queries.
+Column headers follow the active language.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+from openpyxl import Workbook
+from openpyxl.utils import get_column_letter
+
+from scoring.models import HandScore, RankingEntry
+from scoring.views.public import (
+    RESULT_RELATED,
+    build_result_rows,
+    ranking_entries,
+    visible_event_or_404,
+)
+from tournaments.models import SEATS, Event, Seat, TableResult
+
+CSV_TYPE = "text/csv; charset=utf-8"
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+Table = tuple[list[str], list[list[Any]]]
+
+
+def ranking_table(event: Event) -> Table:
+    """One row per ranking line: individual, per line, then team (the kinds the event has)."""
+    header = [
+        _("Ranking"), _("Line"), _("Rank"), _("Name"), _("Licence"), _("Team"),
+        _("Percentage"), _("Penalty"), _("Marks"), _("Deals played"),
+        _("Points de match"), _("Victory points"),
+    ]
+    kinds = [RankingEntry.Kind.INDIVIDUAL, RankingEntry.Kind.LINE]
+    if event.is_team_event:
+        kinds.insert(0, RankingEntry.Kind.TEAM)
+    rows: list[list[Any]] = []
+    for kind in kinds:
+        for entry in ranking_entries(event, kind):
+            if entry.team_id is not None and entry.entrant_id is None:
+                name, licence, team = entry.team.name, "", entry.team.name
+            else:
+                entrant = entry.entrant
+                player = entrant.player if entrant else None
+                name = str(entrant) if entrant else ""
+                licence = (player.licence or "") if player else ""
+                team = entrant.team.name if entrant and entrant.team else ""
+            rows.append([
+                str(RankingEntry.Kind(kind).label),
+                str(Seat(entry.line).label) if entry.line else "",
+                entry.rank, name, licence, team,
+                entry.percentage, entry.penalty, entry.marks_total, entry.deals_played,
+                entry.points_de_match, entry.victory_points,
+            ])
+    return header, rows
+
+
+def results_table(event: Event) -> Table:
+    """One row per table result, with the players, the outcome, marks and percentages."""
+    header = [_("Deal"), _("Round"), _("Table")]
+    header += [_("Player %(seat)s") % {"seat": seat} for seat in SEATS]
+    header += [
+        _("Kind"), _("Taker seat"), _("Contract"), _("Oudlers"), _("Points"),
+        _("Petit au bout"), _("Poignées"), _("Chelem"), _("Value"),
+    ]
+    header += [_("Mark %(seat)s") % {"seat": seat} for seat in SEATS]
+    header += [_("Percentage %(seat)s") % {"seat": seat} for seat in SEATS]
+    results = (
+        TableResult.objects.filter(event=event)
+        .select_related(*RESULT_RELATED)
+        .order_by("deal__number", "table__number")
+    )
+    scores = HandScore.objects.filter(event=event).only("result_id", "seat", "percentage")
+    rows: list[list[Any]] = []
+    for row in build_result_rows(results, scores):
+        result = row.result
+        taker = row.taker
+        rows.append([
+            row.deal_number, result.round_number, row.table_number,
+            *(cell.name for cell in row.seats),
+            row.kind_label,
+            taker.seat if taker else "",
+            row.contract_label,
+            result.oudlers,
+            row.points,
+            row.petit_au_bout_label,
+            row.poignees_label,
+            row.chelem_label,
+            result.value,
+            *(cell.mark for cell in row.seats),
+            *(cell.percentage if cell.percentage is not None else cell.artificial
+              for cell in row.seats),
+        ])
+    return header, rows
+
+
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    return value
+
+
+def csv_response(filename: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> HttpResponse:
+    buffer = io.StringIO()
+    buffer.write("\ufeff")
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_csv_value(value) for value in row])
+    response = HttpResponse(buffer.getvalue(), content_type=CSV_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
+    return response
+
+
+def _xlsx_value(value: Any) -> Any:
+    # openpyxl stores Decimal as a number; keep it a float so every reader sees a number.
+    if isinstance(value, Decimal):
+        return float(value)
+    return value
+
+
+def xlsx_response(filename: str, title: str, header: Sequence[str],
+                  rows: Sequence[Sequence[Any]]) -> HttpResponse:
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = title[:31]
+    sheet.append(list(header))
+    for row in rows:
+        sheet.append([_xlsx_value(value) for value in row])
+    sheet.freeze_panes = "A2"
+    for index, label in enumerate(header, start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = max(8, min(28, len(label) + 4))
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    response = HttpResponse(buffer.getvalue(), content_type=XLSX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename}.xlsx"'
+    return response
+
+
+def _export(request: HttpRequest, event_id: int, fmt: str, what: str) -> HttpResponse:
+    if fmt not in ("csv", "xlsx"):
+        raise Http404(_("Exports exist as csv or xlsx."))
+    event = visible_event_or_404(request, event_id)
+    if what == "ranking":
+        header, rows = ranking_table(event)
+        title = _("Ranking")
+    else:
+        header, rows = results_table(event)
+        title = _("Results")
+    filename = f"{slugify(event.name) or 'event'}-{event.pk}-{what}"
+    if fmt == "csv":
+        return csv_response(filename, header, rows)
+    return xlsx_response(filename, title, header, rows)
+
+
+@require_GET
+def ranking_export(request: HttpRequest, event_id: int, fmt: str) -> HttpResponse:
+    return _export(request, event_id, fmt, "ranking")
+
+
+@require_GET
+def results_export(request: HttpRequest, event_id: int, fmt: str) -> HttpResponse:
+    return _export(request, event_id, fmt, "results")

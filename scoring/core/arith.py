@@ -33,9 +33,17 @@ def round_half_up_hundredths(value: Fraction) -> int:
     return magnitude if scaled >= 0 else -magnitude
 
 
+_DECIMAL_CACHE: dict[int, Decimal] = {}
+
+
 def hundredths_to_decimal(hundredths: int) -> Decimal:
-    """1235 → Decimal('12.35'); always two decimals."""
-    return Decimal(hundredths).scaleb(-2)
+    """1235 → Decimal('12.35'); always two decimals (cached: rankings repeat few values)."""
+    cached = _DECIMAL_CACHE.get(hundredths)
+    if cached is None:
+        cached = Decimal(hundredths).scaleb(-2)
+        if len(_DECIMAL_CACHE) < 100_000:
+            _DECIMAL_CACHE[hundredths] = cached
+    return cached
 
 
 def competition_ranks(keys: Sequence[object]) -> list[int]:

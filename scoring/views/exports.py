@@ -38,9 +38,18 @@ Table = tuple[list[str], list[list[Any]]]
 def ranking_table(event: Event) -> Table:
     """One row per ranking line: individual, per line, then team (the kinds the event has)."""
     header = [
-        _("Ranking"), _("Line"), _("Rank"), _("Name"), _("Licence"), _("Team"),
-        _("Percentage"), _("Penalty"), _("Marks"), _("Deals played"),
-        _("Points de match"), _("Victory points"),
+        _("Ranking"),
+        _("Line"),
+        _("Rank"),
+        _("Name"),
+        _("Licence"),
+        _("Team"),
+        _("Percentage"),
+        _("Penalty"),
+        _("Marks"),
+        _("Deals played"),
+        _("Points de match"),
+        _("Victory points"),
     ]
     kinds = [RankingEntry.Kind.INDIVIDUAL, RankingEntry.Kind.LINE]
     if event.is_team_event:
@@ -56,13 +65,22 @@ def ranking_table(event: Event) -> Table:
                 name = str(entrant) if entrant else ""
                 licence = (player.licence or "") if player else ""
                 team = entrant.team.name if entrant and entrant.team else ""
-            rows.append([
-                str(RankingEntry.Kind(kind).label),
-                str(Seat(entry.line).label) if entry.line else "",
-                entry.rank, name, licence, team,
-                entry.percentage, entry.penalty, entry.marks_total, entry.deals_played,
-                entry.points_de_match, entry.victory_points,
-            ])
+            rows.append(
+                [
+                    str(RankingEntry.Kind(kind).label),
+                    str(Seat(entry.line).label) if entry.line else "",
+                    entry.rank,
+                    name,
+                    licence,
+                    team,
+                    entry.percentage,
+                    entry.penalty,
+                    entry.marks_total,
+                    entry.deals_played,
+                    entry.points_de_match,
+                    entry.victory_points,
+                ]
+            )
     return header, rows
 
 
@@ -71,8 +89,15 @@ def results_table(event: Event) -> Table:
     header = [_("Deal"), _("Round"), _("Table")]
     header += [_("Player %(seat)s") % {"seat": seat} for seat in SEATS]
     header += [
-        _("Kind"), _("Taker seat"), _("Contract"), _("Oudlers"), _("Points"),
-        _("Petit au bout"), _("Poignées"), _("Chelem"), _("Value"),
+        _("Kind"),
+        _("Taker seat"),
+        _("Contract"),
+        _("Oudlers"),
+        _("Points"),
+        _("Petit au bout"),
+        _("Poignées"),
+        _("Chelem"),
+        _("Value"),
     ]
     header += [_("Mark %(seat)s") % {"seat": seat} for seat in SEATS]
     header += [_("Percentage %(seat)s") % {"seat": seat} for seat in SEATS]
@@ -86,22 +111,28 @@ def results_table(event: Event) -> Table:
     for row in build_result_rows(results, scores):
         result = row.result
         taker = row.taker
-        rows.append([
-            row.deal_number, result.round_number, row.table_number,
-            *(cell.name for cell in row.seats),
-            row.kind_label,
-            taker.seat if taker else "",
-            row.contract_label,
-            result.oudlers,
-            row.points,
-            row.petit_au_bout_label,
-            row.poignees_label,
-            row.chelem_label,
-            result.value,
-            *(cell.mark for cell in row.seats),
-            *(cell.percentage if cell.percentage is not None else cell.artificial
-              for cell in row.seats),
-        ])
+        rows.append(
+            [
+                row.deal_number,
+                result.round_number,
+                row.table_number,
+                *(cell.name for cell in row.seats),
+                row.kind_label,
+                taker.seat if taker else "",
+                row.contract_label,
+                result.oudlers,
+                row.points,
+                row.petit_au_bout_label,
+                row.poignees_label,
+                row.chelem_label,
+                result.value,
+                *(cell.mark for cell in row.seats),
+                *(
+                    cell.percentage if cell.percentage is not None else cell.artificial
+                    for cell in row.seats
+                ),
+            ]
+        )
     return header, rows
 
 
@@ -113,7 +144,9 @@ def _csv_value(value: Any) -> Any:
     return value
 
 
-def csv_response(filename: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> HttpResponse:
+def csv_response(
+    filename: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
+) -> HttpResponse:
     buffer = io.StringIO()
     buffer.write("\ufeff")
     writer = csv.writer(buffer)
@@ -132,8 +165,9 @@ def _xlsx_value(value: Any) -> Any:
     return value
 
 
-def xlsx_response(filename: str, title: str, header: Sequence[str],
-                  rows: Sequence[Sequence[Any]]) -> HttpResponse:
+def xlsx_response(
+    filename: str, title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
+) -> HttpResponse:
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = title[:31]

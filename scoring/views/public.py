@@ -109,9 +109,7 @@ def movement_rounds(event: Event) -> list[RoundPlan]:
     """The event's stored movement document as round plans (empty before it is set)."""
     movement = event.movement or {}
     phantoms = {
-        int(entrant["id"])
-        for entrant in movement.get("entrants", [])
-        if entrant.get("phantom")
+        int(entrant["id"]) for entrant in movement.get("entrants", []) if entrant.get("phantom")
     }
     rounds: list[RoundPlan] = []
     for round_doc in movement.get("schedule", []):
@@ -127,9 +125,8 @@ def movement_rounds(event: Event) -> list[RoundPlan]:
             for table_doc in round_doc.get("tables", [])
         ]
         tables.sort(key=lambda plan: plan.table)
-        rounds.append(
-            RoundPlan(number=number, tables=tables, byes=[int(s) for s in round_doc.get("byes", [])])
-        )
+        byes = [int(slot) for slot in round_doc.get("byes", [])]
+        rounds.append(RoundPlan(number=number, tables=tables, byes=byes))
     rounds.sort(key=lambda plan: plan.number)
     return rounds
 
@@ -141,8 +138,9 @@ def deal_numbers(deal_set: int, deals_per_round: int) -> range:
 
 def scheduled_tables_per_deal_set(rounds: Iterable[RoundPlan]) -> Counter[int]:
     """How many real tables play each deal set over the whole event."""
-    return Counter(plan.deal_set for round_plan in rounds for plan in round_plan.tables
-                   if plan.real)
+    return Counter(
+        plan.deal_set for round_plan in rounds for plan in round_plan.tables if plan.real
+    )
 
 
 # ---------------------------------------------------------------------------- progress
@@ -336,34 +334,65 @@ def build_result_rows(
 # -------------------------------------------------------------------------- hand diagram
 
 
-SUIT_ORDER = ("S", "H", "D", "C")
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
 @dataclass(frozen=True)
 class HandLine:
-    suit: str  # "T" for trumps and the Excuse, else S/H/D/C
+    suit: str  # S, H, D, C, or T for the trumps (the Excuse listed last among them)
     symbol: str
     cards: str
 
 
-def hand_diagram(deal: Deal) -> dict[str, list[HandLine]] | None:
-    """The four hands and the chien of ``deal`` as display lines, or None without cards.
+@dataclass(frozen=True)
+class HandBlock:
+    place: str  # a seat code, or "chien"
+    label: str
+    is_taker: bool
+    is_dealer: bool
+    lines: list[HandLine]
 
-    Reads the deal's text form with ``rules.deal`` (the engine owns the card notation).
+
+def hand_diagram(deal: Deal) -> list[HandBlock] | None:
+    """The four hands and the chien of ``deal`` as display blocks, or None without cards.
+
+    Reads the deal's text form with ``rules.deal``, which owns the card notation.
     """
     if not deal.cards:
         return None
-    from rules import deal as rules_deal  # the rules engine is pure and owns the notation
+    from rules import deal as rules_deal  # pure engine: parsing and suit grouping
+    from rules.cards import SUIT_SYMBOLS, Suit
 
     parsed = rules_deal.deal_from_text(deal.cards)
-    diagram: dict[str, list[HandLine]] = {}
-    for place, cards in rules_deal.hands_by_place(parsed).items():
-        diagram[place] = [
-            HandLine(suit=suit, symbol=symbol, cards=text)
-            for suit, symbol, text in rules_deal.hand_lines(cards)
+
+    def lines_of(hand: Iterable[Any]) -> list[HandLine]:
+        by_suit = rules_deal.hand_by_suit(hand)
+        return [
+            HandLine(
+                suit=code,
+                symbol=SUIT_SYMBOLS[Suit(code)],
+                cards=" ".join(labels) or "—",
+            )
+            for code, labels in by_suit.items()
         ]
-    return diagram
+
+    blocks = [
+        HandBlock(
+            place=seat,
+            label=str(Seat(seat).label),
+            is_taker=seat == deal.taker_seat,
+            is_dealer=seat == deal.dealer_seat,
+            lines=lines_of(parsed.hand_of(seat)),
+        )
+        for seat in SEATS
+    ]
+    blocks.append(
+        HandBlock(
+            place="chien",
+            label=_("Chien"),
+            is_taker=False,
+            is_dealer=False,
+            lines=lines_of(parsed.chien),
+        )
+    )
+    return blocks
 
 
 # ----------------------------------------------------------------------------- context
@@ -485,8 +514,10 @@ def render_ranking_fragment(
                 "event": event,
                 "view": view,
                 "entries": entries,
-                "lines": [(str(Seat(line).label) if line else "", rows)
-                          for line, rows in sorted(lines.items())],
+                "lines": [
+                    (str(Seat(line).label) if line else "", rows)
+                    for line, rows in sorted(lines.items())
+                ],
                 "progress": progress,
                 "projector": projector,
                 "show_vp": event.format == Event.Format.QUADRETTE,
@@ -536,12 +567,11 @@ class DealSummary:
 
 def deal_summaries(event: Event, rounds: Sequence[RoundPlan]) -> list[DealSummary]:
     scheduled = scheduled_tables_per_deal_set(rounds)
-    entered = Counter(
-        TableResult.objects.filter(event=event).values_list("deal_id", flat=True)
-    )
+    entered = Counter(TableResult.objects.filter(event=event).values_list("deal_id", flat=True))
     return [
-        DealSummary(deal=deal, scheduled=scheduled.get(deal.deal_set, 0),
-                    entered=entered.get(deal.pk, 0))
+        DealSummary(
+            deal=deal, scheduled=scheduled.get(deal.deal_set, 0), entered=entered.get(deal.pk, 0)
+        )
         for deal in Deal.objects.filter(event=event).order_by("number")
     ]
 
@@ -595,18 +625,25 @@ def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse
     rounds = movement_rounds(event)
     scheduled = scheduled_tables_per_deal_set(rounds).get(deal.deal_set, 0)
     results = list(
-        TableResult.objects.filter(deal=deal).select_related(*RESULT_RELATED)
+        TableResult.objects.filter(deal=deal)
+        .select_related(*RESULT_RELATED)
         .order_by("table__number")
     )
-    hand_scores = HandScore.objects.filter(deal=deal).only(
-        "result_id", "seat", "percentage"
-    )
+    hand_scores = HandScore.objects.filter(deal=deal).only("result_id", "seat", "percentage")
     rows = build_result_rows(results, hand_scores)
     finished = scheduled > 0 and len(results) >= scheduled
-    previous_number = Deal.objects.filter(event=event, number__lt=number).order_by(
-        "-number").values_list("number", flat=True).first()
-    next_number = Deal.objects.filter(event=event, number__gt=number).order_by(
-        "number").values_list("number", flat=True).first()
+    previous_number = (
+        Deal.objects.filter(event=event, number__lt=number)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    next_number = (
+        Deal.objects.filter(event=event, number__gt=number)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
     context = base_context(
         event,
         event_progress(event, rounds),
@@ -635,8 +672,9 @@ def search_entrants(event: Event, query: str) -> list[Entrant]:
             | Q(player__licence__iexact=word)
         )
     return list(
-        queryset.select_related("player", "team").order_by("player__last_name",
-                                                          "player__first_name")
+        queryset.select_related("player", "team").order_by(
+            "player__last_name", "player__first_name"
+        )
     )
 
 
@@ -697,7 +735,9 @@ def score_card_lines(event: Event, entrant: Entrant) -> list[ScoreCardLine]:
 def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResponse:
     event = visible_event_or_404(request, event_id)
     entrant = get_object_or_404(
-        Entrant.objects.select_related("player", "team"), event=event, pk=entrant_id,
+        Entrant.objects.select_related("player", "team"),
+        event=event,
+        pk=entrant_id,
         phantom=False,
     )
     lines = score_card_lines(event, entrant)
@@ -709,7 +749,8 @@ def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResp
     percentages = [line.score.percentage for line in lines]
     mean = (
         (sum(percentages, Decimal(0)) / len(percentages)).quantize(Decimal("0.01"))
-        if percentages else None
+        if percentages
+        else None
     )
     context = base_context(
         event,
@@ -849,8 +890,11 @@ def movement(request: HttpRequest, event_id: int) -> HttpResponse:
                 deals=deal_numbers(plan.deal_set, event.deals_per_round),
                 real=plan.real,
                 cells=[
-                    MovementCell(seat=seat, seat_label=str(Seat(seat).label),
-                                 entrant=entrants.get(plan.seats.get(seat, -1)))
+                    MovementCell(
+                        seat=seat,
+                        seat_label=str(Seat(seat).label),
+                        entrant=entrants.get(plan.seats.get(seat, -1)),
+                    )
                     for seat in SEATS
                 ],
             )

@@ -20,6 +20,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from rules import deal as rules_deal
+from rules.cards import PLAIN_SUITS, SUIT_SYMBOLS, Suit
 from tournaments.models import SEATS, Club, Deal, Entrant, Event, Player, Table, Team
 
 TEAM_SIZES = {Event.Format.TRIPLETTE: 3, Event.Format.QUADRETTE: 4}
@@ -288,3 +290,54 @@ def event_deals(event: Event, deal_numbers: Iterable[int] | None = None) -> list
     if deal_numbers is not None:
         deals = deals.filter(number__in=list(deal_numbers))
     return list(deals)
+
+
+# --- hand diagrams -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SuitLine:
+    symbol: str
+    css: str  # suit-S / suit-H / suit-D / suit-C / suit-T (site.css colours)
+    cards: str
+
+
+@dataclass(frozen=True)
+class HandView:
+    seat: str
+    is_dealer: bool
+    is_taker: bool
+    suits: list[SuitLine]
+
+
+@dataclass(frozen=True)
+class DealDiagram:
+    deal: Deal
+    hands: list[HandView]
+    chien: list[SuitLine]
+
+
+def _suit_lines(hand: Iterable[Any]) -> list[SuitLine]:
+    by_suit = rules_deal.hand_by_suit(hand)
+    lines = [
+        SuitLine(SUIT_SYMBOLS[suit], f"suit-{suit.value}", " ".join(by_suit[suit.value]) or "—")
+        for suit in PLAIN_SUITS
+    ]
+    trumps = " ".join(by_suit[Suit.TRUMP.value]) or "—"
+    lines.append(SuitLine(SUIT_SYMBOLS[Suit.TRUMP], "suit-T", trumps))
+    return lines
+
+
+def deal_diagram(deal: Deal) -> DealDiagram:
+    """The 4 hands and the chien of a stored deal, by suit, for preparing its étui."""
+    parsed = rules_deal.deal_from_text(deal.cards)
+    hands = [
+        HandView(
+            seat,
+            seat == deal.dealer_seat,
+            seat == deal.taker_seat,
+            _suit_lines(parsed.hand_of(seat)),
+        )
+        for seat in SEATS
+    ]
+    return DealDiagram(deal, hands, _suit_lines(parsed.chien))

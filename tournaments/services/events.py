@@ -17,8 +17,9 @@ Vocabulary and invariants
   must be regenerated before the event can start. Table rows and their codes are kept and reused.
 - Deals: deal set k holds deals (k-1)·dpr+1 .. k·dpr (dpr = ``Event.deals_per_round``).
   Seat convention (documented for the étuis): the dealer rotates N, E, S, W by deal number
-  (deal 1: N) and the taker seat is the seat after the dealer (deal 1: E), so over any 4
-  consecutive deals every seat takes once. In team events the movement fixes where the taking
+  (deal 1: N; ``rules.deal.generate_deals`` deals that way; an imported deal keeps the dealer
+  of its text) and the taker seat is the next seat in N, E, S, W order (deal 1: E), so over
+  any 4 consecutive deals every seat takes once. In team events the movement fixes where the taking
   member sits (``taker_seat`` of the movement document, N by default) and every deal uses it.
 - Duplicate events are played at least at Garde: an imposed Prise is refused.
 """
@@ -633,22 +634,22 @@ def _check_contract(event: Event, imposed_contract: str) -> str:
     return imposed_contract
 
 
-def _deal_rows(event: Event, cards: Sequence[str], imposed_contract: str) -> list[Deal]:
+def _deal_rows(event: Event, deals: Sequence[rules_deal.Deal], imposed_contract: str) -> list[Deal]:
+    """Deal rows numbered 1..n; the dealer comes from the deal, the taker follows the dealer."""
     dpr = event.deals_per_round
     team_taker = (event.movement or {}).get("taker_seat", "N") if event.is_team_event else None
     rows = []
-    for index, text in enumerate(cards):
-        number = index + 1
-        dealer, taker = deal_seats(number)
+    for number, deal in enumerate(deals, start=1):
+        dealer = deal.dealer % 4
         rows.append(
             Deal(
                 event=event,
                 number=number,
                 deal_set=(number - 1) // dpr + 1,
-                dealer_seat=dealer,
-                taker_seat=team_taker or taker,
+                dealer_seat=SEATS[dealer],
+                taker_seat=team_taker or SEATS[(dealer + 1) % 4],
                 imposed_contract=imposed_contract,
-                cards=text,
+                cards=rules_deal.deal_to_text(deal),
             )
         )
     return rows
@@ -672,9 +673,7 @@ def event_deals_generate(*, event: Event, seed: int, imposed_contract: str = "")
     except RuleError as exc:
         raise ValidationError({"seed": exc.translated(_)}) from exc
     Deal.objects.filter(event=event).delete()
-    rows = Deal.objects.bulk_create(
-        _deal_rows(event, [rules_deal.deal_to_text(d) for d in generated], imposed_contract)
-    )
+    rows = Deal.objects.bulk_create(_deal_rows(event, generated, imposed_contract))
     event.seed = seed
     event.save(update_fields=["seed", "updated_at"])
     return rows
@@ -714,18 +713,29 @@ def event_deals_import(*, event: Event, text: str, imposed_contract: str = "") -
     imposed_contract = _check_contract(event, imposed_contract)
     count = _deal_count(event)
     blocks = split_deal_texts(text)
-    cards = []
+    parsed: list[rules_deal.Deal] = []
     for index, (line, block) in enumerate(blocks, start=1):
         try:
-            cards.append(rules_deal.deal_to_text(rules_deal.deal_from_text(block)))
+            deal = rules_deal.deal_from_text(block)
         except RuleError as exc:
+            # The engine counts lines inside the block; name the line of the whole file.
+            inner = (exc.field or "").removeprefix("line ")
+            at = line + int(inner) - 1 if inner.isdigit() else line
             raise ValidationError(
                 {
                     "file": _("Deal %(deal)s (line %(line)s): %(reason)s")
-                    % {"deal": index, "line": line, "reason": exc.translated(_)}
+                    % {"deal": index, "line": at, "reason": exc.translated(_)}
                 }
             ) from exc
-    if len(cards) != count:
+        if deal.players != 4:
+            raise ValidationError(
+                {
+                    "file": _("Deal %(deal)s (line %(line)s): a duplicate deal has 4 hands.")
+                    % {"deal": index, "line": line}
+                }
+            )
+        parsed.append(deal)
+    if len(parsed) != count:
         raise ValidationError(
             {
                 "file": _(
@@ -733,7 +743,7 @@ def event_deals_import(*, event: Event, text: str, imposed_contract: str = "") -
                     "(%(sets)s deal sets of %(per)s)."
                 )
                 % {
-                    "found": len(cards),
+                    "found": len(parsed),
                     "needed": count,
                     "sets": count // event.deals_per_round,
                     "per": event.deals_per_round,
@@ -741,7 +751,7 @@ def event_deals_import(*, event: Event, text: str, imposed_contract: str = "") -
             }
         )
     Deal.objects.filter(event=event).delete()
-    return Deal.objects.bulk_create(_deal_rows(event, cards, imposed_contract))
+    return Deal.objects.bulk_create(_deal_rows(event, parsed, imposed_contract))
 
 
 # --- start and finish --------------------------------------------------------------------

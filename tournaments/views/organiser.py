@@ -1,0 +1,550 @@
+"""Organiser screens: event setup step by step, registration, teams, movement, deals, start.
+
+Thin views: forms parse, services decide and store, selectors read. Every view needs a login
+and fetches the event through :func:`tournaments.selectors.events_for_user`, so another
+club's event is a 404. Invalid input re-renders the page with the errors and status 400;
+nothing stored changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournaments import forms, selectors
+from tournaments.models import Entrant, Event, Team
+from tournaments.services import events as services
+
+EVENT_STEPS = ("details", "players", "teams", "movement", "deals", "start")
+
+
+def _event(request: HttpRequest, pk: int) -> Event:
+    return get_object_or_404(selectors.events_for_user(request.user), pk=pk)
+
+
+def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any]]:
+    """The setup steps with their state, for the step bar and the dashboard."""
+    steps = [
+        {
+            "key": "details",
+            "label": _("Details"),
+            "done": True,
+            "url": reverse("organiser-event-edit", args=[event.pk]),
+            "detail": f"{event.get_format_display()} · {event.date:%Y-%m-%d}",
+        },
+        {
+            "key": "players",
+            "label": _("Players"),
+            "done": state.players_ok,
+            "url": reverse("organiser-players", args=[event.pk]),
+            "detail": _("%(count)s registered") % {"count": state.entrant_count},
+        },
+    ]
+    if event.is_team_event:
+        steps.append(
+            {
+                "key": "teams",
+                "label": _("Teams"),
+                "done": state.teams_ok,
+                "url": reverse("organiser-teams", args=[event.pk]),
+                "detail": _("%(teams)s teams, %(loose)s players without a team")
+                % {"teams": state.team_count, "loose": state.players_without_team},
+            }
+        )
+    movement = event.movement or {}
+    steps += [
+        {
+            "key": "movement",
+            "label": _("Movement"),
+            "done": state.has_movement,
+            "url": reverse("organiser-movement", args=[event.pk]),
+            "detail": _("%(tables)s tables, %(rounds)s rounds, %(sets)s deal sets")
+            % {
+                "tables": movement.get("tables"),
+                "rounds": movement.get("rounds"),
+                "sets": movement.get("deal_sets"),
+            }
+            if movement
+            else _("to choose"),
+        },
+        {
+            "key": "deals",
+            "label": _("Deals"),
+            "done": state.deals_ok,
+            "url": reverse("organiser-deals", args=[event.pk]),
+            "detail": _("%(found)s of %(needed)s deals")
+            % {"found": state.deal_count, "needed": state.deals_expected},
+        },
+        {
+            "key": "start",
+            "label": _("Start"),
+            "done": event.status != Event.Status.DRAFT,
+            "url": reverse("organiser-event", args=[event.pk]),
+            "detail": event.get_status_display(),
+        },
+    ]
+    return steps
+
+
+def _render(
+    request: HttpRequest,
+    template: str,
+    event: Event,
+    step: str,
+    context: dict[str, Any],
+    status: int = 200,
+) -> HttpResponse:
+    state = selectors.event_setup_state(event)
+    context = {
+        "event": event,
+        "state": state,
+        "steps": _steps(event, state),
+        "step": step,
+        "is_draft": event.status == Event.Status.DRAFT,
+        **context,
+    }
+    return render(request, template, context, status=status)
+
+
+# --- home and event ----------------------------------------------------------------------
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    events = selectors.events_for_user_with_counts(request.user)
+    clubs = selectors.clubs_for_user(request.user)
+    return render(
+        request, "tournaments/organiser/home.html", {"events": events, "has_clubs": clubs.exists()}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_create(request: HttpRequest) -> HttpResponse:
+    clubs = selectors.clubs_for_user(request.user)
+    form = forms.EventCreateForm(request.POST or None, clubs=clubs)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = services.event_create(**form.cleaned_data)
+        except ValidationError as exc:
+            forms.add_service_errors(form, exc)
+        else:
+            messages.success(request, _("Event created. Now register the players."))
+            return redirect("organiser-players", pk=event.pk)
+    status = 400 if form.errors else 200
+    return render(
+        request,
+        "tournaments/organiser/event_form.html",
+        {"form": form, "has_clubs": clubs.exists()},
+        status=status,
+    )
+
+
+@login_required
+def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    problems = services.event_start_problems(event) if event.status == Event.Status.DRAFT else []
+    return _render(
+        request,
+        "tournaments/organiser/event_dashboard.html",
+        event,
+        "start",
+        {"problems": problems},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    initial = {
+        "name": event.name,
+        "date": event.date,
+        "deals_per_round": event.deals_per_round,
+        "public": event.public,
+        "opponent_confirmation": event.opponent_confirmation,
+    }
+    form = forms.EventDetailsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.event_update(event=event, **form.cleaned_data)
+        except ValidationError as exc:
+            forms.add_service_errors(form, exc)
+        else:
+            messages.success(request, _("Details saved."))
+            return redirect("organiser-event", pk=event.pk)
+    return _render(
+        request,
+        "tournaments/organiser/event_edit.html",
+        event,
+        "details",
+        {"form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def event_start(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    try:
+        services.event_start(event=event)
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+        return _render(
+            request,
+            "tournaments/organiser/event_dashboard.html",
+            event,
+            "start",
+            {"problems": exc.messages},
+            status=409,
+        )
+    messages.success(request, _("The event has started."))
+    return redirect("organiser-event", pk=event.pk)
+
+
+@login_required
+@require_POST
+def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    try:
+        services.event_finish(event=event)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("organiser-event", pk=event.pk)
+    messages.success(request, _("The event is finished."))
+    return redirect("organiser-event", pk=event.pk)
+
+
+# --- players -----------------------------------------------------------------------------
+
+
+def _players_page(
+    request: HttpRequest, event: Event, *, status: int = 200, **context: Any
+) -> HttpResponse:
+    search = forms.PlayerSearchForm(request.GET or None)
+    found = []
+    if search.is_valid() and search.cleaned_data["q"]:
+        found = selectors.players_search(query=search.cleaned_data["q"], exclude_event=event)
+    page = {
+        "entrants": selectors.event_real_entrants(event),
+        "player_form": forms.PlayerForm(),
+        "import_form": forms.PlayersImportForm(),
+        "search_form": search,
+        "found": found,
+        **context,
+    }
+    return _render(
+        request, "tournaments/organiser/players.html", event, "players", page, status=status
+    )
+
+
+@login_required
+def players(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    if request.headers.get("HX-Request") and "q" in request.GET:
+        search = forms.PlayerSearchForm(request.GET)
+        found = selectors.players_search(query=search.data.get("q", ""), exclude_event=event)
+        return render(
+            request,
+            "tournaments/organiser/_search_results.html",
+            {"event": event, "found": found, "searched": True},
+        )
+    return _players_page(request, event)
+
+
+def _stale_notice(request: HttpRequest, had_movement: bool, event: Event) -> None:
+    event.refresh_from_db(fields=["movement"])
+    if had_movement and event.movement is None:
+        messages.warning(request, _("The entrants changed: regenerate the movement."))
+
+
+@login_required
+@require_POST
+def player_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """Register a new player typed by hand."""
+    event = _event(request, pk)
+    form = forms.PlayerForm(request.POST)
+    had_movement = event.movement is not None
+    if form.is_valid():
+        try:
+            player = services.player_create(
+                first_name=form.cleaned_data["first_name"],
+                last_name=form.cleaned_data["last_name"],
+                licence=form.cleaned_data["licence"],
+                club=form.cleaned_data["club"],
+                series=form.cleaned_data["series"],
+            )
+            services.entrant_register(event=event, player=player)
+        except ValidationError as exc:
+            forms.add_service_errors(form, exc)
+        else:
+            messages.success(request, _("%(player)s registered.") % {"player": player})
+            _stale_notice(request, had_movement, event)
+            return redirect("organiser-players", pk=event.pk)
+    return _players_page(request, event, player_form=form, status=400)
+
+
+@login_required
+@require_POST
+def player_register(request: HttpRequest, pk: int) -> HttpResponse:
+    """Register a known player found by search."""
+    event = _event(request, pk)
+    form = forms.PlayerRegisterForm(request.POST)
+    had_movement = event.movement is not None
+    if form.is_valid():
+        player = form.cleaned_data["player"]
+        try:
+            services.entrant_register(event=event, player=player)
+        except ValidationError as exc:
+            for message in exc.messages:
+                messages.error(request, message)
+            return _players_page(request, event, status=400)
+        messages.success(request, _("%(player)s registered.") % {"player": player})
+        _stale_notice(request, had_movement, event)
+        return redirect("organiser-players", pk=event.pk)
+    messages.error(request, _("Choose a known player."))
+    return _players_page(request, event, status=400)
+
+
+@login_required
+@require_POST
+def players_import(request: HttpRequest, pk: int) -> HttpResponse:
+    """Register the players of a CSV file and show the per-line report."""
+    event = _event(request, pk)
+    form = forms.PlayersImportForm(request.POST, request.FILES)
+    had_movement = event.movement is not None
+    if form.is_valid():
+        try:
+            report = services.players_import_csv(event=event, file=form.cleaned_data["file"])
+        except ValidationError as exc:
+            forms.add_service_errors(form, exc)
+        else:
+            _stale_notice(request, had_movement, event)
+            return _players_page(
+                request,
+                event,
+                import_report=report,
+                status=200 if report.ok or report.registered else 400,
+            )
+    return _players_page(request, event, import_form=form, status=400)
+
+
+@login_required
+@require_POST
+def entrant_withdraw(request: HttpRequest, pk: int, entrant_pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    entrant = get_object_or_404(
+        Entrant.objects.select_related("player"), pk=entrant_pk, event=event
+    )
+    had_movement = event.movement is not None
+    try:
+        services.entrant_withdraw(entrant=entrant)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return _players_page(request, event, status=409)
+    messages.success(request, _("%(player)s withdrawn.") % {"player": entrant})
+    _stale_notice(request, had_movement, event)
+    return redirect("organiser-players", pk=event.pk)
+
+
+# --- teams -------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def teams(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    if not event.is_team_event:
+        messages.info(request, _("Individual events have no teams."))
+        return redirect("organiser-event", pk=event.pk)
+    form = forms.TeamForm(request.POST or None, event=event)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.team_create(
+                event=event,
+                name=form.cleaned_data["name"],
+                entrants=list(form.cleaned_data["members"]),
+            )
+        except ValidationError as exc:
+            forms.add_service_errors(form, exc)
+        else:
+            messages.success(request, _("Team created."))
+            return redirect("organiser-teams", pk=event.pk)
+    return _render(
+        request,
+        "tournaments/organiser/teams.html",
+        event,
+        "teams",
+        {
+            "form": form,
+            "teams": selectors.event_teams(event),
+            "team_size": selectors.TEAM_SIZES[event.format],
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def teams_auto(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    try:
+        created = services.teams_build_in_order(event=event)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, _("%(count)s teams created.") % {"count": len(created)})
+    return redirect("organiser-teams", pk=event.pk)
+
+
+@login_required
+@require_POST
+def team_delete(request: HttpRequest, pk: int, team_pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    team = get_object_or_404(Team, pk=team_pk, event=event)
+    try:
+        services.team_delete(team=team)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, _("Team dissolved."))
+    return redirect("organiser-teams", pk=event.pk)
+
+
+# --- movement ----------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def movement(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show the proposed movement with its quality report; POST stores the chosen one."""
+    event = _event(request, pk)
+    context: dict[str, Any] = {}
+    status = 200
+    if request.method == "POST":
+        form = forms.MovementForm(request.POST)
+        if form.is_valid():
+            try:
+                report = services.event_movement_set(
+                    event=event,
+                    tables=form.cleaned_data["tables"],
+                    rounds=form.cleaned_data["rounds"],
+                    seed=form.cleaned_data["seed"] or 0,
+                )
+            except ValidationError as exc:
+                forms.add_service_errors(form, exc)
+            else:
+                messages.success(request, _("Movement saved."))
+                for warning in getattr(report, "warnings", []):
+                    messages.warning(request, str(warning))
+                return redirect("organiser-deals", pk=event.pk)
+        status = 400
+    else:
+        try:
+            proposal = services.event_movement_propose(event=event)
+        except ValidationError as exc:
+            proposal = {}
+            context["proposal_error"] = exc.messages
+        initial = {"tables": proposal.get("tables"), "rounds": proposal.get("rounds"), "seed": 0}
+        form = forms.MovementForm(request.GET or None, initial=initial)
+        params = dict(initial)
+        if request.GET and form.is_valid():
+            params = {k: form.cleaned_data[k] for k in ("tables", "rounds", "seed")}
+        elif request.GET:
+            status = 400
+        if proposal and status == 200:
+            try:
+                doc = services.event_movement_build(
+                    event=event,
+                    tables=params.get("tables"),
+                    rounds=params.get("rounds"),
+                    seed=params.get("seed") or 0,
+                )
+                context["preview"] = doc
+                context["preview_report"] = services.movements.validate(doc)
+            except ValidationError as exc:
+                context["preview_error"] = exc.messages
+        context["proposal"] = proposal
+    context["form"] = form
+    return _render(
+        request, "tournaments/organiser/movement.html", event, "movement", context, status=status
+    )
+
+
+# --- deals -------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deals(request: HttpRequest, pk: int) -> HttpResponse:
+    """Generate the deals from a seed (POST here) or import them (see :func:`deals_import`)."""
+    event = _event(request, pk)
+    generate = forms.DealsGenerateForm(request.POST or None, initial={"seed": event.seed})
+    if request.method == "POST" and generate.is_valid():
+        try:
+            created = services.event_deals_generate(
+                event=event,
+                seed=generate.cleaned_data["seed"],
+                imposed_contract=generate.cleaned_data["imposed_contract"],
+            )
+        except ValidationError as exc:
+            forms.add_service_errors(generate, exc)
+        else:
+            messages.success(request, _("%(count)s deals generated.") % {"count": len(created)})
+            return redirect("organiser-event", pk=event.pk)
+    return _deals_page(
+        request, event, generate, forms.DealsImportForm(), status=400 if generate.errors else 200
+    )
+
+
+def _deals_page(
+    request: HttpRequest,
+    event: Event,
+    generate: forms.DealsGenerateForm,
+    import_form: forms.DealsImportForm,
+    status: int = 200,
+) -> HttpResponse:
+    return _render(
+        request,
+        "tournaments/organiser/deals.html",
+        event,
+        "deals",
+        {
+            "generate_form": generate,
+            "import_form": import_form,
+            "deals": selectors.event_deals(event),
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def deals_import(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    form = forms.DealsImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            created = services.event_deals_import(
+                event=event,
+                text=form.cleaned_data["file"],
+                imposed_contract=form.cleaned_data["imposed_contract"],
+            )
+        except ValidationError as exc:
+            forms.add_service_errors(form, exc)
+        else:
+            messages.success(request, _("%(count)s deals imported.") % {"count": len(created)})
+            return redirect("organiser-event", pk=event.pk)
+    return _deals_page(
+        request, event, forms.DealsGenerateForm(initial={"seed": event.seed}), form, status=400
+    )

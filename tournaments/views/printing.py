@@ -1,0 +1,101 @@
+"""Print-ready pages of an event (A4, one table / player / deal set per ``.page``).
+
+Table cards carry a QR code of the table's absolute entry URL (``/table/<code>/``), rendered
+as inline SVG with the ``qrcode`` package. Everything is derived from the stored movement and
+the entrants bound to its slots; the browser prints (or saves as PDF) with the @media print
+rules of the templates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import qrcode
+import qrcode.image.svg
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from tournaments import selectors
+from tournaments.models import Event
+
+
+def _event_with_movement(request: HttpRequest, pk: int) -> Event | HttpResponse:
+    event = get_object_or_404(selectors.events_for_user(request.user), pk=pk)
+    if not event.movement:
+        messages.error(request, _("Choose the movement before printing."))
+        return redirect("organiser-movement", pk=event.pk)
+    return event
+
+
+def table_entry_url(request: HttpRequest, code: str) -> str:
+    """The absolute URL a phone opens from the table card's QR code."""
+    return request.build_absolute_uri(f"/table/{code}/")
+
+
+def qr_svg(data: str) -> SafeString:
+    """``data`` as an inline SVG QR code (generated here from our own URL, so safe markup)."""
+    image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, box_size=10)
+    return mark_safe(image.to_string(encoding="unicode"))
+
+
+def _print(
+    request: HttpRequest, template: str, event: Event, context: dict[str, Any]
+) -> HttpResponse:
+    return render(request, template, {"event": event, **context})
+
+
+@login_required
+def table_cards(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_with_movement(request, pk)
+    if isinstance(event, HttpResponse):
+        return event
+    cards = []
+    for card in selectors.event_table_cards(event):
+        url = table_entry_url(request, card.table.code)
+        cards.append({"card": card, "url": url, "qr": qr_svg(url)})
+    return _print(request, "tournaments/print/table_cards.html", event, {"cards": cards})
+
+
+@login_required
+def route_cards(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_with_movement(request, pk)
+    if isinstance(event, HttpResponse):
+        return event
+    return _print(
+        request,
+        "tournaments/print/route_cards.html",
+        event,
+        {"cards": selectors.event_route_cards(event)},
+    )
+
+
+@login_required
+def deal_set_routes(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_with_movement(request, pk)
+    if isinstance(event, HttpResponse):
+        return event
+    return _print(
+        request,
+        "tournaments/print/deal_set_routes.html",
+        event,
+        {"routes": selectors.event_deal_set_routes(event)},
+    )
+
+
+@login_required
+def hand_diagrams(request: HttpRequest, pk: int) -> HttpResponse:
+    event = get_object_or_404(selectors.events_for_user(request.user), pk=pk)
+    deals = selectors.event_deals(event)
+    if not deals or not all(d.cards for d in deals):
+        messages.error(request, _("Hand diagrams need deals with their cards."))
+        return redirect("organiser-deals", pk=event.pk)
+    return _print(
+        request,
+        "tournaments/print/hands.html",
+        event,
+        {"diagrams": [selectors.deal_diagram(d) for d in deals]},
+    )

@@ -137,6 +137,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Duplicate French tarot tournaments: events, movements, deals, results, rankings.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # One schema name per shared choice set (seats, contracts, sides).
+    "ENUM_NAME_OVERRIDES": {
+        "SeatEnum": "tournaments.models.Seat",
+        "ContractEnum": "tournaments.models.Contract",
+        "SideEnum": "tournaments.models.Side",
+    },
 }
 
 LOGGING = {

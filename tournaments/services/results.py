@@ -676,3 +676,71 @@ def result_history(event: Event) -> list[ResultChange]:
         .select_related("result__deal", "result__table", "actor")
         .order_by("at", "pk")
     )
+
+
+# ---------------------------------------------------------------------------------- reads
+
+
+@dataclass
+class TablePlay:
+    """What one table plays in one round: who sits where, the deals, the results stored."""
+
+    round_number: int
+    deal_set: int
+    seats: dict[str, Entrant]
+    deals: list[Deal]
+    results: dict[int, TableResult]  # Deal.pk -> stored result
+
+    @property
+    def sits_out(self) -> bool:
+        return table_sits_out(self.seats)
+
+    @property
+    def missing(self) -> list[Deal]:
+        """Deals still to enter (none when a phantom sits here)."""
+        if self.sits_out:
+            return []
+        return [deal for deal in self.deals if deal.pk not in self.results]
+
+    @property
+    def seat_list(self) -> list[tuple[str, Entrant]]:
+        return [(seat, self.seats[seat]) for seat in SEATS if seat in self.seats]
+
+
+def table_plays(table: Table) -> list[TablePlay]:
+    """Every round of ``table`` from the movement, with entrants, deals and results (3 queries)."""
+    event = table.event
+    entrants = {
+        e.slot: e
+        for e in Entrant.objects.filter(event=event).select_related("player__club", "team")
+    }
+    deals_by_set: dict[int, list[Deal]] = {}
+    for deal in Deal.objects.filter(event=event).order_by("number"):
+        deals_by_set.setdefault(deal.deal_set, []).append(deal)
+    results = {
+        r.deal_id: r
+        for r in TableResult.objects.filter(table=table).select_related("deal", "table")
+    }
+    plays = []
+    for round_entry in sorted(
+        (event.movement or {}).get("schedule", []), key=lambda entry: entry["round"]
+    ):
+        for entry in round_entry.get("tables", []):
+            if entry.get("table") != table.number:
+                continue
+            seats = {
+                seat: entrants[int(slot)]
+                for seat, slot in entry.get("seats", {}).items()
+                if int(slot) in entrants
+            }
+            deals = deals_by_set.get(int(entry["deal_set"]), [])
+            plays.append(
+                TablePlay(
+                    round_number=int(round_entry["round"]),
+                    deal_set=int(entry["deal_set"]),
+                    seats=seats,
+                    deals=deals,
+                    results={d.pk: results[d.pk] for d in deals if d.pk in results},
+                )
+            )
+    return plays

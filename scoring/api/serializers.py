@@ -1,0 +1,88 @@
+"""Serializers of the published standings (snapshot rows)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from scoring.models import HandScore, RankingEntry
+
+
+class RankingEntrySerializer(serializers.ModelSerializer):
+    entrant = serializers.IntegerField(source="entrant_id", allow_null=True, read_only=True)
+    team = serializers.IntegerField(source="team_id", allow_null=True, read_only=True)
+    name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RankingEntry
+        fields = [
+            "rank",
+            "line",
+            "entrant",
+            "team",
+            "name",
+            "percentage",
+            "penalty",
+            "marks_total",
+            "deals_played",
+            "points_de_match",
+            "victory_points",
+        ]
+
+    def get_name(self, row: RankingEntry) -> str:
+        if row.team is not None:
+            return row.team.name
+        return str(row.entrant) if row.entrant is not None else ""
+
+
+class StandingsStatusSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(
+        choices=[
+            ("none", "none"),
+            ("behind", "behind"),
+            ("provisional", "provisional"),
+            ("complete", "complete"),
+        ]
+    )
+    snapshot_version = serializers.IntegerField()
+    results_version = serializers.IntegerField()
+    results_entered = serializers.IntegerField()
+    results_expected = serializers.IntegerField()
+    computed_at = serializers.DateTimeField(allow_null=True)
+
+
+class RankingSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=RankingEntry.Kind.choices)
+    status = StandingsStatusSerializer()
+    rows = RankingEntrySerializer(many=True)
+    matches = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Quadrette match sheets (team ranking only).",
+    )
+
+
+class HandScoreSerializer(serializers.ModelSerializer):
+    deal = serializers.IntegerField(source="deal.number", read_only=True)
+    entrant = serializers.IntegerField(source="entrant_id", read_only=True)
+    name = serializers.SerializerMethodField()
+    result = serializers.IntegerField(source="result_id", read_only=True)
+
+    class Meta:
+        model = HandScore
+        fields = [
+            "deal",
+            "table_number",
+            "round_number",
+            "seat",
+            "entrant",
+            "name",
+            "result",
+            "mark",
+            "matchpoints",
+            "top",
+            "percentage",
+            "artificial",
+        ]
+
+    def get_name(self, score: HandScore) -> str:
+        return str(score.entrant)

@@ -1,0 +1,234 @@
+"""Serializers of the tournaments API: read shapes of events, entrants, deals and results, and
+the documented input of result entry (validated by ``rules`` in the service, not here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import SEATS, Contract, Deal, Entrant, Event, Seat, Side, TableResult
+from tournaments.services.results import result_outcome
+
+
+class SeatIntsSerializer(serializers.Serializer):
+    """One integer (or null) per seat."""
+
+    N = serializers.IntegerField(allow_null=True)
+    E = serializers.IntegerField(allow_null=True)
+    S = serializers.IntegerField(allow_null=True)
+    W = serializers.IntegerField(allow_null=True)
+
+
+class SeatDecimalsSerializer(serializers.Serializer):
+    """One percentage (or null) per seat."""
+
+    N = serializers.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
+    E = serializers.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
+    S = serializers.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
+    W = serializers.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
+
+
+class PoigneeSerializer(serializers.Serializer):
+    side = serializers.ChoiceField(choices=Side.choices)
+    size = serializers.ChoiceField(
+        choices=[("simple", "simple"), ("double", "double"), ("triple", "triple")]
+    )
+
+
+class ChelemSerializer(serializers.Serializer):
+    announced = serializers.BooleanField(default=False)
+    made_by = serializers.ChoiceField(choices=Side.choices, allow_null=True, required=False)
+
+
+class OutcomeSerializer(serializers.Serializer):
+    """A deal's outcome as the table reports it (4 players; duplicate: Garde or above)."""
+
+    taker_seat = serializers.ChoiceField(
+        choices=Seat.choices,
+        required=False,
+        help_text=_("Defaults to the étui's taker seat; another seat is refused at the table."),
+    )
+    contract = serializers.ChoiceField(choices=Contract.choices)
+    oudlers = serializers.IntegerField(min_value=0, max_value=3)
+    points = serializers.DecimalField(
+        max_digits=3, decimal_places=1, help_text=_("Points made by the attack (0..91).")
+    )
+    petit_au_bout = serializers.ChoiceField(choices=Side.choices, allow_null=True, required=False)
+    poignees = PoigneeSerializer(many=True, required=False)
+    chelem = ChelemSerializer(required=False)
+
+
+@extend_schema_field(OutcomeSerializer)
+class OutcomeField(serializers.JSONField):
+    """The outcome object, passed as is to ``rules`` (whose messages name the faulty field)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(_("expected an object"))
+        return super().to_internal_value(data)
+
+
+class TableResultInputSerializer(serializers.Serializer):
+    """``POST /api/v1/tables/<code>/results/``: the deal (by number) and its outcome."""
+
+    deal = serializers.IntegerField(min_value=1, help_text=_("The deal number."))
+    outcome = OutcomeField()
+
+
+class EventResultInputSerializer(TableResultInputSerializer):
+    """``POST /api/v1/events/<id>/results/`` (organisers): deal, table (numbers) and outcome."""
+
+    table = serializers.IntegerField(min_value=1, help_text=_("The table number."))
+
+
+class EventSerializer(serializers.ModelSerializer):
+    club = serializers.CharField(source="club.name", read_only=True)
+
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "name",
+            "date",
+            "club",
+            "format",
+            "status",
+            "public",
+            "deals_per_round",
+            "opponent_confirmation",
+            "results_version",
+        ]
+
+
+class EntrantSerializer(serializers.ModelSerializer):
+    name = serializers.SerializerMethodField()
+    club = serializers.SerializerMethodField()
+    team = serializers.IntegerField(source="team_id", allow_null=True, read_only=True)
+    team_name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entrant
+        fields = ["id", "slot", "name", "club", "team", "team_name", "line", "phantom", "withdrawn"]
+
+    def get_name(self, entrant: Entrant) -> str:
+        return str(entrant)
+
+    def get_club(self, entrant: Entrant) -> str | None:
+        player = entrant.player
+        return player.club.name if player is not None and player.club is not None else None
+
+    def get_team_name(self, entrant: Entrant) -> str | None:
+        return entrant.team.name if entrant.team is not None else None
+
+
+class DealSerializer(serializers.ModelSerializer):
+    cards = serializers.SerializerMethodField(
+        help_text=_("The deal in text form; null until the event is finished (organisers see it).")
+    )
+
+    class Meta:
+        model = Deal
+        fields = ["number", "deal_set", "dealer_seat", "taker_seat", "imposed_contract", "cards"]
+
+    def get_cards(self, deal: Deal) -> str | None:
+        if self.context.get("show_cards"):
+            return deal.cards or None
+        return None
+
+
+class TableResultSerializer(serializers.ModelSerializer):
+    """A stored result: outcome, value, marks per seat, artificial scores, who sat where."""
+
+    deal = serializers.IntegerField(source="deal.number", read_only=True)
+    table = serializers.IntegerField(source="table.number", read_only=True)
+    round = serializers.IntegerField(source="round_number", read_only=True)
+    outcome = serializers.SerializerMethodField()
+    marks = serializers.SerializerMethodField()
+    artificial = serializers.SerializerMethodField()
+    seats = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TableResult
+        fields = [
+            "id",
+            "deal",
+            "table",
+            "round",
+            "kind",
+            "outcome",
+            "won",
+            "margin",
+            "value",
+            "marks",
+            "artificial",
+            "seats",
+            "confirmed",
+            "director_assigned",
+            "entered_via",
+            "created_at",
+            "updated_at",
+        ]
+
+    @extend_schema_field(OutcomeSerializer(allow_null=True))
+    def get_outcome(self, result: TableResult) -> dict[str, Any] | None:
+        return result_outcome(result)
+
+    @extend_schema_field(SeatIntsSerializer)
+    def get_marks(self, result: TableResult) -> dict[str, int | None]:
+        return result.seat_marks()
+
+    @extend_schema_field(SeatDecimalsSerializer)
+    def get_artificial(self, result: TableResult) -> dict[str, str | None]:
+        return {
+            seat: (None if value is None else str(value))
+            for seat, value in result.seat_artificial().items()
+        }
+
+    @extend_schema_field(SeatIntsSerializer)
+    def get_seats(self, result: TableResult) -> dict[str, int | None]:
+        """Entrant id per seat."""
+        return result.seat_entrant_ids()
+
+
+class ResultConflictSerializer(serializers.Serializer):
+    """409: the deal is already entered at that table; ``result`` is the stored one."""
+
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    result = TableResultSerializer()
+
+
+class ErrorSerializer(serializers.Serializer):
+    """4xx: ``code`` and a message per faulty field (each message names its field)."""
+
+    code = serializers.CharField()
+    detail = serializers.CharField(required=False)
+    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+
+
+class TableSeatSerializer(serializers.Serializer):
+    seat = serializers.ChoiceField(choices=Seat.choices)
+    entrant = EntrantSerializer()
+
+
+class TablePlaySerializer(serializers.Serializer):
+    """What a table plays in one round: seated entrants, deals and the results entered."""
+
+    round = serializers.IntegerField()
+    deal_set = serializers.IntegerField()
+    sits_out = serializers.BooleanField()
+    seats = TableSeatSerializer(many=True)
+    deals = DealSerializer(many=True)
+    results = TableResultSerializer(many=True)
+
+
+class TableSerializer(serializers.Serializer):
+    event = EventSerializer()
+    table = serializers.IntegerField()
+    rounds = TablePlaySerializer(many=True)
+
+
+SEAT_CODES = list(SEATS)

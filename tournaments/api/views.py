@@ -1,0 +1,295 @@
+"""REST API v1 of the tournaments app: reads scoped to an event, explicit result writes.
+
+Access:
+
+- reads: anybody sees public events; organisers also see their clubs' events (non-public ones
+  answer 404 to others). Deal cards stay hidden (null) until the event is finished, except for
+  the event's organisers;
+- ``POST /tables/<code>/results/``: the table code in the URL is the credential (no account, no
+  CSRF); an unknown code is a 404;
+- ``POST /events/<id>/results/``: organisers of the event's club (session or basic auth);
+  403 for another user of a public event, 404 when the event is not visible.
+
+Writes call ``tournaments.services.results``: 201 with the stored result and its marks; 409 with
+the stored result when the deal is already entered; 400 naming the faulty field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, permissions, status, viewsets
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.serializers import (
+    DealSerializer,
+    EntrantSerializer,
+    ErrorSerializer,
+    EventResultInputSerializer,
+    EventSerializer,
+    ResultConflictSerializer,
+    TableResultInputSerializer,
+    TableResultSerializer,
+    TableSerializer,
+)
+from tournaments.models import Deal, Entrant, Event, Table, TableResult
+from tournaments.selectors import events_for_user
+from tournaments.services.results import (
+    ResultConflict,
+    ResultError,
+    table_plays,
+    table_result_submit,
+)
+
+# Fields of a result request that are not inside the outcome object.
+REQUEST_FIELDS = {"deal", "table"}
+
+
+def visible_events(user: Any) -> QuerySet[Event]:
+    """Public events, plus the events the user organises."""
+    if user is not None and user.is_authenticated:
+        own = events_for_user(user).values("pk")
+        return Event.objects.filter(Q(public=True) | Q(pk__in=own)).select_related("club")
+    return Event.objects.filter(public=True).select_related("club")
+
+
+def user_directs(user: Any, event: Event) -> bool:
+    """Whether ``user`` organises ``event`` (its club's organiser, or a superuser)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return events_for_user(user).filter(pk=event.pk).exists()
+
+
+def visible_event_or_404(request: Request, event_id: int) -> Event:
+    return get_object_or_404(visible_events(request.user), pk=event_id)
+
+
+def error_response(error: ResultError, *, in_outcome: bool = True) -> Response:
+    """400 body: ``code`` and ``errors`` {field: [message naming the field]}."""
+    field = error.field or "non_field_errors"
+    key = (
+        field
+        if not in_outcome or field in REQUEST_FIELDS or field == "non_field_errors"
+        else (f"outcome.{field}")
+    )
+    return Response(
+        {"code": error.code, "detail": error.describe(), "errors": {key: [error.describe()]}},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def invalid_input_response(errors: dict[str, Any]) -> Response:
+    """400 for a malformed request body: each message is prefixed with its field name."""
+    named: dict[str, list[str]] = {}
+    for field, messages in errors.items():
+        items = messages if isinstance(messages, list) else [messages]
+        named[field] = [f"{field}: {message}" for message in items]
+    first = next(iter(named.values()))[0] if named else _("invalid input")
+    return Response(
+        {"code": "invalid", "detail": first, "errors": named}, status=status.HTTP_400_BAD_REQUEST
+    )
+
+
+def conflict_response(conflict: ResultConflict) -> Response:
+    return Response(
+        {
+            "code": conflict.code,
+            "detail": conflict.describe(),
+            "result": TableResultSerializer(conflict.result).data,
+        },
+        status=status.HTTP_409_CONFLICT,
+    )
+
+
+def submit(
+    *, table: Table, deal_number: int, outcome: dict[str, Any], actor: Any, via: str
+) -> Response:
+    deal = Deal.objects.filter(event_id=table.event_id, number=deal_number).first()
+    if deal is None:
+        message = _("no deal %(deal)s in this event") % {"deal": deal_number}
+        return error_response(ResultError("unknown_deal", message, field="deal"))
+    try:
+        result = table_result_submit(table=table, deal=deal, outcome=outcome, actor=actor, via=via)
+    except ResultConflict as conflict:
+        return conflict_response(conflict)
+    except ResultError as error:
+        return error_response(error)
+    result = TableResult.objects.select_related("deal", "table").get(pk=result.pk)
+    return Response(TableResultSerializer(result).data, status=status.HTTP_201_CREATED)
+
+
+WRITE_RESPONSES = {
+    201: TableResultSerializer,
+    400: OpenApiResponse(ErrorSerializer, description="Invalid entry; messages name the field."),
+    404: OpenApiResponse(ErrorSerializer, description="Unknown table code, event or deal."),
+    409: OpenApiResponse(ResultConflictSerializer, description="Already entered."),
+}
+
+
+class EventViewSet(viewsets.ReadOnlyModelViewSet):
+    """Events: public ones, and the events the user organises."""
+
+    serializer_class = EventSerializer
+    queryset = Event.objects.none()
+
+    def get_queryset(self) -> QuerySet[Event]:
+        return visible_events(self.request.user).order_by("-date", "name")
+
+
+class EventScopedListView(generics.ListAPIView):
+    """A list scoped to a visible event (``event_id`` in the URL)."""
+
+    def event(self) -> Event:
+        if not hasattr(self, "_event"):
+            self._event = visible_event_or_404(self.request, self.kwargs["event_id"])
+        return self._event
+
+
+class EntrantListView(EventScopedListView):
+    """The event's entrants (movement slots bound to players; phantoms included)."""
+
+    serializer_class = EntrantSerializer
+    queryset = Entrant.objects.none()
+
+    def get_queryset(self) -> QuerySet[Entrant]:
+        return (
+            Entrant.objects.filter(event=self.event())
+            .select_related("player__club", "team")
+            .order_by("slot")
+        )
+
+
+class DealListView(EventScopedListView):
+    """The event's deals; ``cards`` is null until the event is finished (organisers see it)."""
+
+    serializer_class = DealSerializer
+    queryset = Deal.objects.none()
+
+    def get_queryset(self) -> QuerySet[Deal]:
+        return Deal.objects.filter(event=self.event()).order_by("number")
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if getattr(self, "swagger_fake_view", False):
+            return context
+        event = self.event()
+        context["show_cards"] = event.status == Event.Status.FINISHED or user_directs(
+            self.request.user, event
+        )
+        return context
+
+
+class MovementView(APIView):
+    """The movement document (schema ``duplitarot-movement/1``) of a visible event."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer})
+    def get(self, request: Request, event_id: int) -> Response:
+        event = visible_event_or_404(request, event_id)
+        return Response(event.movement or {})
+
+
+class EventResultsView(EventScopedListView):
+    """``GET``: the event's stored results. ``POST`` (organisers): enter a result."""
+
+    serializer_class = TableResultSerializer
+    queryset = TableResult.objects.none()
+    permission_classes = [permissions.AllowAny]
+
+    def get_queryset(self) -> QuerySet[TableResult]:
+        return (
+            TableResult.objects.filter(event=self.event())
+            .select_related("deal", "table")
+            .order_by("deal__number", "table__number")
+        )
+
+    @extend_schema(
+        request=EventResultInputSerializer,
+        responses={
+            **WRITE_RESPONSES,
+            403: OpenApiResponse(ErrorSerializer, description="Not an organiser."),
+        },
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        event = self.event()
+        if not user_directs(request.user, event):
+            raise PermissionDenied(_("only the event's organisers enter results here"))
+        body = EventResultInputSerializer(data=request.data)
+        if not body.is_valid():
+            return invalid_input_response(body.errors)
+        table = Table.objects.filter(event=event, number=body.validated_data["table"]).first()
+        if table is None:
+            message = _("no table %(table)s in this event") % {
+                "table": body.validated_data["table"]
+            }
+            return error_response(ResultError("unknown_table", message, field="table"))
+        return submit(
+            table=table,
+            deal_number=body.validated_data["deal"],
+            outcome=body.validated_data["outcome"],
+            actor=request.user,
+            via="api",
+        )
+
+
+class TableView(APIView):
+    """What a table plays (rounds, seats, deals, results): the table code is the credential."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: TableSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, code: str) -> Response:
+        table = get_object_or_404(Table.objects.select_related("event__club"), code=code)
+        rounds = [
+            {
+                "round": play.round_number,
+                "deal_set": play.deal_set,
+                "sits_out": play.sits_out,
+                "seats": [{"seat": seat, "entrant": entrant} for seat, entrant in play.seat_list],
+                "deals": play.deals,
+                "results": list(play.results.values()),
+            }
+            for play in table_plays(table)
+        ]
+        data = {"event": table.event, "table": table.number, "rounds": rounds}
+        show = table.event.status == Event.Status.FINISHED
+        return Response(TableSerializer(data, context={"show_cards": show}).data)
+
+
+class TableResultsView(APIView):
+    """``POST``: enter a deal's result at this table (no account: the code is the credential)."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: TableResultSerializer(many=True), 404: ErrorSerializer})
+    def get(self, request: Request, code: str) -> Response:
+        table = get_object_or_404(Table, code=code)
+        results = (
+            TableResult.objects.filter(table=table)
+            .select_related("deal", "table")
+            .order_by("round_number", "deal__number")
+        )
+        return Response(TableResultSerializer(results, many=True).data)
+
+    @extend_schema(request=TableResultInputSerializer, responses=WRITE_RESPONSES)
+    def post(self, request: Request, code: str) -> Response:
+        table = get_object_or_404(Table.objects.select_related("event"), code=code)
+        body = TableResultInputSerializer(data=request.data)
+        if not body.is_valid():
+            return invalid_input_response(body.errors)
+        return submit(
+            table=table,
+            deal_number=body.validated_data["deal"],
+            outcome=body.validated_data["outcome"],
+            actor=None,
+            via="api",
+        )

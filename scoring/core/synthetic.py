@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from scoring.core.model import NO_ARTIFICIAL, SeatColumns, TournamentInput
+from scoring.core.model import NO_ARTIFICIAL, IntArray, SeatColumns, TournamentInput
 
 DEAL_SET_SIZE = 3
 
 
-def synthetic_values(tables: int, deals: int, seed: int) -> np.ndarray:
+def synthetic_values(tables: int, deals: int, seed: int) -> IntArray:
     """Deal values (defender units, attack side) as a ``deals × tables`` int64 array."""
     rng = np.random.default_rng(seed)
     success = rng.uniform(0.15, 0.95, size=(deals, 1))
@@ -33,7 +33,8 @@ def synthetic_values(tables: int, deals: int, seed: int) -> np.ndarray:
     value += np.where(petit < 0.05, 10 * multiplier, 0) - np.where(petit > 0.97, 10 * multiplier, 0)
     poignee = rng.random((deals, tables)) < 0.08
     value += np.where(poignee, np.where(won, 20, -20), 0)
-    return value.astype(np.int64)
+    result: IntArray = value.astype(np.int64)
+    return result
 
 
 def synthetic_tournament(tables: int, deals: int, seed: int = 0) -> TournamentInput:

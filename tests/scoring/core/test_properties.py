@@ -3,6 +3,7 @@ agreement of the vectorised path with the reference path."""
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from decimal import Decimal
 from fractions import Fraction
@@ -141,7 +142,7 @@ def test_rankings_are_competition_rankings(
         assert row.rank == better + 1
     percentages = [row.percentage for row in rows]
     assert percentages == sorted(percentages, reverse=True)
-    for first, second in zip(rows, rows[1:], strict=False):
+    for first, second in itertools.pairwise(rows):
         assert (first.rank == second.rank) == (first.percentage == second.percentage)
     if standings.team_basis == "percentage":
         team_rows = standings.teams

@@ -154,6 +154,7 @@ class Progress:
     expected: int
     snapshot: StandingsSnapshot | None
     results_version: int
+    finished: bool  # the organiser closed the event: no more corrections expected
 
     @property
     def behind(self) -> bool:
@@ -165,7 +166,9 @@ class Progress:
 
     @property
     def provisional(self) -> bool:
-        return self.behind or self.missing > 0 or not self.snapshot_complete
+        """Final only once every result is in, counted, and the event is closed (same rule
+        as ``scoring.selectors.snapshot_status`` for the API)."""
+        return self.behind or self.missing > 0 or not self.snapshot_complete or not self.finished
 
     @property
     def snapshot_complete(self) -> bool:
@@ -191,6 +194,7 @@ def event_progress(event: Event, rounds: Sequence[RoundPlan] | None = None) -> P
         expected=expected,
         snapshot=snapshot_of(event),
         results_version=event.results_version,
+        finished=event.status == Event.Status.FINISHED,
     )
 
 
@@ -496,6 +500,7 @@ def render_ranking_fragment(
             snapshot.results_version if snapshot else "none",
             snapshot.computed_at.timestamp() if snapshot else "none",
             progress.entered,
+            progress.finished,
             get_language(),
             view,
             int(projector),

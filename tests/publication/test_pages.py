@@ -18,6 +18,7 @@ from scoring.services import standings_recompute
 from tests.factories import OrganiserFactory
 from tests.publication.builders import enter_round, scored_event
 from tournaments.models import Deal, Entrant, Event
+from tournaments.services.events import event_finish
 
 pytestmark = pytest.mark.django_db
 
@@ -133,6 +134,10 @@ def test_ranking_is_provisional_then_final_and_refreshes(client: Client, event: 
     assert "badge provisional" in fragment
     assert "25 of 25 results entered" in fragment
     standings_recompute(event_id=event.pk)
+    fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert "badge provisional" in fragment  # every result counted, the event still open
+    assert "the event is not closed yet" in fragment
+    event_finish(event=event)
     fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
     assert "badge final" in fragment
     assert "badge provisional" not in fragment

@@ -8,10 +8,12 @@ Conventions: every factory builds a valid row with the fewest related rows possi
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from factory.django import DjangoModelFactory
 
 from tournaments.models import (
@@ -28,6 +30,11 @@ from tournaments.models import (
 )
 
 DEFAULT_PASSWORD = "tarot-pass-123"
+
+
+@functools.cache
+def _default_password_hash() -> str:
+    return make_password(DEFAULT_PASSWORD)
 
 
 class ClubFactory(DjangoModelFactory):
@@ -47,12 +54,8 @@ class UserFactory(DjangoModelFactory):
 
     username = factory.Sequence(lambda n: f"user{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
-    password = factory.PostGenerationMethodCall("set_password", DEFAULT_PASSWORD)
-
-    @factory.post_generation
-    def _save_password(obj: Any, create: bool, extracted: Any, **kwargs: Any) -> None:
-        if create:
-            obj.save()
+    # Hashing is slow on purpose; every user shares one hash of DEFAULT_PASSWORD.
+    password = factory.LazyFunction(lambda: _default_password_hash())
 
 
 class OrganiserFactory(UserFactory):

@@ -1,3 +1,27 @@
-"""Table entry (phone at the table, reached by the table code) and the organiser entry grid."""
+"""Table entry (phone at the table, reached by the table code) and the organiser entry grid.
 
-urlpatterns: list = []
+``urlpatterns`` is included at ``table/``; ``organiser_urlpatterns`` at ``organiser/`` (by
+``tournaments/urls.py``): the grid, the director's actions, penalties and the history.
+"""
+
+from django.urls import path
+
+from tournaments.views import entry
+
+urlpatterns = [
+    path("<str:code>/", entry.table_entry, name="entry-table"),
+    path("<str:code>/deal/<int:number>/", entry.deal_save, name="entry-deal-save"),
+    path("<str:code>/deal/<int:number>/preview/", entry.deal_preview, name="entry-deal-preview"),
+    path("<str:code>/deal/<int:number>/confirm/", entry.deal_confirm, name="entry-deal-confirm"),
+]
+
+organiser_urlpatterns = [
+    path("events/<int:pk>/entry/round/<int:number>/", entry.entry_grid, name="entry-grid"),
+    path(
+        "events/<int:pk>/entry/table/<int:table_number>/deal/<int:deal_number>/",
+        entry.result_actions,
+        name="entry-result",
+    ),
+    path("events/<int:pk>/entry/penalties/", entry.penalties, name="entry-penalties"),
+    path("events/<int:pk>/entry/history/", entry.history, name="entry-history"),
+]

@@ -1,0 +1,229 @@
+"""Entry pages: the phone page at a table, htmx preview, conflict, organiser grid and actions."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from tests.api.event_builder import build_running_event
+from tests.factories import OrganiserFactory, UserFactory
+from tournaments.models import Event, Penalty, ResultChange, TableResult
+from tournaments.services.results import table_result_submit
+
+pytestmark = pytest.mark.django_db
+
+GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}
+
+
+@pytest.fixture
+def event() -> Event:
+    return build_running_event(tables=5, rounds=2)
+
+
+def first_play(event: Event):
+    table = event.tables.get(number=1)
+    entry = event.movement["schedule"][0]["tables"][0]
+    deals = list(event.deals.filter(deal_set=entry["deal_set"]).order_by("number"))
+    return table, deals, entry
+
+
+def form_data(deal, **values) -> dict[str, str]:
+    base = {"contract": "garde", "oudlers": "2", "points": "46", "petit_au_bout": ""}
+    base.update(values)
+    return {f"d{deal.number}-{key}": value for key, value in base.items()}
+
+
+def test_phone_page_shows_round_players_and_one_form_per_deal(client: Client, event):
+    table, deals, entry = first_play(event)
+    response = client.get(f"/table/{table.code}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'name="viewport"' in html
+    for deal in deals:
+        assert f'id="deal-{deal.number}"' in html
+        assert f'name="d{deal.number}-points"' in html
+        assert f"/table/{table.code}/deal/{deal.number}/preview/" in html
+    player = event.entrants.get(slot=entry["seats"]["N"]).player
+    assert player.last_name.upper() in html
+    assert 'value="prise"' not in html  # duplicate: at least a Garde
+
+
+def test_unknown_code_is_404(client: Client, event):
+    assert client.get("/table/not-a-code/").status_code == 404
+
+
+def test_preview_returns_marks_or_named_errors(client: Client, event):
+    table, deals, _ = first_play(event)
+    deal = deals[0]
+    url = f"/table/{table.code}/deal/{deal.number}/preview/"
+    ok = client.post(url, form_data(deal), HTTP_HX_REQUEST="true")
+    assert ok.status_code == 200
+    assert "180" in ok.content.decode()
+    assert "-60" in ok.content.decode()
+    bad = client.post(url, form_data(deal, points="95"))
+    assert bad.status_code == 422
+    assert "Points: " in bad.content.decode()
+    assert "91" in bad.content.decode()
+    assert TableResult.objects.count() == 0
+
+
+def test_save_then_conflict_page_shows_the_stored_result(client: Client, event):
+    table, deals, _ = first_play(event)
+    deal = deals[0]
+    url = f"/table/{table.code}/deal/{deal.number}/"
+    response = client.post(url, form_data(deal))
+    assert response.status_code == 302
+    result = TableResult.objects.get()
+    assert result.value == 60
+    assert result.entered_via == "table"
+    second = Client()
+    conflict = second.post(url, form_data(deal, points="60"))
+    assert conflict.status_code == 409
+    html = conflict.content.decode()
+    assert "46" in html
+    assert "180" in html
+    result.refresh_from_db()
+    assert result.value == 60
+    page = client.get(f"/table/{table.code}/?round=1").content.decode()
+    assert "Round recap" in page
+
+
+def test_invalid_save_is_400_with_the_field_error_and_stores_nothing(client: Client, event):
+    table, deals, _ = first_play(event)
+    deal = deals[0]
+    response = client.post(
+        f"/table/{table.code}/deal/{deal.number}/",
+        form_data(deal, oudlers="0", points="46", petit_au_bout="attack"),
+    )
+    assert response.status_code == 400
+    assert "Petit au bout: " in response.content.decode()
+    assert TableResult.objects.count() == 0
+    event.refresh_from_db()
+    assert event.results_version == 0
+
+
+def test_event_not_running_shows_no_form_and_refuses(client: Client):
+    event = build_running_event(tables=5, rounds=1, status=Event.Status.FINISHED)
+    table, deals, _ = first_play(event)
+    page = client.get(f"/table/{table.code}/").content.decode()
+    assert f'name="d{deals[0].number}-points"' not in page
+    response = client.post(f"/table/{table.code}/deal/{deals[0].number}/", form_data(deals[0]))
+    assert response.status_code == 400
+    assert TableResult.objects.count() == 0
+
+
+def test_defender_confirmation_step(client: Client):
+    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    table, deals, _ = first_play(event)
+    deal = deals[0]
+    client.post(f"/table/{table.code}/deal/{deal.number}/", form_data(deal))
+    result = TableResult.objects.get()
+    assert not result.confirmed
+    page = client.get(f"/table/{table.code}/").content.decode()
+    assert f"/table/{table.code}/deal/{deal.number}/confirm/" in page
+    bad = client.post(f"/table/{table.code}/deal/{deal.number}/confirm/", {"seat": deal.taker_seat})
+    assert bad.status_code == 400
+    defender = next(s for s in "NESW" if s != deal.taker_seat)
+    ok = client.post(f"/table/{table.code}/deal/{deal.number}/confirm/", {"seat": defender})
+    assert ok.status_code == 302
+    result.refresh_from_db()
+    assert result.confirmed
+
+
+def test_organiser_pages_need_the_clubs_organiser(client: Client, event):
+    url = f"/organiser/events/{event.pk}/entry/round/1/"
+    assert client.get(url).status_code == 302  # login
+    client.force_login(UserFactory())
+    assert client.get(url).status_code == 404
+    client.force_login(OrganiserFactory(clubs=[event.club]))
+    assert client.get(url).status_code == 200
+    assert client.get(f"/organiser/events/{event.pk}/entry/round/9/").status_code == 404
+
+
+def test_grid_saves_filled_rows_and_reports_bad_ones(client: Client, event):
+    organiser = OrganiserFactory(clubs=[event.club])
+    client.force_login(organiser)
+    url = f"/organiser/events/{event.pk}/entry/round/1/"
+    page = client.get(url).content.decode()
+    entries = event.movement["schedule"][0]["tables"]
+    assert len(re.findall(r'name="t\d+-d\d+-points"', page)) == len(entries) * 2
+    t1, t2 = entries[0], entries[1]
+    d1 = event.deals.filter(deal_set=t1["deal_set"]).order_by("number").first()
+    d2 = event.deals.filter(deal_set=t2["deal_set"]).order_by("number").first()
+    data = {
+        f"t1-d{d1.number}-contract": "garde",
+        f"t1-d{d1.number}-oudlers": "2",
+        f"t1-d{d1.number}-points": "46",
+        f"t2-d{d2.number}-contract": "garde",
+        f"t2-d{d2.number}-oudlers": "3",
+        f"t2-d{d2.number}-points": "2",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 400
+    assert "Points: " in response.content.decode()
+    saved = TableResult.objects.get()
+    assert (saved.table.number, saved.deal_id, saved.entered_via) == (1, d1.pk, "organiser")
+    assert saved.entered_by == organiser
+
+
+def test_director_actions_with_required_reason_and_history(client: Client, event):
+    organiser = OrganiserFactory(clubs=[event.club])
+    table, deals, _ = first_play(event)
+    table_result_submit(table=table, deal=deals[0], outcome=GARDE_46)
+    client.force_login(organiser)
+    url = f"/organiser/events/{event.pk}/entry/table/1/deal/{deals[0].number}/"
+    assert client.get(url).status_code == 200
+    correct = {
+        "action": "correct",
+        "correct-taker_seat": deals[0].taker_seat,
+        "correct-contract": "garde",
+        "correct-oudlers": "2",
+        "correct-points": "36",
+        "correct-reason": "",
+    }
+    refused = client.post(url, correct)
+    assert refused.status_code == 400
+    assert TableResult.objects.get().value == 60
+    assert client.post(url, {**correct, "correct-reason": "miscount"}).status_code == 302
+    assert TableResult.objects.get().value == -60
+    artificial = {
+        "action": "artificial",
+        "artificial-N": "60",
+        "artificial-E": "40",
+        "artificial-S": "60",
+        "artificial-W": "40",
+        "artificial-reason": "fouled",
+    }
+    assert client.post(url, artificial).status_code == 302
+    assert TableResult.objects.get().kind == "artificial"
+    url2 = f"/organiser/events/{event.pk}/entry/table/1/deal/{deals[1].number}/"
+    assert (
+        client.post(url2, {"action": "not_played", "not_played-reason": "late"}).status_code == 302
+    )
+    assert [c.action for c in ResultChange.objects.order_by("pk")] == [
+        "create",
+        "correct",
+        "artificial",
+        "not_played",
+    ]
+    history = client.get(f"/organiser/events/{event.pk}/entry/history/")
+    assert history.status_code == 200
+    assert "miscount" in history.content.decode()
+
+
+def test_penalty_page(client: Client, event):
+    client.force_login(OrganiserFactory(clubs=[event.club]))
+    url = f"/organiser/events/{event.pk}/entry/penalties/"
+    assert client.get(url).status_code == 200
+    entrant = event.entrants.first()
+    assert (
+        client.post(url, {"entrant": entrant.pk, "points": "0", "reason": "x"}).status_code == 400
+    )
+    assert client.post(url, {"points": "1", "reason": "x"}).status_code == 400
+    assert (
+        client.post(url, {"entrant": entrant.pk, "points": "1.5", "reason": "late"}).status_code
+        == 302
+    )
+    assert Penalty.objects.get().points == 1.5

@@ -329,13 +329,13 @@ def test_deals_import_names_the_bad_deal_and_line() -> None:
     services.event_deals_generate(event=event, seed=1)
     before = list(Deal.objects.filter(event=event).values_list("cards", flat=True))
     lines = _deals_file(count).splitlines()
-    # Deal 2 starts at line 8 ("# Deal 2"); its N hand is line 10: break a card there.
-    assert lines[7] == "# Deal 2"
-    lines[9] = lines[9].replace("N: ", "N: Z99 ", 1)
+    # Deal 2's header is line 9, its N hand line 11: break a card there.
+    assert lines[8] == "# Deal 2" and lines[10].startswith("N: ")
+    lines[10] = lines[10].replace("N: ", "N: Z99 ", 1)
     with pytest.raises(ValidationError) as exc:
         services.event_deals_import(event=event, text="\n".join(lines))
     message = " ".join(exc.value.messages)
-    assert "Deal 2" in message and "line 10" in message
+    assert "Deal 2" in message and "line 11" in message
     with pytest.raises(ValidationError) as exc:
         services.event_deals_import(event=event, text=_deals_file(count - 1))
     assert "needs" in " ".join(exc.value.messages)

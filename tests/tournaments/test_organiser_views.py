@@ -237,9 +237,10 @@ def test_start_refused_shows_problems(client_in, organiser) -> None:
     assert event.status == Event.Status.DRAFT
 
 
-def test_print_pages(client_in, organiser) -> None:
+def test_print_pages(client_in, organiser, django_assert_max_num_queries) -> None:
     event = ready_event(organiser)
-    response = client_in.get(url("organiser-print-tables", event.pk))
+    with django_assert_max_num_queries(8):  # no query per table or per seat
+        response = client_in.get(url("organiser-print-tables", event.pk))
     assert response.status_code == 200
     assert response.text.count('class="page table-card"') == 7
     assert response.text.count("<svg") == 7
@@ -247,7 +248,8 @@ def test_print_pages(client_in, organiser) -> None:
     assert f"http://testserver/table/{table.code}/" in response.text
     first = event.entrants.select_related("player").get(slot=1)
     assert str(first.player) in response.text
-    response = client_in.get(url("organiser-print-routes", event.pk))
+    with django_assert_max_num_queries(8):
+        response = client_in.get(url("organiser-print-routes", event.pk))
     assert response.text.count('class="page route-card"') == 28
     response = client_in.get(url("organiser-print-deal-sets", event.pk))
     assert response.text.count('class="page deal-set-route"') == event.movement["deal_sets"]

@@ -58,7 +58,7 @@ def test_results_csv_has_one_row_per_table_result(client: Client, event: Event) 
 def test_ranking_csv_and_xlsx_hold_every_ranking_line(client: Client, event: Event) -> None:
     expected = RankingEntry.objects.filter(event=event).count()
     assert expected == 2 * 20  # individual + per line
-    header, *rows = read_csv(client.get(f"/events/{event.pk}/export/ranking.csv").content)
+    _header, *rows = read_csv(client.get(f"/events/{event.pk}/export/ranking.csv").content)
     assert len(rows) == expected
     response = client.get(f"/en/events/{event.pk}/export/ranking.xlsx")
     assert response.status_code == 200

@@ -6,6 +6,7 @@ A service's ``ValidationError`` is attached back to the form with :func:`add_ser
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -119,6 +120,25 @@ class MovementForm(forms.Form):
     tables = forms.IntegerField(label=_("Tables"), min_value=1, max_value=200, required=False)
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=60, required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=0, initial=0, required=False)
+
+
+class MovementImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Movement file (JSON)"),
+        help_text=_("A document of schema duplitarot-movement/1, e.g. from 'manage.py movement'."),
+    )
+
+    def clean_file(self) -> dict[str, Any]:
+        file = self.cleaned_data["file"]
+        if file.size > MAX_UPLOAD_BYTES:
+            raise ValidationError(_("The file is larger than 2 MB."))
+        try:
+            document = json.loads(file.read().decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise ValidationError(_("The file is not a JSON document.")) from exc
+        if not isinstance(document, dict):
+            raise ValidationError(_("The file is not a movement document."))
+        return document
 
 
 class DealsGenerateForm(forms.Form):

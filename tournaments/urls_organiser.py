@@ -34,6 +34,11 @@ urlpatterns = [
         name="organiser-team-delete",
     ),
     path("events/<int:pk>/movement/", organiser.movement, name="organiser-movement"),
+    path(
+        "events/<int:pk>/movement/import/",
+        organiser.movement_import,
+        name="organiser-movement-import",
+    ),
     path("events/<int:pk>/deals/", organiser.deals, name="organiser-deals"),
     path("events/<int:pk>/deals/import/", organiser.deals_import, name="organiser-deals-import"),
     path("events/<int:pk>/print/tables/", printing.table_cards, name="organiser-print-tables"),

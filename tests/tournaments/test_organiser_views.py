@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -277,3 +279,25 @@ def test_dashboard_shows_steps(client_in, organiser) -> None:
     response = client_in.get(url("organiser-event", event.pk))
     assert response.status_code == 200
     assert 'id="step-movement"' in response.text and 'id="print-tables"' in response.text
+
+
+def test_movement_file_import_refuses_hard_errors(client_in, organiser) -> None:
+    source = ready_event(organiser)
+    event = own_event(organiser)
+    for _ in range(28):
+        services.entrant_register(event=event, player=PlayerFactory())
+    broken = json.loads(json.dumps(source.movement))
+    broken["schedule"][1]["tables"][0]["deal_set"] = broken["schedule"][0]["tables"][0]["deal_set"]
+    upload = SimpleUploadedFile("m.json", json.dumps(broken).encode(), "application/json")
+    response = client_in.post(url("organiser-movement-import", event.pk), {"file": upload})
+    assert response.status_code == 400 and "hard errors" in response.text
+    garbage = SimpleUploadedFile("m.json", b"{not json", "application/json")
+    response = client_in.post(url("organiser-movement-import", event.pk), {"file": garbage})
+    assert response.status_code == 400 and "not a JSON document" in response.text
+    event.refresh_from_db()
+    assert event.movement is None and not event.tables.exists()
+    upload = SimpleUploadedFile("m.json", json.dumps(source.movement).encode(), "application/json")
+    response = client_in.post(url("organiser-movement-import", event.pk), {"file": upload})
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.movement == source.movement and event.tables.count() == 7

@@ -481,6 +481,30 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@login_required
+@require_POST
+def movement_import(request: HttpRequest, pk: int) -> HttpResponse:
+    """Store a movement document uploaded as a file (validated like a generated one)."""
+    event = _event(request, pk)
+    form = forms.MovementImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            services.event_movement_set(event=event, movement=form.cleaned_data["file"])
+        except ValidationError as exc:
+            forms.add_service_errors(form, exc)
+        else:
+            messages.success(request, _("Movement saved."))
+            return redirect("organiser-deals", pk=event.pk)
+    return _render(
+        request,
+        "tournaments/organiser/movement.html",
+        event,
+        "movement",
+        {"form": forms.MovementForm(), "import_form": form},
+        status=400,
+    )
+
+
 # --- deals -------------------------------------------------------------------------------
 
 

@@ -1,0 +1,165 @@
+"""Browser walk-through of result entry and publication (issue #5 acceptance).
+
+On a phone-sized screen a table enters one deal on its entry page, sees the marks before
+saving, saves; the public ranking then shows the new result (the standings recompute runs on
+commit, eagerly in-process as in the embedded default). The public pages render in French and
+in English, and the language switch moves between them. Debian's Chromium
+(``apt-get install chromium``) is driven headless by Playwright's sync API against
+pytest-django's ``live_server``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring.models import RankingEntry
+from scoring.services import standings_recompute
+from tests.api.event_builder import build_running_event
+from tests.publication.builders import enter_round
+from tournaments.models import Deal, Entrant, Event, Player, Table, TableResult
+
+# Playwright's sync API runs an asyncio loop in this thread; Django's ORM (used by the live
+# server's fixtures and our checks) refuses to run there unless told it is safe.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+TIMEOUT_MS = 20_000
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def phone() -> Iterator[Any]:
+    """A headless Chromium page with a phone-sized viewport."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium) "
+            "to run the browser tests."
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()
+
+
+@pytest.fixture
+def event() -> Event:
+    """A running 5-table individual event with its first three rounds entered and scored."""
+    event = build_running_event(tables=5, deals_per_round=1)
+    rng = random.Random(17)
+    for round_number in (1, 2, 3):
+        enter_round(event, round_number, rng)
+    standings_recompute(event_id=event.pk)
+    event.refresh_from_db()
+    return event
+
+
+def test_a_table_enters_a_deal_and_the_public_ranking_shows_it(
+    live_server: Any, phone: Any, event: Event
+) -> None:
+    table = Table.objects.get(event=event, number=1)
+    round_4 = next(r for r in event.movement["schedule"] if r["round"] == 4)
+    deal_set = next(t["deal_set"] for t in round_4["tables"] if t["table"] == 1)
+    deal = Deal.objects.get(event=event, deal_set=deal_set)
+    ranking_url = f"{live_server.url}/en/events/{event.pk}/ranking/"
+
+    phone.goto(ranking_url)
+    assert phone.locator("html").get_attribute("lang") == "en"
+    assert phone.get_by_text("15 of 25 results entered").is_visible()
+
+    # The table's phone: the first deal still to enter is round 4's.
+    phone.goto(f"{live_server.url}/en/table/{table.code}/")
+    assert phone.get_by_role("heading", name=re.compile(r"Table 1 · Round 4")).is_visible()
+    prefix = f"#id_d{deal.number}"
+    phone.select_option(f"{prefix}-contract", "garde_sans")
+    phone.select_option(f"{prefix}-oudlers", "2")
+    phone.fill(f"{prefix}-points", "48")
+    phone.locator(f"{prefix}-points").press("Tab")
+
+    # Garde sans, 2 oudlers, 48 points: made by 7, (25 + 7) x 4 = 128 per defender.
+    preview = phone.locator(f"#preview-{deal.number} table.marks")
+    preview.wait_for()
+    taker = deal.taker_seat
+    marks_row = preview.locator("tr").nth(1)
+    cells = marks_row.locator("td").all_inner_texts()
+    expected = {seat: (384 if seat == taker else -128) for seat in "NESW"}
+    assert [int(text.replace("\u2212", "-")) for text in cells] == [
+        expected[seat] for seat in "NESW"
+    ]
+    assert TableResult.objects.filter(event=event).count() == 15  # nothing saved yet
+
+    phone.locator(f"#deal-{deal.number}").get_by_role("button", name="Save").click()
+    phone.wait_for_url(re.compile(rf"/table/{table.code}/"))
+    assert phone.get_by_text(f"Deal {deal.number} saved.").is_visible()
+    result = TableResult.objects.get(event=event, deal=deal, table=table)
+    assert result.value == 128 and result.contract == "garde_sans"
+
+    # The public ranking is up to date (the recompute ran on commit).
+    taker_entrant = getattr(result, f"seat_{taker.lower()}")
+    entry = RankingEntry.objects.get(event=event, kind="individual", entrant=taker_entrant)
+    phone.goto(ranking_url)
+    assert phone.get_by_text("16 of 25 results entered").is_visible()
+    assert phone.locator(".badge.provisional").first.is_visible()
+    row = phone.locator("table.ranking tbody tr").filter(
+        has=phone.get_by_role("link", name=str(taker_entrant), exact=True)
+    )
+    assert row.locator("td").nth(0).inner_text() == str(entry.rank)
+    assert row.locator("td").nth(3).inner_text() == str(entry.marks_total)
+    deals_played = row.locator("td").nth(4).inner_text()
+    assert deals_played == str(entry.deals_played) == "4"
+
+
+def test_public_pages_in_french_and_english(live_server: Any, phone: Any, event: Event) -> None:
+    base = f"{live_server.url}/events/{event.pk}/"
+    phone.goto(base + "ranking/")
+    assert phone.locator("html").get_attribute("lang") == "fr"
+    assert phone.locator("#ranking-live[hx-trigger='every 15s']").count() == 1
+
+    # The language switch keeps the page and moves it under /en/.
+    phone.locator(".lang-switch button[value='en']").click()
+    phone.wait_for_url(re.compile(rf"/en/events/{event.pk}/ranking/"))
+    assert phone.locator("html").get_attribute("lang") == "en"
+    assert phone.get_by_role("heading", name=re.compile("Ranking")).is_visible()
+
+    for path in ("", "deals/", "deals/1/", "players/", "movement/", "ranking/projector/"):
+        for prefix in ("/", "/en/"):
+            response = phone.goto(f"{live_server.url}{prefix}events/{event.pk}/{path}")
+            assert response is not None and response.status == 200, prefix + path
+            lang = "en" if prefix == "/en/" else "fr"
+            assert phone.locator("html").get_attribute("lang") == lang
+    # The player search on a phone leads to the score card.
+    entrant = Entrant.objects.filter(event=event, phantom=False).select_related("player").first()
+    assert entrant is not None and entrant.player is not None
+    Player.objects.filter(pk=entrant.player.pk).update(first_name="Zoé", last_name="Rivière")
+    phone.goto(f"{live_server.url}/en/events/{event.pk}/players/")
+    phone.fill("#player-search", "rivière")
+    phone.get_by_role("button", name="Search").click()
+    phone.wait_for_url(re.compile(rf"/en/events/{event.pk}/players/{entrant.pk}/"))
+    assert phone.get_by_role("heading", name=re.compile("RIVIÈRE Zoé")).is_visible()
+    assert phone.locator("table.scorecard tbody tr").count() == 3  # three rounds played

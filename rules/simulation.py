@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.bidding import Bid, bidding_order, bidding_result
-from rules.cards import DECK, EXCUSE, PETIT, PLAIN_SUITS, TWENTY_ONE, Card
+from rules.cards import DECK, EXCUSE, PETIT, PLAIN_SUITS, TWENTY_ONE, Card, sort_cards
 from rules.deal import Deal, max_poignee, seat_index
 from rules.enums import CHIEN_SIZE, HAND_SIZE, Contract
 from rules.errors import RuleError
@@ -31,7 +31,6 @@ from rules.play import (
     can_discard,
     first_leader,
     hands_at_play,
-    legal_cards,
     outcome_from_play,
     required_called_rank,
 )
@@ -138,82 +137,100 @@ def _beats(card: Card, best: Card) -> bool:
     return not best.is_trump and card.suit is best.suit and card.rank > best.rank
 
 
-def _cheapest(cards: Sequence[Card]) -> Card:
-    """Lowest value, then lowest rank; trumps after plain cards of equal value."""
-    return min(cards, key=lambda card: (card.points_half, card.is_trump, card.rank))
+# Precomputed sort keys (dict lookups keep the per-card cost low).
+_CHEAP_KEY = {card: (card.points_half * 2 + card.is_trump) * 32 + card.rank for card in DECK}
+_GIVE_KEY = {card: card.points_half * 32 + card.rank for card in DECK}
+_SPARE_TRUMP_KEY = {card: card.is_oudler * 32 + card.rank for card in DECK}
 
 
-class _Table:
-    """Mutable play state for one simulated deal."""
+def _legal_in_play(hand: list[Card], led: Card | None, top_trump: int) -> list[Card]:
+    """Same rule as :func:`rules.play.legal_cards`, using state tracked during the trick.
 
-    def __init__(self, record_base: PlayRecord, attack: frozenset[int]) -> None:
-        self.players = record_base.deal.players
-        self.hands = hands_at_play(record_base)
-        self.attack = attack
-        self.is_attack = [seat in attack for seat in range(self.players)]
-        self.winner_sides: list[bool] = []
+    Hands stay in canonical order, so the Excuse, when held, is the last card; the independent
+    check in the tests compares every choice with ``legal_cards`` itself.
+    """
+    if led is None:
+        return hand
+    if not led.is_trump:
+        led_suit = led.suit
+        follow = [card for card in hand if card.suit is led_suit]
+        if follow:
+            if hand[-1] is EXCUSE:
+                follow.append(EXCUSE)
+            return follow
+    trumps = [card for card in hand if card.is_trump]
+    if not trumps:
+        return hand
+    legal = [card for card in trumps if card.rank > top_trump] or trumps
+    if hand[-1] is EXCUSE:
+        legal.append(EXCUSE)
+    return legal
 
-    def side_has_all_tricks(self, seat: int) -> bool:
-        mine = self.is_attack[seat]
-        return all(side == mine for side in self.winner_sides)
 
-    def choose(self, seat: int, cards: list[Card], best: Card | None, best_seat: int) -> Card:
-        hand = self.hands[seat]
-        legal = legal_cards(hand, cards)
+def _choose(
+    hand: list[Card],
+    legal: list[Card],
+    best: Card | None,
+    partner_winning: bool,
+    last_to_play: bool,
+    chelem_run: bool,
+    attacker: bool,
+) -> Card:
+    """A greedy choice among ``legal`` (cards in canonical order)."""
+    if len(legal) == 1:
+        return legal[0]
+    if legal[-1] is EXCUSE:
+        remaining = len(hand)
+        if remaining == 2 and not chelem_run:
+            return EXCUSE  # never keep it for the last trick
+        others = legal[:-1]
+        if (
+            not chelem_run
+            and best is not None
+            and not partner_winning
+            and all(_GIVE_KEY[card] >= 5 * 32 for card in others)
+            and not any(_beats(card, best) for card in others)
+        ):
+            return EXCUSE  # protect a valuable card the trick would lose
+        legal = others
         if len(legal) == 1:
             return legal[0]
-        remaining = len(hand)
-        if EXCUSE in legal:
-            chelem_run = self.side_has_all_tricks(seat) and bool(self.winner_sides)
-            if remaining == 2 and not chelem_run:
-                return EXCUSE  # never keep it for the last trick
-            if remaining == 1:
-                return EXCUSE
-            others = [card for card in legal if card is not EXCUSE]
-            if chelem_run and remaining > 1:
-                legal = others
-            elif best is not None and self.is_attack[best_seat] != self.is_attack[seat]:
-                if all(card.points_half >= 5 for card in others) and not any(
-                    _beats(card, best) for card in others
-                ):
-                    return EXCUSE  # protect a valuable card the trick would lose
-                legal = others
-            else:
-                legal = others
-        if best is None:
-            return self._lead(seat, legal)
-        if self.is_attack[best_seat] == self.is_attack[seat]:
-            # Partner winning: give points without wasting trumps.
+    if best is None:
+        return _lead(hand, legal, attacker)
+    if partner_winning:
+        # Give points without wasting trumps.
+        if not legal[0].is_trump:
             plain = [card for card in legal if not card.is_trump]
-            if plain:
-                return max(plain, key=lambda card: (card.points_half, card.rank))
-            return min(legal, key=lambda card: (card.is_oudler, card.rank))
-        winners = [card for card in legal if _beats(card, best)]
-        last_to_play = len(cards) == self.players - 1
-        if winners:
-            winners.sort(key=lambda card: card.rank)
-            if winners[0] is PETIT and len(winners) > 1 and not last_to_play:
-                return winners[1]
-            return winners[0]
-        return _cheapest(legal)
+            return max(plain, key=_GIVE_KEY.__getitem__)
+        return min(legal, key=_SPARE_TRUMP_KEY.__getitem__)
+    # Opponents winning: win as cheaply as possible (legal cards of one kind are in rank
+    # order), keeping the Petit back unless it wins for sure, or else shed the cheapest card.
+    winners = [card for card in legal if _beats(card, best)]
+    if winners:
+        if winners[0] is PETIT and len(winners) > 1 and not last_to_play:
+            return winners[1]
+        return winners[0]
+    return min(legal, key=_CHEAP_KEY.__getitem__)
 
-    def _lead(self, seat: int, legal: list[Card]) -> Card:
-        hand = self.hands[seat]
-        trumps = [card for card in legal if card.is_trump]
-        if self.is_attack[seat] and len(trumps) * 2 >= len(hand) and len(trumps) >= 3:
-            safe = [card for card in trumps if card is not PETIT] or trumps
-            return max(safe, key=lambda card: card.rank)
-        kings = [card for card in legal if card.is_king]
-        if kings:
-            return kings[0]
-        plain = [card for card in legal if not card.is_trump]
-        if plain:
-            length = {suit: 0 for suit in PLAIN_SUITS}
-            for card in plain:
-                length[card.suit] += 1
-            return min(plain, key=lambda card: (-length[card.suit], card.points_half, card.rank))
-        safe = [card for card in legal if card is not PETIT] or legal
-        return min(safe, key=lambda card: card.rank)
+
+def _lead(hand: list[Card], legal: list[Card], attacker: bool) -> Card:
+    trumps = [card for card in legal if card.is_trump]
+    if attacker and len(trumps) >= 3 and len(trumps) * 2 >= len(hand):
+        return trumps[-1] if trumps[-1] is not PETIT else trumps[0]
+    plain = [card for card in legal if not card.is_trump]
+    for card in plain:
+        if card.is_king:
+            return card
+    if plain:
+        length = {suit: 0 for suit in PLAIN_SUITS}
+        for card in plain:
+            length[card.suit] += 1
+        longest = max(length.values())
+        # The lowest card of the longest suit (cards are in rank order within a suit).
+        return next(card for card in plain if length[card.suit] == longest)
+    if len(trumps) > 1 and trumps[0] is PETIT:
+        return trumps[1]
+    return trumps[0] if trumps else legal[0]
 
 
 def simulate_deal(
@@ -250,8 +267,11 @@ def simulate_deal(
     bids: list[Bid] = []
     highest: Contract | None = None
     for seat in order:
-        wish = preferred_contract(deal.hands[seat], players)
         bid: Bid = None
+        if imposed is not None and seat != imposed:
+            bids.append(None)  # with an imposed taker everybody else passes
+            continue
+        wish = preferred_contract(deal.hands[seat], players)
         if imposed is not None:
             if seat == imposed:
                 bid = wish if wish is not None and wish.rank >= floor else min_contract
@@ -283,36 +303,58 @@ def simulate_deal(
         called_card=called,
         chelem_announced=chelem_announced,
     )
-    table = _Table(base, base.attack)
+    hands = [sort_cards(hand) for hand in hands_at_play(base)]
+    attack = base.attack
+    is_attack = [seat in attack for seat in range(players)]
     poignees = tuple(
         PoigneeShown(seat=seat, size=size)
         for seat in range(players)
-        if (size := max_poignee(table.hands[seat], players)) is not None
-        and rng.random() < poignee_rate
+        if (size := max_poignee(hands[seat], players)) is not None and rng.random() < poignee_rate
     )
 
     tricks: list[Trick] = []
+    winner_sides: list[bool] = []
+    attack_tricks = 0
     leader = first_leader(base)
     hand_size = HAND_SIZE[players]
     for number in range(hand_size):
         cards: list[Card] = []
+        led: Card | None = None
         best: Card | None = None
         best_position = -1
+        top_trump = 0
         seat = leader
         for position in range(players):
-            card = table.choose(seat, cards, best, (leader - best_position) % players)
-            table.hands[seat].remove(card)
+            hand = hands[seat]
+            attacker = is_attack[seat]
+            mine = attack_tricks if attacker else number - attack_tricks
+            card = _choose(
+                hand,
+                _legal_in_play(hand, led, top_trump),
+                best,
+                best is not None and is_attack[(leader - best_position) % players] == attacker,
+                position == players - 1,
+                number > 0 and mine == number,
+                attacker,
+            )
+            hand.remove(card)
             cards.append(card)
-            if card is not EXCUSE and (best is None or _beats(card, best)):
-                best, best_position = card, position
+            if card is not EXCUSE:
+                if led is None:
+                    led = card
+                if best is None or _beats(card, best):
+                    best, best_position = card, position
+                if card.is_trump and card.rank > top_trump:
+                    top_trump = card.rank
             seat = (seat - 1) % players
         winner = (leader - best_position) % players
         if number == hand_size - 1 and EXCUSE in cards:
             owner = (leader - cards.index(EXCUSE)) % players
-            if table.side_has_all_tricks(owner):
+            if all(side == is_attack[owner] for side in winner_sides):
                 winner = owner
         tricks.append(Trick(leader=leader, cards=tuple(cards)))
-        table.winner_sides.append(table.is_attack[winner])
+        winner_sides.append(is_attack[winner])
+        attack_tricks += is_attack[winner]
         leader = winner
 
     record = PlayRecord(

@@ -1,0 +1,202 @@
+"""Simulated deals, re-checked card by card independently of the simulator's choices.
+
+For every played deal the replay below rebuilds the hands, checks each card against
+``legal_cards``, the leaders, the écart and the called partner, decides each trick's winner and
+counts both sides with the Excuse exchange by its own code; the result must total 91 points and
+match the simulator's outcome, which must score without error and with zero-sum marks.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from rules import (
+    EXCUSE,
+    PETIT,
+    Card,
+    Contract,
+    PlayedDeal,
+    Side,
+    generate_deals,
+    legal_cards,
+    outcome_from_play,
+    score_deal,
+    seat_marks,
+    simulate_deal,
+)
+
+CHIEN_TO_ATTACK = {Contract.PRISE, Contract.GARDE, Contract.GARDE_SANS}
+
+
+def winner_position(cards: tuple[Card, ...]) -> int:
+    trumps = [(card.rank, position) for position, card in enumerate(cards) if card.is_trump]
+    if trumps:
+        return max(trumps)[1]
+    led = next(card for card in cards if card is not EXCUSE)
+    return max(
+        (card.rank, position) for position, card in enumerate(cards) if card.suit is led.suit
+    )[1]
+
+
+def replay(played: PlayedDeal) -> int:
+    """Check the whole play; return the attack's half-points counted independently."""
+    record = played.record
+    assert record is not None
+    deal = record.deal
+    players = deal.players
+    hands = [list(hand) for hand in deal.hands]
+    attack = {record.taker}
+    if players == 5:
+        assert record.called_card is not None
+        for seat, hand in enumerate(hands):
+            if record.called_card in hand and seat != record.taker:
+                attack.add(seat)
+    attack_half = 0
+    if record.contract in (Contract.PRISE, Contract.GARDE):
+        hands[record.taker] += deal.chien
+        assert len(record.ecart) == len(deal.chien)
+        for card in record.ecart:
+            assert not card.is_king and not card.is_oudler
+            hands[record.taker].remove(card)
+        if any(card.is_trump for card in record.ecart):
+            assert not any(
+                not card.is_trump and not card.is_king and not card.is_oudler
+                for card in hands[record.taker]
+            )
+        attack_half += sum(card.points_half for card in record.ecart)
+    else:
+        assert record.ecart == ()
+        if record.contract is Contract.GARDE_SANS:
+            attack_half += sum(card.points_half for card in deal.chien)
+
+    leader = record.taker if record.chelem_announced else (deal.dealer - 1) % players
+    sides: list[bool] = []
+    last = len(record.tricks) - 1
+    for number, trick in enumerate(record.tricks):
+        assert trick.leader == leader
+        assert len(trick.cards) == players
+        for position, card in enumerate(trick.cards):
+            seat = (leader - position) % players
+            assert card in legal_cards(hands[seat], trick.cards[:position])
+            hands[seat].remove(card)
+        winner = (leader - winner_position(trick.cards)) % players
+        excuse_owner = None
+        if EXCUSE in trick.cards:
+            excuse_owner = (leader - trick.cards.index(EXCUSE)) % players
+        if number == last and excuse_owner is not None:
+            owner_side = excuse_owner in attack
+            if all(side == owner_side for side in sides):
+                winner = excuse_owner
+        winner_attack = winner in attack
+        sides.append(winner_attack)
+        for card in trick.cards:
+            if card is EXCUSE and number != last:
+                owner_attack = excuse_owner in attack
+                if owner_attack:
+                    attack_half += 9 if winner_attack else 8
+                elif winner_attack:
+                    attack_half += 1
+            elif winner_attack:
+                attack_half += card.points_half
+        leader = winner
+    assert all(not hand for hand in hands)
+    return attack_half
+
+
+def check(played: PlayedDeal) -> None:
+    assert played.record is not None and played.outcome is not None and played.score is not None
+    attack_half = replay(played)
+    defence_half = 182 - attack_half
+    # The simulator's own count must agree with the independent one, totalling 91 points.
+    assert played.outcome.points_half == attack_half
+    assert played.outcome.points_half + defence_half == 182
+    assert outcome_from_play(played.record, validate=False) == played.outcome
+    score = score_deal(played.outcome)
+    assert score == played.score
+    seats = played.record.deal.seats
+    partner = played.record.partner
+    marks = seat_marks(
+        score, seats, seats[played.record.taker], seats[partner] if partner is not None else None
+    )
+    assert sum(marks.values()) == 0
+
+
+def run(players: int, count: int, seed: str) -> tuple[list[PlayedDeal], float]:
+    deals = generate_deals(players, count, seed)
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    played = [
+        simulate_deal(
+            deal,
+            rng,
+            taker_seat=number % players,
+            min_contract=Contract.GARDE if number % 2 else None,
+        )
+        for number, deal in enumerate(deals)
+    ]
+    return played, time.perf_counter() - start
+
+
+def test_ten_thousand_four_player_deals_are_legal_count_91_and_score() -> None:
+    played, elapsed = run(4, 10_000, "sim-4")
+    for one in played:
+        check(one)
+    contracts = {one.outcome.contract for one in played if one.outcome}
+    assert contracts == set(Contract)
+    assert any(one.outcome and one.outcome.petit_au_bout for one in played)
+    assert any(one.outcome and one.outcome.poignees for one in played)
+    assert all(
+        one.outcome and one.outcome.contract is not Contract.PRISE
+        for number, one in enumerate(played)
+        if number % 2
+    )
+    # "Well under a minute on one core" for the simulator; generous for a loaded machine.
+    assert elapsed < 40, elapsed
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_two_thousand_three_and_five_player_deals(players: int) -> None:
+    played, _ = run(players, 2_000, f"sim-{players}")
+    for one in played:
+        check(one)
+    if players == 5:
+        assert any(one.outcome and one.outcome.partner for one in played)
+        assert any(one.outcome and not one.outcome.partner for one in played)
+
+
+def test_free_bidding_may_pass_out_and_is_reproducible() -> None:
+    deals = generate_deals(4, 300, "free")
+    first = [simulate_deal(deal, random.Random(number)) for number, deal in enumerate(deals)]
+    again = [simulate_deal(deal, random.Random(number)) for number, deal in enumerate(deals)]
+    assert first == again
+    passed = [one for one in first if one.passed_out]
+    assert passed and all(one.score is None and set(one.bids) == {None} for one in passed)
+    for one in first:
+        if not one.passed_out:
+            check(one)
+    floor = [simulate_deal(deal, random.Random(0), min_contract=Contract.GARDE) for deal in deals]
+    assert all(
+        one.passed_out or (one.outcome and one.outcome.contract is not Contract.PRISE)
+        for one in floor
+    )
+
+
+def test_petit_au_bout_side_matches_the_last_trick() -> None:
+    played, _ = run(4, 300, "petit")
+    for one in played:
+        assert one.record is not None and one.outcome is not None
+        last = one.record.tricks[-1]
+        if PETIT in last.cards and EXCUSE not in last.cards:
+            assert one.outcome.petit_au_bout in (Side.ATTACK, Side.DEFENCE)
+
+
+def test_bad_taker_seat() -> None:
+    deal = generate_deals(4, 1, 1)[0]
+    with pytest.raises(ValueError):
+        simulate_deal(deal, random.Random(1), taker_seat=7)
+    with pytest.raises(ValueError):
+        simulate_deal(deal, random.Random(1), taker_seat="X")
+    assert simulate_deal(deal, random.Random(1), taker_seat="S").record is not None

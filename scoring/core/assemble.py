@@ -266,11 +266,12 @@ def team_rows(
 def finish(
     tournament: TournamentInput,
     hands: HandScores,
-    individual: Sequence[EntrantTotal],
+    individual: tuple[IndividualRow, ...],
     team_totals: Mapping[str, EntrantTotal],
     match_records: Iterable[SeatResult],
 ) -> Standings:
-    """Assemble the standings from the per-entrant totals computed by either path."""
+    """Assemble the standings from the hand scores, the individual ranking and the team
+    totals computed by either path."""
     options = tournament.options
     sheets = match_sheets(match_records, tournament.teams, tournament.matches, options)
     basis: TeamBasis | None
@@ -283,7 +284,7 @@ def finish(
     teams = team_rows(tournament.teams, team_totals, sheets, basis) if basis else ()
     return Standings(
         hands=hands,
-        individual=individual_rows(individual, tournament.lines, options),
+        individual=individual,
         teams=teams,
         matches=sheets,
         team_basis=basis,

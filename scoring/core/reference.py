@@ -17,7 +17,7 @@ from scoring.core.arith import (
     neuberg_matchpoints,
     round_half_up_hundredths,
 )
-from scoring.core.assemble import EntrantTotal, check_structure, finish
+from scoring.core.assemble import EntrantTotal, check_structure, finish, individual_rows
 from scoring.core.model import SEAT_INDEX, ScoringInputError, SeatResult, TournamentInput
 from scoring.core.results import HandScores, Standings
 
@@ -117,4 +117,5 @@ def compute_standings_reference(tournament: TournamentInput) -> Standings:
             raise ScoringInputError(f"team {team.id}: none of its members has a result")
         team_totals[team.id] = totals_of(team.id, entries, structure.team_penalty.get(team.id, 0))
 
-    return finish(tournament, hand_scores, individual, team_totals, records)
+    ranking = individual_rows(individual, tournament.lines, tournament.options)
+    return finish(tournament, hand_scores, ranking, team_totals, records)

@@ -21,7 +21,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from scoring.core.arith import round_half_up_hundredths
+from scoring.core.arith import hundredths_to_decimal, round_half_up_hundredths
 from scoring.core.assemble import EntrantTotal, check_structure, finish
 from scoring.core.model import (
     MAX_SCHEDULED,
@@ -34,7 +34,7 @@ from scoring.core.model import (
     TournamentInput,
 )
 from scoring.core.reference import compute_standings_reference
-from scoring.core.results import HandScores, Standings
+from scoring.core.results import HandScores, IndividualRow, Standings
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -210,17 +210,45 @@ def _score_hands(
     return out
 
 
+class _GroupTotals:
+    """Per group (player or team): rows counted, event percentage (hundredths, after
+    penalty), penalty (hundredths), sum of real marks."""
+
+    def __init__(
+        self, counts: IntArray, percentage: IntArray, penalty: IntArray, marks: IntArray
+    ) -> None:
+        self.counts = counts
+        self.percentage = percentage
+        self.penalty = penalty
+        self.marks = marks
+
+    def total(self, index: int, name: str) -> EntrantTotal | None:
+        count = int(self.counts[index])
+        if not count:
+            return None
+        return EntrantTotal(
+            name,
+            int(self.percentage[index]),
+            int(self.penalty[index]),
+            int(self.marks[index]),
+            count,
+        )
+
+
 def _group_totals(
-    group: IntArray, groups: int, names: list[str], penalties: IntArray,
-    columns: SeatColumns, scored: _HandColumns,
-) -> list[EntrantTotal | None]:  # fmt: skip
+    group: IntArray, groups: int, penalties: IntArray, columns: SeatColumns,
+    scored: _HandColumns,
+) -> _GroupTotals:  # fmt: skip
     """Totals per group (player or team) of the rows whose ``group`` is ≥ 0."""
     member = group >= 0
     rows_group = group[member]
     counts = np.bincount(rows_group, minlength=groups)
     sums = np.bincount(rows_group, weights=scored.percentage_float[member], minlength=groups)
     real_marks = np.where(columns.artificial == NO_ARTIFICIAL, columns.mark, 0)[member]
-    marks = np.bincount(rows_group, weights=real_marks.astype(np.float64), minlength=groups)
+    # marks are whole numbers far below 2**53: the float sums are exact
+    marks = np.rint(
+        np.bincount(rows_group, weights=real_marks.astype(np.float64), minlength=groups)
+    ).astype(np.int64)
     present = counts > 0
     value = np.zeros(groups, dtype=np.float64)
     value[present] = sums[present] * 100.0 / counts[present] - penalties[present]
@@ -239,20 +267,83 @@ def _group_totals(
             mean = sum((scored.exact(row, columns.artificial) for row in rows), Fraction(0))
             exact = mean / len(rows) - Fraction(int(penalties[index]), 100)
             hundredths[index] = round_half_up_hundredths(exact)
-    totals: list[EntrantTotal | None] = []
-    for index, (count, pct, mark_sum, penalty) in enumerate(
-        zip(
-            counts.tolist(),
-            hundredths.tolist(),
-            marks.tolist(),
-            penalties.tolist(),
+    return _GroupTotals(counts, hundredths, penalties, marks)
+
+
+def _competition_ranks(
+    percentage: IntArray, tie_order: IntArray, group: IntArray
+) -> tuple[IntArray, IntArray]:
+    """``(order, ranks)``: rows sorted by group, percentage descending, then ``tie_order``;
+    ``ranks[i]`` is the competition rank (1, 2, 2, 4) of row ``order[i]`` within its group."""
+    size = percentage.shape[0]
+    order = np.lexsort((tie_order, -percentage, group)).astype(np.int64)
+    if size == 0:
+        return order, np.zeros(0, dtype=np.int64)
+    sorted_group, sorted_pct = group[order], percentage[order]
+    new_group = np.empty(size, dtype=np.bool_)
+    new_group[0] = True
+    np.not_equal(sorted_group[1:], sorted_group[:-1], out=new_group[1:])
+    new_block = new_group.copy()
+    new_block[1:] |= sorted_pct[1:] != sorted_pct[:-1]
+    position = np.arange(size, dtype=np.int64)
+    within_group = position - np.flatnonzero(new_group)[np.cumsum(new_group) - 1]
+    ranks = within_group[np.flatnonzero(new_block)][np.cumsum(new_block) - 1] + 1
+    return order, ranks.astype(np.int64)
+
+
+def _individual_ranking(
+    entrant_ids: tuple[str, ...], totals: _GroupTotals, lines: Mapping[str, str],
+    rank_by_line: bool,
+) -> tuple[IndividualRow, ...]:  # fmt: skip
+    """The individual ranking rows, ranked with arrays (same result as
+    :func:`scoring.core.assemble.individual_rows`)."""
+    ranked = np.flatnonzero(totals.counts > 0)
+    tie_order = np.empty(len(entrant_ids), dtype=np.int64)
+    tie_order[sorted(range(len(entrant_ids)), key=entrant_ids.__getitem__)] = np.arange(
+        len(entrant_ids), dtype=np.int64
+    )
+    percentage = totals.percentage[ranked]
+    order, ranks = _competition_ranks(
+        percentage, tie_order[ranked], np.zeros(ranked.shape[0], dtype=np.int64)
+    )
+    line_rank = np.full(len(entrant_ids), -1, dtype=np.int64)
+    if rank_by_line and lines:
+        line_codes: dict[str, int] = {}
+        code = np.array(
+            [line_codes.setdefault(lines[entrant_ids[i]], len(line_codes))
+             if entrant_ids[i] in lines else -1 for i in ranked.tolist()],
+            dtype=np.int64,
+        )  # fmt: skip
+        with_line = np.flatnonzero(code >= 0)
+        line_order, line_ranks = _competition_ranks(
+            percentage[with_line], tie_order[ranked][with_line], code[with_line]
+        )
+        line_rank[ranked[with_line][line_order]] = line_ranks
+    entrants = ranked[order]
+    values = set(totals.percentage[entrants].tolist()) | set(totals.penalty[entrants].tolist())
+    decimal = {value: hundredths_to_decimal(value) for value in values}
+    return tuple(
+        IndividualRow(
+            rank,
+            entrant_ids[entrant],
+            decimal[pct],
+            decimal[penalty],
+            marks,
+            deals,
+            lines.get(entrant_ids[entrant]),
+            None if line_position < 0 else line_position,
+        )
+        for rank, entrant, pct, penalty, marks, deals, line_position in zip(
+            ranks.tolist(),
+            entrants.tolist(),
+            totals.percentage[entrants].tolist(),
+            totals.penalty[entrants].tolist(),
+            totals.marks[entrants].tolist(),
+            totals.counts[entrants].tolist(),
+            line_rank[entrants].tolist(),
             strict=True,
         )
-    ):
-        totals.append(
-            EntrantTotal(names[index], pct, penalty, round(mark_sum), count) if count else None
-        )
-    return totals
+    )
 
 
 def compute_standings_vectorised(tournament: TournamentInput) -> Standings:
@@ -272,16 +363,15 @@ def compute_standings_vectorised(tournament: TournamentInput) -> Standings:
     scored = _score_hands(columns, deal_values, deal_index, tournament.scheduled)
 
     names = list(entrant_ids)
-    player_penalty = np.array(
-        [structure.player_penalty.get(name, 0) for name in names], dtype=np.int64
+    player_penalty = np.zeros(len(names), dtype=np.int64)
+    if structure.player_penalty:
+        index_of = {name: index for index, name in enumerate(names)}
+        for name, amount in structure.player_penalty.items():
+            player_penalty[index_of[name]] = amount
+    per_player = _group_totals(columns.entrant, len(names), player_penalty, columns, scored)
+    individual = _individual_ranking(
+        entrant_ids, per_player, tournament.lines, tournament.options.rank_by_line
     )
-    individual = [
-        total
-        for total in _group_totals(
-            columns.entrant, len(names), names, player_penalty, columns, scored
-        )
-        if total is not None
-    ]
 
     team_totals: dict[str, EntrantTotal] = {}
     if tournament.teams:
@@ -293,10 +383,10 @@ def compute_standings_vectorised(tournament: TournamentInput) -> Standings:
             [structure.team_penalty.get(team_id, 0) for team_id in team_ids], dtype=np.int64
         )
         per_team = _group_totals(
-            team_of_entrant[columns.entrant], len(team_ids), team_ids, team_penalty,
-            columns, scored,
-        )  # fmt: skip
-        for team_id, team_total in zip(team_ids, per_team, strict=True):
+            team_of_entrant[columns.entrant], len(team_ids), team_penalty, columns, scored
+        )
+        for index, team_id in enumerate(team_ids):
+            team_total = per_team.total(index, team_id)
             if team_total is None:
                 raise ScoringInputError(f"team {team_id}: none of its members has a result")
             team_totals[team_id] = team_total

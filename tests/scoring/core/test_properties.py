@@ -16,6 +16,7 @@ from scoring.core import (
     SEATS,
     Match,
     Penalty,
+    ScoringOptions,
     SeatColumns,
     SeatResult,
     Standings,
@@ -81,6 +82,9 @@ def tournaments(
             penalties.append(Penalty(team_list[0].id, Decimal("0.25"), "team"))
         if len(team_list) >= 2 and tables >= 2:
             matches.append(Match("M1", team_list[0].id, team_list[1].id, (1, 2)))
+    lines: dict[str, str] = {}
+    if draw(st.booleans()):
+        lines = {entrant: draw(st.sampled_from(["NS", "EW"])) for entrant in seated[1:]}
     order = draw(st.permutations(range(len(records))))
     return TournamentInput.from_results(
         [records[index] for index in order],
@@ -88,6 +92,8 @@ def tournaments(
         penalties=penalties,
         teams=team_list,
         matches=matches,
+        lines=lines,
+        options=ScoringOptions(rank_by_line=bool(lines) and draw(st.booleans())),
     )
 
 
@@ -162,6 +168,8 @@ def test_permuting_the_results_changes_nothing(tournament: TournamentInput, rng)
         penalties=tournament.penalties,
         teams=tournament.teams,
         matches=tournament.matches,
+        lines=tournament.lines,
+        options=tournament.options,
     )
     for method in METHODS:
         expected = compute_standings(tournament, method=method).to_dict()

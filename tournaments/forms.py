@@ -120,6 +120,15 @@ class MovementForm(forms.Form):
     tables = forms.IntegerField(label=_("Tables"), min_value=1, max_value=200, required=False)
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=60, required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=0, initial=0, required=False)
+    document = forms.JSONField(required=False, widget=forms.HiddenInput)
+
+    def clean_document(self) -> dict[str, Any] | None:
+        document = self.cleaned_data.get("document")
+        if document in (None, ""):
+            return None
+        if not isinstance(document, dict):
+            raise ValidationError(_("The movement is not a document."))
+        return document
 
 
 class MovementImportForm(forms.Form):

@@ -206,10 +206,16 @@ def test_movement_page_proposes_and_saves(client_in, organiser) -> None:
     assert response.status_code == 400
     event.refresh_from_db()
     assert event.movement is None
-    response = client_in.post(url("organiser-movement", event.pk), {"tables": 7, "seed": 0})
+    previewed = client_in.get(url("organiser-movement", event.pk)).context["preview"]
+    response = client_in.post(
+        url("organiser-movement", event.pk),
+        {"tables": 7, "seed": 0, "document": json.dumps(previewed)},
+    )
     assert response.status_code == 302
     event.refresh_from_db()
-    assert event.movement["tables"] == 7
+    assert event.movement == previewed  # exactly what was shown is stored
+    response = client_in.get(url("organiser-movement", event.pk))
+    assert 'id="current-movement"' in response.text and "Movement OK" in response.text
 
 
 def test_deals_generate_import_and_start(client_in, organiser) -> None:

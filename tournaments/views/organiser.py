@@ -8,6 +8,7 @@ nothing stored changes.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -427,7 +428,11 @@ def team_delete(request: HttpRequest, pk: int, team_pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def movement(request: HttpRequest, pk: int) -> HttpResponse:
-    """Show the proposed movement with its quality report; POST stores the chosen one."""
+    """Show the proposed movement with its quality report; POST stores the previewed one.
+
+    The preview posts back the exact document it showed (generators may search within a time
+    box), and the service validates it again before storing: what is seen is what is stored.
+    """
     event = _event(request, pk)
     context: dict[str, Any] = {}
     status = 200
@@ -440,41 +445,18 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
                     tables=form.cleaned_data["tables"],
                     rounds=form.cleaned_data["rounds"],
                     seed=form.cleaned_data["seed"] or 0,
+                    movement=form.cleaned_data["document"],
                 )
             except ValidationError as exc:
                 forms.add_service_errors(form, exc)
             else:
                 messages.success(request, _("Movement saved."))
-                for warning in getattr(report, "warnings", []):
+                for warning in report.warnings:
                     messages.warning(request, str(warning))
                 return redirect("organiser-deals", pk=event.pk)
         status = 400
     else:
-        try:
-            proposal = services.event_movement_propose(event=event)
-        except ValidationError as exc:
-            proposal = {}
-            context["proposal_error"] = exc.messages
-        initial = {"tables": proposal.get("tables"), "rounds": proposal.get("rounds"), "seed": 0}
-        form = forms.MovementForm(request.GET or None, initial=initial)
-        params = dict(initial)
-        if request.GET and form.is_valid():
-            params = {k: form.cleaned_data[k] for k in ("tables", "rounds", "seed")}
-        elif request.GET:
-            status = 400
-        if proposal and status == 200:
-            try:
-                doc = services.event_movement_build(
-                    event=event,
-                    tables=params.get("tables"),
-                    rounds=params.get("rounds"),
-                    seed=params.get("seed") or 0,
-                )
-                context["preview"] = doc
-                context["preview_report"] = services.movements.validate(doc)
-            except ValidationError as exc:
-                context["preview_error"] = exc.messages
-        context["proposal"] = proposal
+        form, status = _movement_preview(event, request.GET, context)
     context["form"] = form
     return _render(
         request, "tournaments/organiser/movement.html", event, "movement", context, status=status
@@ -503,6 +485,42 @@ def movement_import(request: HttpRequest, pk: int) -> HttpResponse:
         {"form": forms.MovementForm(), "import_form": form},
         status=400,
     )
+
+
+def _movement_preview(
+    event: Event, query: Any, context: dict[str, Any]
+) -> tuple[forms.MovementForm, int]:
+    """Fill ``context`` with the stored movement's report and a preview (draft events)."""
+    if event.movement:
+        context["stored_report"] = services.movements.validate(event.movement)
+    if event.status != Event.Status.DRAFT:
+        return forms.MovementForm(), 200
+    try:
+        proposal = services.event_movement_propose(event=event)
+    except ValidationError as exc:
+        context["proposal_error"] = exc.messages
+        return forms.MovementForm(), 200
+    initial = {"tables": proposal.get("tables"), "rounds": proposal.get("rounds"), "seed": 0}
+    form = forms.MovementForm(query or None, initial=initial)
+    if query and not form.is_valid():
+        return form, 400
+    if event.movement and not query:
+        return form, 200  # a stored movement: preview others on demand only
+    params = {k: form.cleaned_data[k] for k in ("tables", "rounds", "seed")} if query else initial
+    try:
+        doc = services.event_movement_build(
+            event=event,
+            tables=params["tables"],
+            rounds=params["rounds"],
+            seed=params["seed"] or 0,
+        )
+    except ValidationError as exc:
+        context["preview_error"] = exc.messages
+        return form, 200
+    context["preview"] = doc
+    context["preview_json"] = json.dumps(doc, separators=(",", ":"))
+    context["preview_report"] = services.movements.validate(doc)
+    return form, 200
 
 
 # --- deals -------------------------------------------------------------------------------

@@ -263,9 +263,14 @@ def test_late_arrival_makes_movement_stale() -> None:
     assert not Entrant.objects.filter(event=event, phantom=True).exists()
 
 
-def test_team_movement_binds_team_members() -> None:
-    event = EventFactory(format=Event.Format.QUADRETTE)
-    register(event, 16)
+@pytest.mark.parametrize(
+    ("format", "players"), [(Event.Format.TRIPLETTE, 12), (Event.Format.QUADRETTE, 16)]
+)
+def test_team_movement_binds_team_members(format: str, players: int) -> None:
+    event = EventFactory(format=format, deals_per_round=2)
+    register(event, players)
+    with pytest.raises(ValidationError):  # players without a team
+        services.event_movement_set(event=event)
     services.teams_build_in_order(event=event)
     services.event_movement_set(event=event)
     event.refresh_from_db()
@@ -273,8 +278,13 @@ def test_team_movement_binds_team_members() -> None:
     by_doc_team: dict[int, set[int]] = {}
     for entrant in Entrant.objects.filter(event=event, phantom=False):
         by_doc_team.setdefault(team_of_slot[entrant.slot], set()).add(entrant.team_id)
+    # Each movement team is exactly one registered team, and every team is seated.
     assert all(len(teams) == 1 for teams in by_doc_team.values())
     assert len(by_doc_team) == 4
+    assert len(set().union(*by_doc_team.values())) == 4
+    services.event_deals_generate(event=event, seed=9)
+    taker = event.movement.get("taker_seat", "N")
+    assert set(Deal.objects.filter(event=event).values_list("taker_seat", flat=True)) == {taker}
 
 
 # --- deals ---------------------------------------------------------------------------------

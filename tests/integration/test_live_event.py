@@ -70,11 +70,16 @@ def worker_database_url() -> str:
 
 
 @pytest.fixture
-def worker_queue(settings: Any) -> Any:
-    """A Celery worker subprocess consuming a queue of its own; killed at teardown."""
+def worker_queue(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A Celery worker subprocess consuming a queue of its own; killed at teardown.
+
+    Tasks sent by this process go to Redis even when CI asks for eager tasks elsewhere.
+    """
     queue = f"h5-live-{uuid.uuid4().hex[:10]}"
     hostname = f"{queue}@localhost"
     settings.SCORING_QUEUE = queue
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = False
     env = {
         **os.environ,
         "DATABASE_URL": worker_database_url(),
@@ -83,42 +88,27 @@ def worker_queue(settings: Any) -> Any:
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "DATABASE_CONN_MAX_AGE": "0",
     }
-    log = open(ROOT / f".pytest_cache/{queue}.log", "w")  # noqa: SIM115 (closed at teardown)
+    log_path = tmp_path_factory.mktemp("worker") / "worker.log"
+    log = log_path.open("w")
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--concurrency=1",
-            "-Q",
-            queue,
-            "-n",
-            hostname,
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+         "--concurrency=1", "-Q", queue, "-n", hostname, "--without-gossip",
+         "--without-mingle", "--without-heartbeat", "--loglevel=INFO"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if process.poll() is not None:
-                pytest.fail(f"the Celery worker exited with {process.returncode}")
+                pytest.fail(f"the Celery worker exited with {process.returncode}: "
+                            f"{log_path.read_text()[-2000:]}")  # fmt: skip
             if celery_app.control.ping(destination=[hostname], timeout=1.0):
                 break
         else:
             pytest.fail("the Celery worker did not answer within 60 s")
-        yield queue
+        yield log_path
     finally:
+        celery_app.conf.task_always_eager = eager
         process.terminate()
         try:
             process.wait(timeout=15)
@@ -197,7 +187,7 @@ def two_places(text: str) -> Decimal:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_live_event_through_the_api_matches_score_event(worker_queue: str, tmp_path: Path):
+def test_live_event_through_the_api_matches_score_event(worker_queue: Path, tmp_path: Path):
     movement = generate_individual(tables=7, seed=5)
     event = build_running_event(movement=movement, deals_per_round=2)
     seeded_deals(event, seed=11)
@@ -258,6 +248,10 @@ def test_live_event_through_the_api_matches_score_event(worker_queue: str, tmp_p
         f"snapshot stuck at {snapshot and snapshot.results_version} of {event.results_version}"
     )
     assert snapshot.complete
+    # Computed by the worker, not in this process.
+    worker_log = worker_queue.read_text()
+    assert worker_log.count("standings_recompute_task") >= 1
+    assert "succeeded" in worker_log
     assert snapshot.results_entered == snapshot.results_expected == len(plays)
 
     # Same standings as score_event on the same results.

@@ -41,6 +41,7 @@ FloatArray = npt.NDArray[np.float64]
 _BOUNDARY_EPSILON = 1e-6
 _KEY_LIMIT = 2**62
 _BINCOUNT_LIMIT = 50_000_000
+_GRID_LIMIT = 20_000_000
 
 
 def _dense_index(values: IntArray) -> tuple[IntArray, IntArray]:
@@ -107,14 +108,27 @@ def _check_one_seat_per_deal(columns: SeatColumns, deal_index: IntArray, deals: 
     )
 
 
-def _matchpoints(hand: IntArray, mark: IntArray) -> IntArray:
-    """Raw matchpoints of each real result against the others of its hand."""
+def _matchpoints(hand: IntArray, mark: IntArray, grid_limit: int = _GRID_LIMIT) -> IntArray:
+    """Raw matchpoints of each real result against the others of its hand.
+
+    Marks are whole numbers in a narrow range, so when ``hands × (mark range)`` is small the
+    results are counted on a (hand, mark) grid: a running sum along each hand's row gives how
+    many results each mark beats, in linear time. Otherwise they are sorted.
+    """
     size = hand.shape[0]
     if size == 0:
         return np.zeros(0, dtype=np.int64)
     low = int(mark.min())
     span = int(mark.max()) - low + 1
-    if (int(hand.max()) + 1) * span < _KEY_LIMIT:
+    hands = int(hand.max()) + 1
+    if hands * span <= grid_limit:
+        key = hand * span + (mark - low)
+        grid = np.bincount(key, minlength=hands * span).reshape(hands, span)
+        beaten = np.cumsum(grid, axis=1) - grid
+        cell_matchpoints = (2 * beaten + grid - 1).reshape(-1)
+        result: IntArray = cell_matchpoints[key]
+        return result
+    if hands * span < _KEY_LIMIT:
         key = hand * span + (mark - low)
         order = np.argsort(key)
         sorted_key = key[order]
@@ -185,7 +199,9 @@ def _score_hands(
         raise ScoringInputError(f"a hand is scheduled more than {MAX_SCHEDULED} times")
 
     out = _HandColumns(size)
-    real_rows = np.flatnonzero(real)
+    all_real = bool(real.all())
+    # indexing by a full slice is a view: no gather or scatter when nothing is artificial
+    real_rows: IntArray | slice = slice(None) if all_real else np.flatnonzero(real)
     real_hand = hand[real_rows]
     matchpoints = _matchpoints(real_hand, columns.mark[real_rows])
     played = real_per_hand[real_hand]
@@ -204,9 +220,10 @@ def _score_hands(
     out.top[real_rows] = top
     out.percentage[real_rows] = hundredths
     out.percentage_float[real_rows] = np.where(compared, 100.0 * mp_num / (mp_den * safe_top), 50.0)
-    artificial_rows = np.flatnonzero(~real)
-    out.percentage[artificial_rows] = columns.artificial[artificial_rows]
-    out.percentage_float[artificial_rows] = columns.artificial[artificial_rows] / 100.0
+    if not all_real:
+        artificial_rows = np.flatnonzero(~real)
+        out.percentage[artificial_rows] = columns.artificial[artificial_rows]
+        out.percentage_float[artificial_rows] = columns.artificial[artificial_rows] / 100.0
     return out
 
 

@@ -26,6 +26,7 @@ from scoring.core import (
 )
 from scoring.core.model import NO_ARTIFICIAL
 from scoring.core.synthetic import synthetic_tournament
+from scoring.core.vectorised import _matchpoints
 
 # few distinct values so that ties are frequent; marks are taker 3·value, defenders −value
 VALUES = [-686, -112, -62, 50, 60, 68, 94, 150]
@@ -229,3 +230,19 @@ def test_rounding_boundary_is_exact_on_both_paths() -> None:
         rows = {row.entrant: str(row.percentage) for row in compute_standings(
             tournament, method=method).individual}  # fmt: skip
         assert rows == {"a": "50.13", "b": "49.88"}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(-3000, 3000) | st.sampled_from(
+    [-60, 60, 180])), min_size=1, max_size=60))  # fmt: skip
+def test_matchpoints_by_grid_and_by_sort_agree_with_counting(pairs: list[tuple[int, int]]) -> None:
+    hand = np.array([h for h, _ in pairs], dtype=np.int64)
+    mark = np.array([m for _, m in pairs], dtype=np.int64)
+    counted = [
+        2 * sum(1 for h2, m2 in pairs if h2 == h and m2 < m)
+        + sum(1 for h2, m2 in pairs if h2 == h and m2 == m)
+        - 1
+        for h, m in pairs
+    ]
+    assert _matchpoints(hand, mark).tolist() == counted
+    assert _matchpoints(hand, mark, grid_limit=0).tolist() == counted

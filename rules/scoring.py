@@ -397,8 +397,35 @@ def _validate_chelem(outcome: Outcome) -> None:
         )
 
 
+def _check_types(outcome: Outcome) -> None:
+    """Outcomes built in code (not parsed) get the same clear errors as parsed ones."""
+    for name in ("players", "oudlers", "points_half"):
+        value = getattr(outcome, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _type_error("points" if name == "points_half" else name, "a whole number", value)
+    if outcome.petit_au_bout is not None and not isinstance(outcome.petit_au_bout, Side):
+        raise _type_error("petit_au_bout", "attack, defence or null", outcome.petit_au_bout)
+    for index, poignee in enumerate(outcome.poignees):
+        if not (
+            isinstance(poignee, Poignee)
+            and isinstance(poignee.side, Side)
+            and isinstance(poignee.size, PoigneeSize)
+        ):
+            raise _type_error(f"poignees[{index}]", "a Poignee(side, size)", poignee)
+    chelem = outcome.chelem
+    if not (
+        isinstance(chelem, Chelem)
+        and isinstance(chelem.announced, bool)
+        and (chelem.made_by is None or isinstance(chelem.made_by, Side))
+    ):
+        raise _type_error("chelem", "a Chelem(announced, made_by)", chelem)
+    if not isinstance(outcome.partner, bool):
+        raise _type_error("partner", "true or false", outcome.partner)
+
+
 def validate_outcome(outcome: Outcome) -> None:
     """Apply every consistency rule of tarot-scoring.md; raise :class:`RuleError` if broken."""
+    _check_types(outcome)
     players = outcome.players
     if players not in PLAYER_COUNTS:
         raise RuleError(

@@ -62,6 +62,11 @@ class PlayedDeal:
         """Everybody passed and no taker was imposed: no play, no score."""
         return self.record is None
 
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The tricks in play order (empty when passed out)."""
+        return self.record.tricks if self.record is not None else ()
+
 
 def hand_strength(hand: Sequence[Card], players: int) -> int:
     """A rough bidding value of a hand, scaled to 18 cards (higher is stronger)."""

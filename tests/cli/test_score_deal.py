@@ -164,7 +164,6 @@ def test_the_two_double_poignees_message_names_the_trump_count(
     ("stdin", "expected"),
     [
         (json.dumps(base_input(contract="petite")), "[unknown_contract] contract:"),
-        (json.dumps(base_input(oudlers=4)), "[too_many_oudlers] oudlers:"),
     ],
 )
 def test_subprocess_rejects_bad_input_with_exit_2_and_no_traceback(

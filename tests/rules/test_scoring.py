@@ -416,3 +416,21 @@ def test_marks_at_a_table_always_sum_to_zero(outcome: Outcome) -> None:
     assert sum(marks.values()) == 0
     assert score.won == (outcome.points_half >= {0: 112, 1: 102, 2: 82, 3: 72}[outcome.oudlers])
     assert outcome_from_dict(outcome_to_dict(outcome)) == outcome
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"players": "4"}, "players"),
+        ({"points_half": 92.0}, "points"),
+        ({"oudlers": True}, "oudlers"),
+        ({"petit_au_bout": "attack"}, "petit_au_bout"),
+        ({"poignees": (("attack", "simple"),)}, "poignees[0]"),
+        ({"chelem": None}, "chelem"),
+        ({"partner": 1}, "partner"),
+    ],
+)
+def test_outcomes_built_in_code_are_type_checked(overrides: dict[str, Any], field: str) -> None:
+    with pytest.raises(RuleError) as err:
+        validate_outcome(outcome(**overrides))
+    assert (err.value.code, err.value.field) == ("invalid_type", field)

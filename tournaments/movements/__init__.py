@@ -1,0 +1,83 @@
+"""Movements: who sits where, round by round — generated, validated, stored as JSON.
+
+Pure package: no Django import (tests/test_purity.py), mypy strict.
+
+The document (schema ``duplitarot-movement/1``, see /work/shared/domain/movements.md) is a
+plain dict with the keys ``schema, format, kind, tables, rounds, seats, deal_sets, copies,
+entrants, schedule``. Generators add these documented extra keys (the validator tolerates
+extra keys anywhere and reads only these):
+
+- ``max_meetings`` (int): the limit of hard check 6 the movement was built for. The validator
+  uses it (warning ``max_meetings_relaxed`` when above the default by kind); otherwise the
+  default by kind applies: 2 for a 3-table Howell and for triplette pools, else 1.
+- ``taker_seat`` ("N"): team formats only — the seat the étuis name as taker seat; the taking
+  team's member sits there, the three defenders of one team on the other seats.
+- ``generator`` (object): informational — algorithm name, seed, phantoms.
+
+Vocabulary and invariants
+- Entrant ids are abstract slots 1..P; ``phantom`` marks an empty slot. A table holding a
+  phantom is a *sit-out table*: it is listed with its four seats (shape check 1) but nobody
+  plays there; the real entrants seated there sit out (bye). Phantoms of an individual
+  movement are always grouped at one table (table T). ``byes`` lists entrants not seated at
+  all (e.g. a quadrette bye team). The quality report counts both kinds of sit-out as byes.
+- Every generator validates its document before returning it and raises
+  :class:`MovementError` instead of returning a movement with a hard error.
+- Generation is deterministic for a given seed; searches are bounded by node counts (and by
+  a generous wall-clock safety net that raises).
+
+Public API
+- ``generate_individual(*, tables, rounds=None, players=None, seed=0) -> dict``
+  tables 3..; players 4·tables-3 .. 4·tables (phantoms fill the rest). 3 tables: Howell
+  search (max_meetings 2); 4 tables: affine plane of order 4 (5 rounds, all pairs once,
+  copies 4); ≥ 5 tables: line movement (cyclic when gcd(T, 6) = 1 → T rounds; Galois field
+  for prime powers → T rounds; seeded row search otherwise); with phantoms on 5–7 tables a
+  Howell search.
+- ``generate_triplette(*, teams, seed=0) -> dict``: pools of 4 teams on 3 tables, 4 rounds.
+- ``generate_quadrette(*, teams, rounds=None, seed=0) -> dict``: crossed matches on 2 tables;
+  round robin (circle method) or Swiss pre-pairing when ``rounds`` is below a round robin.
+- ``pair_swiss_round(standings, previous_pairs, previous_byes=()) -> Pairing`` (matches, bye)
+  and ``quadrette_document(teams, pairings, *, seed=0, method="given") -> dict``.
+- ``propose(format, entrant_count, *, rounds=None, seed=0) -> dict`` with ``document``.
+- ``validate(document, *, max_meetings=None) -> ValidationReport`` (``ok``, ``errors``
+  [:class:`Violation` (check, code, message)], ``warnings``, ``metrics``, ``to_dict()``,
+  ``format_text()``); never raises.
+- ``table_cards(doc)``, ``route_cards(doc)``, ``deal_set_routes(doc)``, ``render_text(doc)``.
+- ``MovementError(ValueError)``.
+"""
+
+from .document import SCHEMA, SEATS, TEAM_TAKER_SEAT, MovementError
+from .individual import generate_individual
+from .propose import propose
+from .teams import (
+    Pairing,
+    circle_pairings,
+    generate_quadrette,
+    generate_triplette,
+    pair_swiss_round,
+    quadrette_document,
+)
+from .validation import QualityWarning, ValidationReport, Violation, validate
+from .views import deal_set_routes, render_text, route_cards, table_cards
+
+__all__ = [
+    "SCHEMA",
+    "SEATS",
+    "TEAM_TAKER_SEAT",
+    "MovementError",
+    "Pairing",
+    "QualityWarning",
+    "ValidationReport",
+    "Violation",
+    "circle_pairings",
+    "deal_set_routes",
+    "generate_individual",
+    "generate_quadrette",
+    "generate_triplette",
+    "pair_swiss_round",
+    "propose",
+    "quadrette_document",
+    "render_text",
+    "route_cards",
+    "table_cards",
+    "validate",
+]

@@ -85,7 +85,7 @@ def _multipliers(group: FiniteGroup, columns: int) -> list[int] | None:
     if group.mul_table is not None:
         if columns > m:
             return None
-        preferred = [0, 2, 1, 3, 4] + list(range(5, m))
+        preferred = [0, 2, 1, 3, 4, *list(range(5, m))]
         return preferred[:columns] if m > 4 else None
     if gcd(m, 6) != 1:
         return None
@@ -284,8 +284,7 @@ def _sitout_columns(
             # Early pruning: partners whose seat is already known (lines never substituted,
             # or substituted lines placed earlier in this round).
             settled = [
-                b for b in range(LINE_COUNT)
-                if b != line and (b not in substituted or b in tables)
+                b for b in range(LINE_COUNT) if b != line and (b not in substituted or b in tables)
             ]
             me = (line, m)
             if any(
@@ -454,7 +453,7 @@ def _howell_search(
         byes: dict[int, int] = dict.fromkeys(real, 0)
         last_out: set[int] = set()
         schedule: list[tuple[list[list[int]], list[int]]] = []
-        for r in range(rounds):
+        for _round in range(rounds):
             out: list[int] = []
             if phantoms:
                 fewest = min(byes.values())
@@ -471,7 +470,7 @@ def _howell_search(
                 break
             for group in groups:
                 for i, a in enumerate(group):
-                    for b in group[i + 1:]:
+                    for b in group[i + 1 :]:
                         key = (min(a, b), max(a, b))
                         met[key] = met.get(key, 0) + 1
             for e in out:
@@ -567,9 +566,7 @@ def generate_individual(
     slots = 4 * tables
     players = slots if players is None else players
     if not slots - 3 <= players <= slots:
-        raise MovementError(
-            f"{tables} tables seat {slots - 3}..{slots} players, not {players}"
-        )
+        raise MovementError(f"{tables} tables seat {slots - 3}..{slots} players, not {players}")
     if rounds is not None and rounds < 2:
         raise MovementError("a movement needs at least 2 rounds (hands must be compared)")
     phantoms = slots - players

@@ -30,7 +30,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 from .document import (
     TEAM_TAKER_SEAT,
@@ -160,7 +160,7 @@ def pair_swiss_round(
     graph = nx.Graph()
     graph.add_nodes_from(order)
     for i, a in enumerate(order):
-        for b in order[i + 1:]:
+        for b in order[i + 1 :]:
             if frozenset((a, b)) not in met:
                 graph.add_edge(a, b, weight=big - (rank[a] - rank[b]) ** 2)
     bye_node = 0
@@ -219,8 +219,11 @@ def generate_quadrette(*, teams: int, rounds: int | None = None, seed: int = 0) 
         pairings, method = circle_pairings(teams), "round-robin"
     else:
         pre = _pre_pair_swiss(teams, rounds, random.Random(seed))
-        pairings, method = (pre, "swiss") if pre is not None else (
-            circle_pairings(teams)[:rounds], "round-robin-prefix")
+        pairings, method = (
+            (pre, "swiss")
+            if pre is not None
+            else (circle_pairings(teams)[:rounds], "round-robin-prefix")
+        )
     return quadrette_document(teams, pairings, seed=seed, method=method)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 from .document import FORMATS, KINDS, SCHEMA, SEATS
@@ -156,8 +156,18 @@ class _Validator:
             return False
         missing = [
             key
-            for key in ("schema", "format", "kind", "tables", "rounds", "seats", "deal_sets",
-                        "copies", "entrants", "schedule")
+            for key in (
+                "schema",
+                "format",
+                "kind",
+                "tables",
+                "rounds",
+                "seats",
+                "deal_sets",
+                "copies",
+                "entrants",
+                "schedule",
+            )
             if key not in doc
         ]
         if missing:
@@ -246,8 +256,9 @@ class _Validator:
             self.error(1, "schedule", "schedule must be a list of rounds")
             return False
         if len(raw) != self.rounds:
-            self.error(1, "round_count", f"schedule lists {len(raw)} rounds, header says "
-                       f"{self.rounds}")
+            self.error(
+                1, "round_count", f"schedule lists {len(raw)} rounds, header says {self.rounds}"
+            )
         self.schedule: list[_Round] = []
         for index, item in enumerate(raw):
             where = f"round #{index + 1}"
@@ -268,9 +279,12 @@ class _Validator:
                 tables.append(table)
             numbers = sorted(t.table for t in tables)
             if numbers != list(range(1, self.tables + 1)):
-                self.error(1, "table_numbers",
-                           f"round {index + 1} must list tables 1..{self.tables} once each, "
-                           f"lists {numbers}")
+                self.error(
+                    1,
+                    "table_numbers",
+                    f"round {index + 1} must list tables 1..{self.tables} once each, "
+                    f"lists {numbers}",
+                )
             self.schedule.append(_Round(index + 1, tables, list(byes)))
         return True
 
@@ -281,8 +295,10 @@ class _Validator:
             return None
         where += f" table {entry['table']}"
         seats = entry.get("seats")
-        if not isinstance(seats, dict) or sorted(seats) != sorted(SEATS) or not all(
-            _is_int(v) for v in seats.values()
+        if (
+            not isinstance(seats, dict)
+            or sorted(seats) != sorted(SEATS)
+            or not all(_is_int(v) for v in seats.values())
         ):
             self.error(1, "table_seats", f"{where}: seats must map exactly N, E, S, W to ids")
             return None
@@ -292,8 +308,9 @@ class _Validator:
             return None
         assert isinstance(deal_set, int) and isinstance(copy, int)
         if not 1 <= deal_set <= self.deal_sets:
-            self.error(1, "deal_set_range", f"{where}: deal set {deal_set} is not in "
-                       f"1..{self.deal_sets}")
+            self.error(
+                1, "deal_set_range", f"{where}: deal set {deal_set} is not in 1..{self.deal_sets}"
+            )
         if not 1 <= copy <= self.copies:
             self.error(1, "copy_range", f"{where}: copy {copy} is not in 1..{self.copies}")
         return _Table(entry["table"], dict(seats), deal_set, copy)
@@ -317,15 +334,24 @@ class _Validator:
             seen.update(rnd.byes)
             for eid, count in sorted(seen.items()):
                 if eid not in self.phantom:
-                    self.error(2, "unknown_entrant", f"round {rnd.round}: entrant {eid} is "
-                               "not in the entrant list")
+                    self.error(
+                        2,
+                        "unknown_entrant",
+                        f"round {rnd.round}: entrant {eid} is not in the entrant list",
+                    )
                 elif count > 1:
-                    self.error(2, "double_booking", f"round {rnd.round}: entrant {eid} is "
-                               f"placed {count} times")
+                    self.error(
+                        2,
+                        "double_booking",
+                        f"round {rnd.round}: entrant {eid} is placed {count} times",
+                    )
             for eid in sorted(self.phantom):
                 if eid not in seen:
-                    self.error(2, "missing", f"round {rnd.round}: entrant {eid} is neither "
-                               "seated nor in byes")
+                    self.error(
+                        2,
+                        "missing",
+                        f"round {rnd.round}: entrant {eid} is neither seated nor in byes",
+                    )
 
     def check_etuis(self) -> None:
         for rnd in self.schedule:
@@ -334,8 +360,11 @@ class _Validator:
                 where[(table.deal_set, table.copy)].append(table.table)
             for (deal_set, copy), tables in sorted(where.items()):
                 if len(tables) > 1:
-                    self.error(3, "etui_clash", f"round {rnd.round}: deal set {deal_set} copy "
-                               f"{copy} is at tables {tables}")
+                    self.error(
+                        3,
+                        "etui_clash",
+                        f"round {rnd.round}: deal set {deal_set} copy {copy} is at tables {tables}",
+                    )
 
     def check_replays(self) -> None:
         first: dict[tuple[int, int], int] = {}
@@ -346,8 +375,12 @@ class _Validator:
                 for eid in table.seats.values():
                     key = (eid, table.deal_set)
                     if key in first:
-                        self.error(4, "replay", f"entrant {eid} plays deal set {table.deal_set} "
-                                   f"twice (rounds {first[key]} and {rnd.round})")
+                        self.error(
+                            4,
+                            "replay",
+                            f"entrant {eid} plays deal set {table.deal_set} "
+                            f"twice (rounds {first[key]} and {rnd.round})",
+                        )
                     else:
                         first[key] = rnd.round
 
@@ -364,8 +397,12 @@ class _Validator:
                     line = self.line.get(eid)
                     if line is not None and line != seat and eid not in reported:
                         reported.add(eid)
-                        self.error(5, "line_broken", f"entrant {eid} of line {line} sits {seat} "
-                                   f"at table {table.table} in round {rnd.round}")
+                        self.error(
+                            5,
+                            "line_broken",
+                            f"entrant {eid} of line {line} sits {seat} "
+                            f"at table {table.table} in round {rnd.round}",
+                        )
 
     def check_meetings(self) -> None:
         self.meetings: Counter[tuple[int, int]] = Counter()
@@ -383,13 +420,21 @@ class _Validator:
                     taker = table.seats[self.taker_seat]
                     for seat, eid in table.seats.items():
                         if seat != self.taker_seat and self.teammates(taker, eid):
-                            self.error(6, "teammates", f"round {rnd.round} table {table.table}: "
-                                       f"taker {taker} faces his teammate {eid}")
+                            self.error(
+                                6,
+                                "teammates",
+                                f"round {rnd.round} table {table.table}: "
+                                f"taker {taker} faces his teammate {eid}",
+                            )
         for (a, b), count in sorted(self.meetings.items()):
             if count > self.max_meetings:
-                self.error(6, "meeting", f"entrants {a} and {b} meet {count} times (rounds "
-                           f"{', '.join(map(str, rounds_met[(a, b)]))}; at most "
-                           f"{self.max_meetings} allowed)")
+                self.error(
+                    6,
+                    "meeting",
+                    f"entrants {a} and {b} meet {count} times (rounds "
+                    f"{', '.join(map(str, rounds_met[(a, b)]))}; at most "
+                    f"{self.max_meetings} allowed)",
+                )
 
     def check_comparability(self) -> None:
         holders: dict[tuple[int, str], set[int]] = defaultdict(set)
@@ -398,11 +443,16 @@ class _Validator:
                 if self.played(table):
                     for seat, eid in table.seats.items():
                         holders[(table.deal_set, seat)].add(eid)
-        for (deal_set, seat), who in sorted(holders.items(), key=lambda kv: (kv[0][0],
-                                                                            SEATS.index(kv[0][1]))):
+        for (deal_set, seat), who in sorted(
+            holders.items(), key=lambda kv: (kv[0][0], SEATS.index(kv[0][1]))
+        ):
             if len(who) < 2:
-                self.error(7, "comparability", f"hand (deal set {deal_set}, {seat}) is held by "
-                           f"only {len(who)} real entrant(s)")
+                self.error(
+                    7,
+                    "comparability",
+                    f"hand (deal set {deal_set}, {seat}) is held by "
+                    f"only {len(who)} real entrant(s)",
+                )
 
     def check_teams(self) -> None:
         if self.format not in ("triplette", "quadrette"):
@@ -426,8 +476,12 @@ class _Validator:
                 sides.append((table, taker_team, {d for d in defenders if d is not None}))
                 if len(defenders) != 1:
                     code = "pool_defenders" if self.format == "triplette" else "match_defenders"
-                    self.error(8, code, f"round {rnd.round} table {table.table}: the three "
-                               f"non-taker seats hold teams {sorted(defenders)}")
+                    self.error(
+                        8,
+                        code,
+                        f"round {rnd.round} table {table.table}: the three non-taker "
+                        f"seats hold teams {sorted(d for d in defenders if d is not None)}",
+                    )
             if self.format == "quadrette":
                 self.check_matches(rnd, sides)
 
@@ -435,8 +489,9 @@ class _Validator:
         taker_count = Counter(team for _, team, _ in sides)
         for team, count in sorted(taker_count.items()):
             if count > 1:
-                self.error(8, "match_team_twice", f"round {rnd.round}: team {team} takes at "
-                           f"{count} tables")
+                self.error(
+                    8, "match_team_twice", f"round {rnd.round}: team {team} takes at {count} tables"
+                )
         for table, taker_team, defenders in sides:
             if len(defenders) != 1:
                 continue
@@ -450,9 +505,13 @@ class _Validator:
                 and other.deal_set == table.deal_set
             ]
             if len(mirrors) != 1:
-                self.error(8, "match_unpaired", f"round {rnd.round} table {table.table}: team "
-                           f"{taker_team} takes against team {defending_team} but no single "
-                           "table mirrors it on the same deal set")
+                self.error(
+                    8,
+                    "match_unpaired",
+                    f"round {rnd.round} table {table.table}: team "
+                    f"{taker_team} takes against team {defending_team} but no single "
+                    "table mirrors it on the same deal set",
+                )
 
     # ----------------------------------------------------------------- quality report
     def quality(self) -> None:
@@ -524,14 +583,19 @@ class _Validator:
             for eid, rounds in bye_rounds.items():
                 if rnd.round in rounds:
                     running[eid] += 1
-            if running and max(running.values()) >= 2 and len(
-                [e for e in counts if running[e] == 0]
+            if (
+                running
+                and max(running.values()) >= 2
+                and len([e for e in counts if running[e] == 0])
             ):
-                self.warn("bye_order", f"round {rnd.round}: an entrant sits out twice before "
-                          "everyone has sat out once")
+                self.warn(
+                    "bye_order",
+                    f"round {rnd.round}: an entrant sits out twice before "
+                    "everyone has sat out once",
+                )
                 break
         for eid, rounds in bye_rounds.items():
-            if any(b - a == 1 for a, b in zip(rounds, rounds[1:], strict=False)):
+            if any(b - a == 1 for a, b in pairwise(rounds)):
                 self.warn("bye_twice_in_a_row", f"entrant {eid} sits out two rounds in a row")
 
     def run(self) -> ValidationReport:

@@ -403,10 +403,25 @@ def valid_outcomes(draw: st.DrawFn) -> Outcome:
             poignees.append(Poignee(side, size))
             shown += size.threshold(players)
     chelem = Chelem(announced=draw(st.booleans()), made_by=None)
+    made = draw(st.sampled_from([None, None, None, Side.ATTACK, Side.DEFENCE]))
+    if made is Side.ATTACK and contract is not Contract.GARDE_CONTRE:
+        # Every trick to the attack: the defence keeps at most its Excuse (worth 4).
+        oudlers = draw(st.sampled_from([2, 3]))
+        points_half = 182 if oudlers == 3 else 174
+        petit = None if petit is Side.DEFENCE else petit
+        chelem = Chelem(chelem.announced, Side.ATTACK)
+    elif made is Side.DEFENCE and contract is Contract.GARDE_CONTRE:
+        # No trick and no chien for the attack: at most its own Excuse.
+        oudlers = draw(st.sampled_from([0, 1]))
+        points_half = 8 * oudlers
+        petit = None if petit is Side.ATTACK else petit
+        chelem = Chelem(chelem.announced, Side.DEFENCE)
+    if (petit is Side.ATTACK and oudlers == 0) or (petit is Side.DEFENCE and oudlers == 3):
+        petit = None
     return Outcome(players, contract, oudlers, points_half, petit, tuple(poignees), chelem, partner)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(valid_outcomes())
 def test_marks_at_a_table_always_sum_to_zero(outcome: Outcome) -> None:
     score = score_deal(outcome)

@@ -457,7 +457,11 @@ def _report_errors(report: Any) -> list[str]:
 
 
 def event_movement_propose(*, event: Event) -> dict[str, Any]:
-    """The generator parameters the movement package proposes for the current entrants."""
+    """The movement package's proposal for the current entrants.
+
+    A dict with ``kind``, ``tables``, ``rounds``, ``phantoms``, ``parameters`` and the
+    validated ``document`` (see ``tournaments.movements.propose``).
+    """
     count = _entrant_count_for_movement(event)
     if count == 0:
         raise ValidationError(_("Register the entrants before choosing the movement."))
@@ -490,9 +494,9 @@ def event_movement_build(
                 seed=seed,
             )
         elif event.format == Event.Format.TRIPLETTE:
-            doc = movements.generate_triplette(teams=count)
+            doc = movements.generate_triplette(teams=count, seed=seed)
         else:
-            doc = movements.generate_quadrette(teams=count, rounds=rounds)
+            doc = movements.generate_quadrette(teams=count, rounds=rounds, seed=seed)
     except movements.MovementError as exc:
         raise ValidationError(str(exc)) from exc
     except (ValueError, TypeError) as exc:

@@ -506,17 +506,19 @@ def _movement_preview(
         return form, 400
     if event.movement and not query:
         return form, 200  # a stored movement: preview others on demand only
-    params = {k: form.cleaned_data[k] for k in ("tables", "rounds", "seed")} if query else initial
-    try:
-        doc = services.event_movement_build(
-            event=event,
-            tables=params["tables"],
-            rounds=params["rounds"],
-            seed=params["seed"] or 0,
-        )
-    except ValidationError as exc:
-        context["preview_error"] = exc.messages
-        return form, 200
+    if query:
+        try:
+            doc = services.event_movement_build(
+                event=event,
+                tables=form.cleaned_data["tables"],
+                rounds=form.cleaned_data["rounds"],
+                seed=form.cleaned_data["seed"] or 0,
+            )
+        except ValidationError as exc:
+            context["preview_error"] = exc.messages
+            return form, 200
+    else:
+        doc = proposal["document"]  # the proposal already generated and validated it
     context["preview"] = doc
     context["preview_json"] = json.dumps(doc, separators=(",", ":"))
     context["preview_report"] = services.movements.validate(doc)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
+from rules.i18n import gettext_noop
+
 
 class Side(StrEnum):
     """One of the two camps of a deal."""
@@ -19,6 +21,11 @@ class Side(StrEnum):
     @property
     def other(self) -> Side:
         return Side.DEFENCE if self is Side.ATTACK else Side.ATTACK
+
+    @property
+    def label(self) -> str:
+        """Display name, marked for translation (translate it with gettext when shown)."""
+        return _SIDE_LABELS[self]
 
 
 class Contract(StrEnum):
@@ -32,6 +39,11 @@ class Contract(StrEnum):
     @property
     def multiplier(self) -> int:
         return _CONTRACT_MULTIPLIERS[self]
+
+    @property
+    def label(self) -> str:
+        """French tarot name (kept French in every language), marked for translation."""
+        return _CONTRACT_LABELS[self]
 
     @property
     def rank(self) -> int:
@@ -71,6 +83,11 @@ class PoigneeSize(StrEnum):
     TRIPLE = "triple"
 
     @property
+    def label(self) -> str:
+        """Display name, marked for translation."""
+        return _POIGNEE_LABELS[self]
+
+    @property
     def bonus(self) -> int:
         """Points credited to the side that wins the deal (never multiplied)."""
         return _POIGNEE_BONUS[self]
@@ -80,6 +97,18 @@ class PoigneeSize(StrEnum):
         return POIGNEE_THRESHOLDS[players][self]
 
 
+_SIDE_LABELS: Final = {Side.ATTACK: gettext_noop("attack"), Side.DEFENCE: gettext_noop("defence")}
+_CONTRACT_LABELS: Final = {
+    Contract.PRISE: gettext_noop("Prise"),
+    Contract.GARDE: gettext_noop("Garde"),
+    Contract.GARDE_SANS: gettext_noop("Garde sans"),
+    Contract.GARDE_CONTRE: gettext_noop("Garde contre"),
+}
+_POIGNEE_LABELS: Final = {
+    PoigneeSize.SIMPLE: gettext_noop("simple poignée"),
+    PoigneeSize.DOUBLE: gettext_noop("double poignée"),
+    PoigneeSize.TRIPLE: gettext_noop("triple poignée"),
+}
 _POIGNEE_BONUS: Final = {PoigneeSize.SIMPLE: 20, PoigneeSize.DOUBLE: 30, PoigneeSize.TRIPLE: 40}
 
 PLAYER_COUNTS: Final = (3, 4, 5)

@@ -449,3 +449,10 @@ def test_outcomes_built_in_code_are_type_checked(overrides: dict[str, Any], fiel
     with pytest.raises(RuleError) as err:
         validate_outcome(outcome(**overrides))
     assert (err.value.code, err.value.field) == ("invalid_type", field)
+
+
+def test_enum_labels_and_multipliers() -> None:
+    assert [c.label for c in Contract] == ["Prise", "Garde", "Garde sans", "Garde contre"]
+    assert [c.multiplier for c in Contract] == [1, 2, 4, 6]
+    assert [p.bonus for p in PoigneeSize] == [20, 30, 40]
+    assert Side.ATTACK.other is Side.DEFENCE and Side.DEFENCE.label == "defence"

@@ -76,8 +76,9 @@ def check_structure(tournament: TournamentInput, players_with_results: set[str])
         elif penalty.entrant in players_with_results:
             player_penalty[penalty.entrant] += amount
         else:
-            raise ScoringInputError(f"penalty: {penalty.entrant} is neither a player with "
-                                    "results nor a team")  # fmt: skip
+            raise ScoringInputError(
+                f"penalty: {penalty.entrant} is neither a player with results nor a team"
+            )
     return Structure(team_of_player, dict(player_penalty), dict(team_penalty))
 
 
@@ -155,9 +156,11 @@ def wbf_victory_points(pm_margin: int, deals: int) -> tuple[Decimal, Decimal]:
 
 
 def match_sheets(
-    records: Iterable[SeatResult], teams: Sequence[Team], matches: Sequence[Match],
+    records: Iterable[SeatResult],
+    teams: Sequence[Team],
+    matches: Sequence[Match],
     options: ScoringOptions,
-) -> tuple[MatchSheet, ...]:  # fmt: skip
+) -> tuple[MatchSheet, ...]:
     """Quadrette match sheets from the seat results (only those at match tables matter).
 
     Per deal, A's net = sum of A members' marks over the match's two tables; B's net is the
@@ -216,9 +219,11 @@ def match_sheets(
 
 
 def team_rows(
-    teams: Sequence[Team], totals: Mapping[str, EntrantTotal], sheets: Sequence[MatchSheet],
+    teams: Sequence[Team],
+    totals: Mapping[str, EntrantTotal],
+    sheets: Sequence[MatchSheet],
     basis: TeamBasis,
-) -> tuple[TeamRow, ...]:  # fmt: skip
+) -> tuple[TeamRow, ...]:
     """The team ranking by percentage (triplettes), total PM or total VP (quadrettes)."""
     has_matches = bool(sheets) or basis != "percentage"
     pm: dict[str, int] = defaultdict(int)

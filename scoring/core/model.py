@@ -37,9 +37,31 @@ SEATS: Final[tuple[str, str, str, str]] = ("N", "E", "S", "W")
 SEAT_INDEX: Final[Mapping[str, int]] = {seat: index for index, seat in enumerate(SEATS)}
 
 IMP_THRESHOLDS: Final[tuple[int, ...]] = (
-    20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600,
-    750, 900, 1100, 1300, 1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000,
-)  # fmt: skip
+    20,
+    50,
+    90,
+    130,
+    170,
+    220,
+    270,
+    320,
+    370,
+    430,
+    500,
+    600,
+    750,
+    900,
+    1100,
+    1300,
+    1500,
+    1750,
+    2000,
+    2250,
+    2500,
+    3000,
+    3500,
+    4000,
+)
 """[default] PM scale: the international IMP thresholds applied to the absolute per-deal net."""
 
 TeamRankingBasis = Literal["pm", "vp"]
@@ -234,12 +256,20 @@ class SeatColumns:
             strict=True,
         ):
             if artificial == NO_ARTIFICIAL:
-                out.append(SeatResult(deal, table, SEATS[seat], ids[entrant], mark=mark,
-                                      director=director))  # fmt: skip
+                out.append(
+                    SeatResult(deal, table, SEATS[seat], ids[entrant], mark=mark, director=director)
+                )
             else:
-                out.append(SeatResult(deal, table, SEATS[seat], ids[entrant],
-                                      artificial=Decimal(artificial).scaleb(-2),
-                                      director=director))  # fmt: skip
+                out.append(
+                    SeatResult(
+                        deal,
+                        table,
+                        SEATS[seat],
+                        ids[entrant],
+                        artificial=Decimal(artificial).scaleb(-2),
+                        director=director,
+                    )
+                )
         return out
 
 

@@ -176,9 +176,11 @@ class _HandColumns:
 
 
 def _score_hands(
-    columns: SeatColumns, deal_values: IntArray, deal_index: IntArray,
+    columns: SeatColumns,
+    deal_values: IntArray,
+    deal_index: IntArray,
     scheduled: Mapping[int, int],
-) -> _HandColumns:  # fmt: skip
+) -> _HandColumns:
     size = len(columns)
     real: BoolArray = columns.artificial == NO_ARTIFICIAL
     hands = deal_values.shape[0] * 4
@@ -253,9 +255,12 @@ class _GroupTotals:
 
 
 def _group_totals(
-    group: IntArray, groups: int, penalties: IntArray, columns: SeatColumns,
+    group: IntArray,
+    groups: int,
+    penalties: IntArray,
+    columns: SeatColumns,
     scored: _HandColumns,
-) -> _GroupTotals:  # fmt: skip
+) -> _GroupTotals:
     """Totals per group (player or team) of the rows whose ``group`` is ≥ 0."""
     member = group >= 0
     rows_group = group[member]
@@ -309,9 +314,11 @@ def _competition_ranks(
 
 
 def _individual_ranking(
-    entrant_ids: tuple[str, ...], totals: _GroupTotals, lines: Mapping[str, str],
+    entrant_ids: tuple[str, ...],
+    totals: _GroupTotals,
+    lines: Mapping[str, str],
     rank_by_line: bool,
-) -> tuple[IndividualRow, ...]:  # fmt: skip
+) -> tuple[IndividualRow, ...]:
     """The individual ranking rows, ranked with arrays (same result as
     :func:`scoring.core.assemble.individual_rows`)."""
     ranked = np.flatnonzero(totals.counts > 0)
@@ -327,10 +334,14 @@ def _individual_ranking(
     if rank_by_line and lines:
         line_codes: dict[str, int] = {}
         code = np.array(
-            [line_codes.setdefault(lines[entrant_ids[i]], len(line_codes))
-             if entrant_ids[i] in lines else -1 for i in ranked.tolist()],
+            [
+                line_codes.setdefault(lines[entrant_ids[i]], len(line_codes))
+                if entrant_ids[i] in lines
+                else -1
+                for i in ranked.tolist()
+            ],
             dtype=np.int64,
-        )  # fmt: skip
+        )
         with_line = np.flatnonzero(code >= 0)
         line_order, line_ranks = _competition_ranks(
             percentage[with_line], tie_order[ranked][with_line], code[with_line]

@@ -29,14 +29,16 @@ def run(path: Path, *options: str) -> str:
 
 def documented_block(name: str) -> str:
     text = DOC.read_text(encoding="utf-8")
-    found = re.search(rf"<!-- ranking:{name} -->\n```text\n(.*?)```\n<!-- /ranking -->", text,
-                      re.DOTALL)  # fmt: skip
+    found = re.search(
+        rf"<!-- ranking:{name} -->\n```text\n(.*?)```\n<!-- /ranking -->", text, re.DOTALL
+    )
     assert found, f"no ranking block {name} in {DOC.name}"
     return found.group(1)
 
 
-@pytest.mark.parametrize(("example", "block"), [(INDIVIDUAL, "individual-event"),
-                                                 (QUADRETTE, "quadrette-event")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("example", "block"), [(INDIVIDUAL, "individual-event"), (QUADRETTE, "quadrette-event")]
+)
 def test_examples_print_the_documented_ranking(example: Path, block: str) -> None:
     expected = documented_block(block)
     output = run(example)
@@ -61,8 +63,11 @@ def test_json_format() -> None:
     assert len(data["hands"]) == 4 * (5 + 4 + 5)
     first = data["individual"][0]
     assert (first["rank"], first["entrant"], first["name"], first["percentage"]) == (
-        1, "p08", "Hugo Lambert", "77.08",
-    )  # fmt: skip
+        1,
+        "p08",
+        "Hugo Lambert",
+        "77.08",
+    )
     penalised = next(row for row in data["individual"] if row["entrant"] == "p07")
     assert (penalised["percentage"], penalised["penalty"]) == ("74.00", "1.00")
     quadrette = json.loads(run(QUADRETTE, "--format", "json"))
@@ -88,34 +93,60 @@ def set_points(data: dict[str, Any]) -> None:
 
 CASES = [
     (set_points, r"results\[7\] \(deal 2, table 3\): points: .*95"),
-    (lambda d: d["results"][0].update(deal=9),
-     r"results\[0\] \(deal 9, table 1\): deal 9 is not listed in deals"),
-    (lambda d: d["results"][1].update(table=1),
-     r"results\[1\] \(deal 1, table 1\): deal 1 at table 1 is already in results\[0\]"),
-    (lambda d: d["results"][1]["seats"].update(N="p01"),
-     r"results\[1\] \(deal 1, table 2\): p01 already plays deal 1 at table 1 \(results\[0\]\)"),
-    (lambda d: d["results"][11].update(artificial={"N": 120, "E": 40, "S": 60, "W": 40}),
-     r"results\[11\] \(deal 3, table 3\): artificial.N: 120 is outside 0..100"),
-    (lambda d: d["results"][0].update(artificial={"N": 50, "E": 50, "S": 50, "W": 50}),
-     r"results\[0\] \(deal 1, table 1\): give either an outcome or artificial percentages"),
-    (lambda d: d["results"][2]["outcome"].update(contract="prise"),
-     r"results\[2\] \(deal 1, table 3\): contract: a Prise is not allowed"),
-    (lambda d: d["results"][2]["outcome"].update(contract="grande"),
-     r"results\[2\] \(deal 1, table 3\): contract: "),
-    (lambda d: d["results"][3]["seats"].update(E="zz"),
-     r"results\[3\] \(deal 1, table 4\): seats.E: zz is not listed in entrants"),
-    (lambda d: d["deals"][0].update(scheduled=4),
-     r"deal 1: scheduled 4 times but 5 results are given"),
-    (lambda d: d["penalties"].append({"entrant": "nobody", "points": 1}),
-     r"penalties\[1\]: nobody is neither a player with results nor a team"),
-    (lambda d: d["penalties"][0].update(points=0.125),
-     r"penalties\[0\]: points: 0.125 has more than two decimals"),
+    (
+        lambda d: d["results"][0].update(deal=9),
+        r"results\[0\] \(deal 9, table 1\): deal 9 is not listed in deals",
+    ),
+    (
+        lambda d: d["results"][1].update(table=1),
+        r"results\[1\] \(deal 1, table 1\): deal 1 at table 1 is already in results\[0\]",
+    ),
+    (
+        lambda d: d["results"][1]["seats"].update(N="p01"),
+        r"results\[1\] \(deal 1, table 2\): p01 already plays deal 1 at table 1 \(results\[0\]\)",
+    ),
+    (
+        lambda d: d["results"][11].update(artificial={"N": 120, "E": 40, "S": 60, "W": 40}),
+        r"results\[11\] \(deal 3, table 3\): artificial.N: 120 is outside 0..100",
+    ),
+    (
+        lambda d: d["results"][0].update(artificial={"N": 50, "E": 50, "S": 50, "W": 50}),
+        r"results\[0\] \(deal 1, table 1\): give either an outcome or artificial percentages",
+    ),
+    (
+        lambda d: d["results"][2]["outcome"].update(contract="prise"),
+        r"results\[2\] \(deal 1, table 3\): contract: a Prise is not allowed",
+    ),
+    (
+        lambda d: d["results"][2]["outcome"].update(contract="grande"),
+        r"results\[2\] \(deal 1, table 3\): contract: ",
+    ),
+    (
+        lambda d: d["results"][3]["seats"].update(E="zz"),
+        r"results\[3\] \(deal 1, table 4\): seats.E: zz is not listed in entrants",
+    ),
+    (
+        lambda d: d["deals"][0].update(scheduled=4),
+        r"deal 1: scheduled 4 times but 5 results are given",
+    ),
+    (
+        lambda d: d["penalties"].append({"entrant": "nobody", "points": 1}),
+        r"penalties\[1\]: nobody is neither a player with results nor a team",
+    ),
+    (
+        lambda d: d["penalties"][0].update(points=0.125),
+        r"penalties\[0\]: points: 0.125 has more than two decimals",
+    ),
     (lambda d: d.update(result=[]), r"file: unknown key 'result'"),
-    (lambda d: d["deals"][1].update(taker_seat="X"),
-     r"deals\[1\]: taker_seat must be one of N, E, S, W"),
-    (lambda d: d.update(options={"pm_scale": [50, 20]}),
-     r"options: pm_scale: thresholds must be strictly increasing"),
-]  # fmt: skip
+    (
+        lambda d: d["deals"][1].update(taker_seat="X"),
+        r"deals\[1\]: taker_seat must be one of N, E, S, W",
+    ),
+    (
+        lambda d: d.update(options={"pm_scale": [50, 20]}),
+        r"options: pm_scale: thresholds must be strictly increasing",
+    ),
+]
 
 
 @pytest.mark.parametrize(("change", "message"), CASES)
@@ -146,8 +177,12 @@ def test_command_line_exit_code_and_single_stderr_line(tmp_path: Path) -> None:
     path.write_text(json.dumps(broken(set_points)), encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "manage.py", "score_event", str(path)],
-        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1

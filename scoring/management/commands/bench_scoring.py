@@ -26,8 +26,9 @@ def _sizes(raw: str) -> list[int]:
     for part in raw.split(","):
         part = part.strip()
         if not part.isdigit() or int(part) < 1:
-            raise CommandError(f"--sizes: {part!r} is not a positive number of tables",
-                               returncode=2)  # fmt: skip
+            raise CommandError(
+                f"--sizes: {part!r} is not a positive number of tables", returncode=2
+            )
         sizes.append(int(part))
     return sizes
 
@@ -84,9 +85,11 @@ class Command(BaseCommand):
             f"scoring core ({method}): median of {runs} runs after a warm-up, seed "
             f"{options['seed']}"
         )
-        header = (f"{'tables':>7} {'deals':>5} {'players':>8} {'table results':>13} "
-                  f"{'seat marks':>10} {'median s':>9} {'min s':>7} {'max s':>7} "
-                  f"{'ns/mark':>8}")  # fmt: skip
+        header = (
+            f"{'tables':>7} {'deals':>5} {'players':>8} {'table results':>13} "
+            f"{'seat marks':>10} {'median s':>9} {'min s':>7} {'max s':>7} "
+            f"{'ns/mark':>8}"
+        )
         self.stdout.write(header)
         for row in results:
             self.stdout.write(

@@ -36,8 +36,16 @@ from scoring.core import (
     compute_standings,
 )
 
-TOP_LEVEL_KEYS = {"title", "entrants", "deals", "results", "penalties", "teams", "matches",
-                  "options"}  # fmt: skip
+TOP_LEVEL_KEYS = {
+    "title",
+    "entrants",
+    "deals",
+    "results",
+    "penalties",
+    "teams",
+    "matches",
+    "options",
+}
 RESULT_KEYS = {"deal", "table", "seats", "outcome", "artificial", "director"}
 
 
@@ -192,15 +200,19 @@ class EventFile:
             if deal not in self.taker_seat:
                 _fail(f"{where}: deal {deal} is not listed in deals")
             if (deal, table) in table_of:
-                _fail(f"{where}: deal {deal} at table {table} is already in "
-                      f"results[{table_of[(deal, table)]}]")  # fmt: skip
+                _fail(
+                    f"{where}: deal {deal} at table {table} is already in "
+                    f"results[{table_of[(deal, table)]}]"
+                )
             table_of[(deal, table)] = index
             seats = self._read_seats(result, where)
             for entrant in seats.values():
                 if (deal, entrant) in seat_of:
                     other_table, other_index = seat_of[(deal, entrant)]
-                    _fail(f"{where}: {entrant} already plays deal {deal} at table {other_table} "
-                          f"(results[{other_index}])")  # fmt: skip
+                    _fail(
+                        f"{where}: {entrant} already plays deal {deal} at table {other_table} "
+                        f"(results[{other_index}])"
+                    )
                 seat_of[(deal, entrant)] = (table, index)
             director = result.get("director", False)
             if not isinstance(director, bool):
@@ -223,9 +235,10 @@ class EventFile:
                     if not 0 <= pct <= 100:
                         _fail(f"{where}: artificial.{seat}: {given[seat]} is outside 0..100")
                     self.records.append(
-                        SeatResult(deal, table, seat, seats[seat], artificial=pct,
-                                   director=director)
-                    )  # fmt: skip
+                        SeatResult(
+                            deal, table, seat, seats[seat], artificial=pct, director=director
+                        )
+                    )
         for deal, count in self.scheduled.items():
             played = sum(1 for (d, _t) in table_of if d == deal)
             if played > count:
@@ -301,8 +314,10 @@ class EventFile:
                     _fail(f"{where}: team {team} is not listed in teams")
             if not isinstance(tables, list) or len(tables) != 2:
                 _fail(f"{where}: tables must list the two tables of the match")
-            numbers = (_positive_int(tables[0], f"{where}: tables"),
-                       _positive_int(tables[1], f"{where}: tables"))  # fmt: skip
+            numbers = (
+                _positive_int(tables[0], f"{where}: tables"),
+                _positive_int(tables[1], f"{where}: tables"),
+            )
             try:
                 self.matches.append(Match(ident, str(teams[0]), str(teams[1]), numbers))
             except ScoringInputError as error:
@@ -388,13 +403,16 @@ def render_text(event: EventFile, standings: Standings) -> str:
         out += [event.title, "=" * len(event.title), ""]
     deals = sorted({score.deal for score in standings.hands})
     for deal in deals:
-        scores = sorted(standings.hands.for_deal(deal),
-                        key=lambda s: (SEATS.index(s.seat), s.table))  # fmt: skip
+        scores = sorted(
+            standings.hands.for_deal(deal), key=lambda s: (SEATS.index(s.seat), s.table)
+        )
         tables = len({score.table for score in scores})
         scheduled = event.scheduled.get(deal)
         planned = f"scheduled {scheduled}, " if scheduled else ""
-        out.append(f"Deal {deal} - taker {event.taker_seat[deal]} - {planned}"
-                   f"{tables} table{'s' if tables > 1 else ''}")  # fmt: skip
+        out.append(
+            f"Deal {deal} - taker {event.taker_seat[deal]} - {planned}"
+            f"{tables} table{'s' if tables > 1 else ''}"
+        )
         rows = [
             [
                 score.seat,
@@ -427,8 +445,15 @@ def render_text(event: EventFile, standings: Standings) -> str:
         headers.append("Line rank")
     rows = []
     for row in standings.individual:
-        cells = [str(row.rank), row.entrant, names.get(row.entrant, ""), str(row.percentage),
-                 str(row.penalty), str(row.marks), str(row.deals)]  # fmt: skip
+        cells = [
+            str(row.rank),
+            row.entrant,
+            names.get(row.entrant, ""),
+            str(row.percentage),
+            str(row.penalty),
+            str(row.marks),
+            str(row.deals),
+        ]
         if with_lines:
             cells.append(row.line or "")
         if with_line_rank:
@@ -445,24 +470,36 @@ def render_text(event: EventFile, standings: Standings) -> str:
             headers += ["PM", "VP", "Matches"]
         rows = []
         for team in standings.teams:
-            cells = [str(team.rank), team.team, team.name, str(team.percentage),
-                     str(team.penalty), str(team.marks), str(team.entries)]  # fmt: skip
+            cells = [
+                str(team.rank),
+                team.team,
+                team.name,
+                str(team.percentage),
+                str(team.penalty),
+                str(team.marks),
+                str(team.entries),
+            ]
             if with_matches:
                 cells += [str(team.pm), str(team.vp), str(team.matches)]
             rows.append(cells)
         out += [_text_table(headers, rows, left={1, 2}), ""]
 
     for sheet in standings.matches:
-        out.append(f"Match {sheet.match}: {sheet.team_a} v {sheet.team_b} "
-                   f"(tables {sheet.tables[0]} and {sheet.tables[1]})")  # fmt: skip
+        out.append(
+            f"Match {sheet.match}: {sheet.team_a} v {sheet.team_b} "
+            f"(tables {sheet.tables[0]} and {sheet.tables[1]})"
+        )
         rows = [
             [str(deal.deal), "-" if deal.net_a is None else str(deal.net_a), str(deal.pm_a)]
             for deal in sheet.deals
         ]
-        out.append(_text_table(["Deal", f"Net {sheet.team_a}", f"PM {sheet.team_a}"], rows,
-                               left=set()))  # fmt: skip
-        out.append(f"PM {sheet.team_a} {sheet.pm_a}, {sheet.team_b} {sheet.pm_b} - "
-                   f"VP {sheet.team_a} {sheet.vp_a}, {sheet.team_b} {sheet.vp_b}")  # fmt: skip
+        out.append(
+            _text_table(["Deal", f"Net {sheet.team_a}", f"PM {sheet.team_a}"], rows, left=set())
+        )
+        out.append(
+            f"PM {sheet.team_a} {sheet.pm_a}, {sheet.team_b} {sheet.pm_b} - "
+            f"VP {sheet.team_a} {sheet.vp_a}, {sheet.team_b} {sheet.vp_b}"
+        )
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 

@@ -194,8 +194,10 @@ def test_penalty_is_subtracted_after_the_mean_and_shown_apart(score) -> None:  #
     )
     penalties = [Penalty("a3", Decimal("1.5"), "slow play")]
     standings = score(TournamentInput.from_results(results, penalties=penalties))
-    rows = [(r.rank, r.entrant, str(r.percentage), str(r.penalty), r.marks, r.deals)
-            for r in standings.individual]  # fmt: skip
+    rows = [
+        (r.rank, r.entrant, str(r.percentage), str(r.penalty), r.marks, r.deals)
+        for r in standings.individual
+    ]
     assert rows[0] == (1, "a1", "50.00", "0.00", -60 - 50, 2)
     assert rows[-1] == (8, "a3", "48.50", "1.50", 180 + 150, 2)
     assert [r[0] for r in rows] == [1] * 7 + [8]
@@ -280,25 +282,36 @@ def test_quadrette_match_of_six_deals(score) -> None:  # type: ignore[no-untyped
 def test_quadrette_ranking_by_vp_and_custom_scale(score) -> None:  # type: ignore[no-untyped-def]
     base = quadrette_match()
     by_vp = TournamentInput(
-        seats=base.seats, teams=base.teams, matches=base.matches,
+        seats=base.seats,
+        teams=base.teams,
+        matches=base.matches,
         options=ScoringOptions(team_ranking="vp"),
-    )  # fmt: skip
+    )
     standings = score(by_vp)
     assert standings.team_basis == "vp"
     assert [(r.team, str(r.vp)) for r in standings.teams] == [("B", "16.38"), ("A", "3.62")]
     # a federation scale given as data: one PM per 100 of net
     custom = TournamentInput(
-        seats=base.seats, teams=base.teams, matches=base.matches,
+        seats=base.seats,
+        teams=base.teams,
+        matches=base.matches,
         options=ScoringOptions(pm_scale=tuple(range(100, 5000, 100))),
-    )  # fmt: skip
+    )
     (sheet,) = score(custom).matches
     assert [d.pm_a for d in sheet.deals] == [0, 0, 4, -6, 1, -22]
 
 
 def test_pm_scale_and_vp_edges() -> None:
     assert [pm_from_net(n, IMP_THRESHOLDS) for n in (0, 19, 20, -49, 50, 3999, 4000, 99999)] == [
-        0, 0, 1, -1, 2, 23, 24, 24,
-    ]  # fmt: skip
+        0,
+        0,
+        1,
+        -1,
+        2,
+        23,
+        24,
+        24,
+    ]
     assert wbf_victory_points(0, 6) == (Decimal("10.00"), Decimal("10.00"))
     assert wbf_victory_points(500, 6) == (Decimal("20.00"), Decimal("0.00"))
     winner, loser = wbf_victory_points(-17, 6)
@@ -329,20 +342,38 @@ def test_ranking_per_line(score) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     ("results", "kwargs", "message"),
     [
-        (table(1, 1, "a b c d", 60) + table(1, 1, "e f g h", 50), {},
-         "deal 1, table 1, seat N: two results"),
-        (table(1, 1, "a b c d", 60) + table(1, 2, "a f g h", 50), {},
-         "deal 1: entrant a holds two seats"),
-        (table(1, 1, "a b c d", 60) + table(1, 2, "e f g h", 50), {"scheduled": {1: 1}},
-         "deal 1: scheduled 1 times but seat N has 2 results"),
-        (table(1, 1, "a b c d", 60), {"penalties": [Penalty("zz", Decimal(1))]},
-         "penalty: zz is neither a player with results nor a team"),
-        (table(1, 1, "a b c d", 60), {"teams": [Team("T", ("a", "b")), Team("U", ("b", "c"))]},
-         "team U: b is already in team T"),
-        (table(1, 1, "a b c d", 60), {"teams": [Team("T", ("x",))]},
-         "team T: none of its members has a result"),
+        (
+            table(1, 1, "a b c d", 60) + table(1, 1, "e f g h", 50),
+            {},
+            "deal 1, table 1, seat N: two results",
+        ),
+        (
+            table(1, 1, "a b c d", 60) + table(1, 2, "a f g h", 50),
+            {},
+            "deal 1: entrant a holds two seats",
+        ),
+        (
+            table(1, 1, "a b c d", 60) + table(1, 2, "e f g h", 50),
+            {"scheduled": {1: 1}},
+            "deal 1: scheduled 1 times but seat N has 2 results",
+        ),
+        (
+            table(1, 1, "a b c d", 60),
+            {"penalties": [Penalty("zz", Decimal(1))]},
+            "penalty: zz is neither a player with results nor a team",
+        ),
+        (
+            table(1, 1, "a b c d", 60),
+            {"teams": [Team("T", ("a", "b")), Team("U", ("b", "c"))]},
+            "team U: b is already in team T",
+        ),
+        (
+            table(1, 1, "a b c d", 60),
+            {"teams": [Team("T", ("x",))]},
+            "team T: none of its members has a result",
+        ),
     ],
-)  # fmt: skip
+)
 def test_inconsistent_input_is_refused(score, results, kwargs, message) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ScoringInputError, match=message):
         score(TournamentInput.from_results(results, **kwargs))

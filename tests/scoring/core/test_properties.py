@@ -52,8 +52,11 @@ def tournaments(
             played += 1
             here = seating[4 * (number - 1) : 4 * number]
             if artificial and draw(st.integers(0, 5)) == 0:
-                given = draw(st.lists(st.sampled_from(["40", "50", "60", "57.5", "33.33"]),
-                                      min_size=4, max_size=4))  # fmt: skip
+                given = draw(
+                    st.lists(
+                        st.sampled_from(["40", "50", "60", "57.5", "33.33"]), min_size=4, max_size=4
+                    )
+                )
                 records += [
                     SeatResult(deal, number, seat, entrant, artificial=Decimal(pct))
                     for seat, entrant, pct in zip(SEATS, here, given, strict=True)
@@ -62,10 +65,16 @@ def tournaments(
             value = draw(st.sampled_from(VALUES))
             director = draw(st.integers(0, 9)) == 0
             records += [
-                SeatResult(deal, number, seat, entrant,
-                           mark=3 * value if seat == taker else -value, director=director)
+                SeatResult(
+                    deal,
+                    number,
+                    seat,
+                    entrant,
+                    mark=3 * value if seat == taker else -value,
+                    director=director,
+                )
                 for seat, entrant in zip(SEATS, here, strict=True)
-            ]  # fmt: skip
+            ]
         if played and extra_scheduled and draw(st.booleans()):
             scheduled[deal] = played + draw(st.integers(0, 2))
     seated = sorted({record.entrant for record in records})
@@ -227,14 +236,21 @@ def test_rounding_boundary_is_exact_on_both_paths() -> None:
     ]
     tournament = TournamentInput.from_results(results, penalties=[Penalty("b", Decimal("0.25"))])
     for method in METHODS:
-        rows = {row.entrant: str(row.percentage) for row in compute_standings(
-            tournament, method=method).individual}  # fmt: skip
+        rows = {
+            row.entrant: str(row.percentage)
+            for row in compute_standings(tournament, method=method).individual
+        }
         assert rows == {"a": "50.13", "b": "49.88"}
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 5), st.integers(-3000, 3000) | st.sampled_from(
-    [-60, 60, 180])), min_size=1, max_size=60))  # fmt: skip
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(-3000, 3000) | st.sampled_from([-60, 60, 180])),
+        min_size=1,
+        max_size=60,
+    )
+)
 def test_matchpoints_by_grid_and_by_sort_agree_with_counting(pairs: list[tuple[int, int]]) -> None:
     hand = np.array([h for h, _ in pairs], dtype=np.int64)
     mark = np.array([m for _, m in pairs], dtype=np.int64)

@@ -1,0 +1,417 @@
+"""The demonstration club: three public events played by simulation, for ``manage.py demo``.
+
+What :func:`build_demo` leaves behind (in the configured database):
+
+- the club ``Tarot Club de Démo`` and its organiser account (``organisateur``, password given
+  or generated, printed by the command);
+- a 7-table **individual** event (28 players, line movement), still *running*: every round but
+  the last is complete and the last one is partly entered, so the live state (provisional
+  ranking, deals still in play with their cards hidden) shows;
+- a 16-team **triplette** event and an 8-team **quadrette** event, finished.
+
+Everything goes through the real services, as at a real tournament: the setup services of
+``tournaments.services.events`` (players, entrants, teams, generated movement, seeded deals,
+start), ``table_result_submit`` for every result, ``standings_recompute`` for the standings.
+Every result comes from a complete simulated play of the deal's actual cards with the rules
+engine: ``rules.simulation`` bids (the taker sits at the étui's taker seat and bids at least a
+Garde), discards and shows poignées; the tricks are played again by slightly whimsical players
+(the engine's players are deterministic, so identical cards would give identical results at
+every table) and ``rules.play.outcome_from_play`` validates the whole play before counting
+it: each result is a legally played deal.
+
+Idempotent: the demo club's previous events, players and results are deleted first; nothing
+outside the demo club is touched. Deterministic for a given ``seed``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from rules import deal as rules_deal
+from rules import simulation
+from rules.cards import EXCUSE, Card, sort_cards
+from rules.enums import Contract as RulesContract
+from rules.play import (
+    PlayRecord,
+    Trick,
+    first_leader,
+    hands_at_play,
+    legal_cards,
+    outcome_from_play,
+    trick_winner,
+)
+from rules.scoring import outcome_to_dict
+from scoring.services import standings_recompute
+from tournaments.models import Club, Deal, Entrant, Event, Player, Table, TableResult
+from tournaments.services import events as setup
+from tournaments.services.results import table_result_submit
+
+DEMO_CLUB_NAME = "Tarot Club de Démo"
+DEMO_CLUB_CITY = "Lyon"
+DEMO_USERNAME = "organisateur"
+DEFAULT_SEED = 2026
+DEALS_PER_ROUND = 3
+
+FIRST_NAMES = (
+    "Alain", "Anne", "Antoine", "Bernard", "Brigitte", "Camille", "Catherine", "Christian",
+    "Claire", "Claude", "Daniel", "Denise", "Dominique", "Élise", "Françoise", "François",
+    "Gérard", "Hélène", "Henri", "Isabelle", "Jacques", "Jacqueline", "Jean", "Jeanne",
+    "Julien", "Laurent", "Léa", "Louis", "Lucie", "Marc", "Marie", "Martine", "Michel",
+    "Monique", "Nathalie", "Nicolas", "Odile", "Patrick", "Paul", "Philippe", "Pierre",
+    "Renée", "Robert", "Sophie", "Suzanne", "Sylvie", "Thierry", "Thomas", "Valérie", "Yves",
+)  # fmt: skip
+LAST_NAMES = (
+    "Martin", "Bernard", "Thomas", "Petit", "Robert", "Richard", "Durand", "Dubois", "Moreau",
+    "Laurent", "Simon", "Michel", "Lefèvre", "Leroy", "Roux", "David", "Bertrand", "Morel",
+    "Fournier", "Girard", "Bonnet", "Dupont", "Lambert", "Fontaine", "Rousseau", "Vincent",
+    "Muller", "Lefebvre", "Faure", "André", "Mercier", "Blanc", "Guérin", "Boyer", "Garnier",
+    "Chevalier", "François", "Legrand", "Gauthier", "Garcia", "Perrin", "Robin", "Clément",
+    "Morin", "Nicolas", "Henry", "Roussel", "Mathieu", "Gautier", "Masson", "Marchand",
+    "Duval", "Denis", "Dumont", "Marie", "Lemaire", "Noël", "Meyer", "Dufour", "Meunier",
+    "Brun", "Blanchard", "Giraud", "Joly", "Rivière", "Lucas", "Brunet", "Gaillard", "Barbier",
+    "Arnaud", "Martinez", "Gérard", "Roche", "Renard", "Schmitt", "Roy", "Leroux", "Colin",
+    "Vidal", "Caron", "Picard", "Roger", "Fabre", "Aubert", "Lemoine", "Renaud", "Dumas",
+    "Lacroix", "Olivier", "Philippe", "Bourgeois", "Pierre", "Benoît", "Rey", "Leclerc",
+    "Payet", "Rolland", "Leclercq", "Guillaume", "Lecomte", "Lopez", "Jean", "Dupuy",
+    "Guillot", "Hubert", "Berger", "Carpentier", "Sanchez", "Dupuis", "Moulin", "Louis",
+    "Deschamps", "Huet", "Vasseur", "Perez", "Boucher", "Fleury", "Royer", "Klein",
+)  # fmt: skip
+TRIPLETTE_NAMES = (
+    "Les Bouts", "Petit au Bout", "Garde Contre", "Les Excusés", "Poignée Double",
+    "Le Chien Fou", "Les Rois de Cœur", "Les Cavaliers", "Les Dames de Pique", "Les Valets",
+    "Atout Maître", "Le Vingt-et-Un", "Les Chelems", "Les Preneurs", "La Défense",
+    "Les Étuis",
+)  # fmt: skip
+QUADRETTE_NAMES = (
+    "Croix-Rousse", "Villeurbanne", "Bron", "Vénissieux", "Caluire", "Écully", "Oullins",
+    "Tassin",
+)  # fmt: skip
+
+
+@dataclass
+class DemoEvent:
+    event: Event
+    results: int
+    unfinished_round: int | None = None
+
+
+@dataclass
+class DemoSummary:
+    """What the demo built, for the command's printout (ids are the database's)."""
+
+    club: Club
+    username: str
+    password: str
+    events: list[DemoEvent] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def results(self) -> int:
+        return sum(item.results for item in self.events)
+
+    @property
+    def live_event(self) -> Event | None:
+        return next((d.event for d in self.events if d.unfinished_round is not None), None)
+
+
+class DemoError(Exception):
+    """The demo cannot be built here without touching data that is not the demo's."""
+
+
+# ------------------------------------------------------------------------------ reset
+
+
+def demo_reset() -> None:
+    """Delete the demo club with its events, results and players (nothing else)."""
+    club = Club.objects.filter(name=DEMO_CLUB_NAME).first()
+    if club is None:
+        return
+    with transaction.atomic():
+        events = Event.objects.filter(club=club)
+        # Results protect the entrants seated in them: remove them before the events.
+        TableResult.objects.filter(event__in=events).delete()
+        events.delete()
+        Player.objects.filter(club=club).exclude(entries__isnull=False).delete()
+        club.delete()
+
+
+# ----------------------------------------------------------------------------- players
+
+
+def _demo_players(rng: random.Random, count: int, club: Club, start: int) -> list[Player]:
+    """``count`` players with distinct plausible names and licence numbers."""
+    used = {(p.first_name, p.last_name) for p in Player.objects.filter(club=club)}
+    players: list[Player] = []
+    while len(players) < count:
+        name = (rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES))
+        if name in used:
+            continue
+        used.add(name)
+        number = start + len(players)
+        players.append(
+            setup.player_create(
+                first_name=name[0],
+                last_name=name[1],
+                licence=f"{690000 + number:07d}",
+                club=club,
+                series=rng.choice(("2", "3", "3", "4")),
+            )
+        )
+    return players
+
+
+def _register(event: Event, players: Sequence[Player]) -> list[Entrant]:
+    return [setup.entrant_register(event=event, player=player) for player in players]
+
+
+# ------------------------------------------------------------------------------- play
+
+
+# Contract floors a demo taker is given, by weight: most tables bid Garde, some go higher.
+CONTRACT_FLOORS = (
+    (RulesContract.GARDE, 0.65),
+    (RulesContract.GARDE_SANS, 0.25),
+    (RulesContract.GARDE_CONTRE, 0.10),
+)
+
+
+def _cheap(card: Card) -> tuple[int, int, int]:
+    return (card.points_half, int(card.is_trump), card.rank)
+
+
+def _choose_card(
+    hand: list[Card],
+    trick: list[Card],
+    leader: int,
+    seat: int,
+    attack: frozenset[int],
+    players: int,
+    rng: random.Random,
+    whim: float,
+) -> Card:
+    """A legal card: a simple greedy habit, or (with probability ``whim``) any legal card."""
+    legal = legal_cards(hand, trick)
+    if len(legal) == 1:
+        return legal[0]
+    if EXCUSE in legal and len(hand) == 2:
+        return EXCUSE  # kept to the last trick it would be lost
+    if rng.random() < whim:
+        return rng.choice(legal)
+    choices = [card for card in legal if card is not EXCUSE] or legal
+    if not any(card is not EXCUSE for card in trick):  # leading (or after a led Excuse)
+        kings = [card for card in choices if card.is_king]
+        return kings[0] if kings else min(choices, key=_cheap)
+    best = trick_winner(trick)
+    partner_winning = (((leader - best) % players) in attack) == (seat in attack)
+    if partner_winning:
+        return max(choices, key=lambda card: (not card.is_trump, card.points_half))
+    top = trick[best]
+    winners = [
+        card
+        for card in choices
+        if (card.is_trump and (not top.is_trump or card.rank > top.rank))
+        or (card.suit is top.suit and card.rank > top.rank)
+    ]
+    return min(winners or choices, key=_cheap)
+
+
+def replay_with_whims(record: PlayRecord, rng: random.Random, whim: float) -> PlayRecord:
+    """The same auction, écart and poignées, with the card play redone by players who now and
+    then follow a whim: tables holding the same cards then play them differently."""
+    players = record.deal.players
+    hands = [sort_cards(hand) for hand in hands_at_play(record)]
+    attack = record.attack
+    leader = first_leader(record)
+    tricks: list[Trick] = []
+    for _number in range(len(hands[0])):
+        cards: list[Card] = []
+        seat = leader
+        for _position in range(players):
+            card = _choose_card(hands[seat], cards, leader, seat, attack, players, rng, whim)
+            hands[seat].remove(card)
+            cards.append(card)
+            seat = (seat - 1) % players  # play goes counter-clockwise
+        tricks.append(Trick(leader=leader, cards=tuple(cards)))
+        if any(card is not EXCUSE for card in cards):
+            leader = (leader - trick_winner(cards)) % players
+    return replace(record, tricks=tuple(tricks))
+
+
+def play_outcome(deal: Deal, rng: random.Random) -> dict[str, Any]:
+    """A complete simulated play of ``deal``'s cards: the outcome the table reports.
+
+    The rules engine's heuristic players bid (the taker sits at the étui's taker seat and bids
+    at least a Garde, sometimes more), discard and show poignées; the tricks are then played by
+    slightly whimsical players so that tables differ. ``outcome_from_play`` validates the whole
+    play (legal cards, écart, leaders) before counting it.
+    """
+    cards = rules_deal.deal_from_text(deal.cards)
+    floors, weights = zip(*CONTRACT_FLOORS, strict=True)
+    floor = rng.choices(floors, weights=weights)[0]
+    played = simulation.simulate_deal(cards, rng, taker_seat=deal.taker_seat, min_contract=floor)
+    if played.record is None:  # cannot happen with an imposed taker; never store a guess
+        raise DemoError(f"deal {deal.number}: the simulation passed the deal out")
+    record = replay_with_whims(played.record, rng, whim=rng.uniform(0.05, 0.3))
+    outcome = outcome_to_dict(outcome_from_play(record))
+    outcome.pop("players", None)  # always 4 at a duplicate table
+    return outcome
+
+
+def _scheduled_tables(event: Event) -> list[tuple[int, int, int]]:
+    """(round, table, deal_set) of every table that plays (no phantom seated)."""
+    phantoms = set(Entrant.objects.filter(event=event, phantom=True).values_list("slot", flat=True))
+    plays = []
+    for round_doc in event.movement["schedule"]:
+        for entry in round_doc["tables"]:
+            if {int(slot) for slot in entry["seats"].values()} & phantoms:
+                continue
+            plays.append((int(round_doc["round"]), int(entry["table"]), int(entry["deal_set"])))
+    return sorted(plays)
+
+
+def play_event(
+    event: Event,
+    rng: random.Random,
+    *,
+    keep: Callable[[int, int, int], bool] = lambda round_number, table, index: True,
+) -> int:
+    """Enter a simulated result for every scheduled (deal, table) that ``keep`` accepts.
+
+    ``keep(round, table, deal index in the set)``. All results go in one transaction, so the
+    standings recompute sent on commit runs once for the lot (later tasks find it up to date).
+    """
+    tables = {table.number: table for table in Table.objects.filter(event=event)}
+    deals_by_set: dict[int, list[Deal]] = {}
+    for deal in Deal.objects.filter(event=event).order_by("number"):
+        deals_by_set.setdefault(deal.deal_set, []).append(deal)
+    stored = 0
+    with transaction.atomic():
+        for round_number, table_number, deal_set in _scheduled_tables(event):
+            for index, deal in enumerate(deals_by_set.get(deal_set, [])):
+                if not keep(round_number, table_number, index):
+                    continue
+                table_result_submit(
+                    table=tables[table_number],
+                    deal=deal,
+                    outcome=play_outcome(deal, rng),
+                    via="table",
+                )
+                stored += 1
+    return stored
+
+
+# ------------------------------------------------------------------------------ events
+
+
+def _new_event(club: Club, name: str, date: dt.date, format: str) -> Event:
+    return setup.event_create(
+        club=club,
+        name=name,
+        date=date,
+        format=format,
+        deals_per_round=DEALS_PER_ROUND,
+        public=True,
+    )
+
+
+def _prepare(event: Event, seed: int, **movement: Any) -> Event:
+    setup.event_movement_set(event=event, seed=seed, **movement)
+    setup.event_deals_generate(event=event, seed=seed)
+    return setup.event_start(event=Event.objects.get(pk=event.pk))
+
+
+def _individual(club: Club, rng: random.Random, seed: int, today: dt.date) -> DemoEvent:
+    event = _new_event(club, "Individuel du samedi", today, Event.Format.INDIVIDUAL)
+    _register(event, _demo_players(rng, 28, club, start=1))
+    event = _prepare(event, seed, tables=7)
+    last = max(int(r["round"]) for r in event.movement["schedule"])
+    tables = int(event.movement["tables"])
+
+    def keep(round_number: int, table: int, index: int) -> bool:
+        # The last round is in play: the first tables are done, one table is halfway through.
+        if round_number < last:
+            return True
+        if table <= tables // 2:
+            return True
+        return table == tables // 2 + 1 and index == 0
+
+    stored = play_event(event, rng, keep=keep)
+    standings_recompute(event_id=event.pk)
+    return DemoEvent(event=Event.objects.get(pk=event.pk), results=stored, unfinished_round=last)
+
+
+def _team_event(
+    club: Club,
+    rng: random.Random,
+    seed: int,
+    *,
+    name: str,
+    date: dt.date,
+    format: str,
+    team_names: Sequence[str],
+    size: int,
+    start: int,
+) -> DemoEvent:
+    event = _new_event(club, name, date, format)
+    entrants = _register(event, _demo_players(rng, len(team_names) * size, club, start=start))
+    for index, team_name in enumerate(team_names):
+        setup.team_create(
+            event=event, name=team_name, entrants=entrants[index * size : (index + 1) * size]
+        )
+    event = _prepare(event, seed)
+    stored = play_event(event, rng)
+    standings_recompute(event_id=event.pk)
+    setup.event_finish(event=event)
+    return DemoEvent(event=Event.objects.get(pk=event.pk), results=stored)
+
+
+def build_demo(*, seed: int = DEFAULT_SEED, password: str | None = None) -> DemoSummary:
+    """Reset and rebuild the demo club, its organiser and its three events (see module doc)."""
+    started = time.monotonic()
+    rng = random.Random(seed)
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=DEMO_USERNAME).first()
+    if user is not None and not Club.objects.filter(name=DEMO_CLUB_NAME, organisers=user).exists():
+        raise DemoError(
+            f"a user named {DEMO_USERNAME!r} already exists and does not organise the demo club; "
+            "use another database (DATABASE_URL) for the demo"
+        )
+    demo_reset()
+    club = Club.objects.create(name=DEMO_CLUB_NAME, city=DEMO_CLUB_CITY)
+    password = password or secrets.token_urlsafe(9)
+    if user is None:
+        user = user_model(username=DEMO_USERNAME)
+    user.set_password(password)
+    user.is_active = True
+    user.save()
+    club.organisers.add(user)
+
+    today = timezone.localdate()
+    summary = DemoSummary(club=club, username=DEMO_USERNAME, password=password)
+    summary.events.append(_individual(club, rng, seed, today))
+    summary.events.append(
+        _team_event(
+            club, rng, seed + 1,
+            name="Triplettes de la Saint-Martin", date=today - dt.timedelta(days=11),
+            format=Event.Format.TRIPLETTE, team_names=TRIPLETTE_NAMES, size=3, start=101,
+        )
+    )  # fmt: skip
+    summary.events.append(
+        _team_event(
+            club, rng, seed + 2,
+            name="Quadrettes du club", date=today - dt.timedelta(days=25),
+            format=Event.Format.QUADRETTE, team_names=QUADRETTE_NAMES, size=4, start=201,
+        )
+    )  # fmt: skip
+    summary.seconds = time.monotonic() - started
+    return summary

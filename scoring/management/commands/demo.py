@@ -1,0 +1,157 @@
+"""``python manage.py demo``: a ready-to-click demonstration of duplitarot on this machine.
+
+Migrates the database, (re)builds the demo club with its organiser and three simulated events
+(see :mod:`scoring.demo`), prints what to open, then serves the site on 127.0.0.1 (``--port``,
+default 8000) until Ctrl-C. ``--no-serve`` stops after the setup. Running it again rebuilds the
+demo data from scratch; nothing outside the demo club is touched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import Count
+
+from scoring.demo import DEFAULT_SEED, DemoError, DemoSummary, build_demo
+from scoring.models import RankingEntry
+from tournaments.models import Deal, Event, Table, TableResult
+from tournaments.services.results import ResultError
+
+
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        raise CommandError(f"--port: {value!r} is not a port number", returncode=2) from None
+    if not 1 <= port <= 65535:
+        raise CommandError(f"--port: {port} is outside 1..65535", returncode=2)
+    return port
+
+
+class Command(BaseCommand):
+    help = (
+        "Set up a demonstration club with three simulated events (individual, triplette, "
+        "quadrette) and serve the site on 127.0.0.1."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--no-serve", action="store_true",
+                            help="stop after setting up the demo data")  # fmt: skip
+        parser.add_argument("--port", default="8000", help="port to serve on (default 8000)")
+        parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                            help="seed of the deals and of the simulated play")  # fmt: skip
+        parser.add_argument("--password", default="",
+                            help="organiser password (default: generated)")  # fmt: skip
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        port = _port(str(options["port"]))
+        password = options["password"]
+        if password and len(password) < 8:
+            raise CommandError("--password: use at least 8 characters", returncode=2)
+        self.stdout.write("Migrating the database…")
+        call_command("migrate", interactive=False, verbosity=0)
+        self.stdout.write("Building the demo club and playing its deals (about half a minute)…")
+        try:
+            summary = build_demo(seed=options["seed"], password=password or None)
+        except DemoError as exc:
+            raise CommandError(f"demo: {exc}", returncode=2) from exc
+        except (ValidationError, ResultError) as exc:
+            message = "; ".join(getattr(exc, "messages", None) or [str(exc)])
+            raise CommandError(f"demo: could not set up the events: {message}",
+                               returncode=2) from exc  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        self._print_summary(summary, base)
+        if options["no_serve"]:
+            return
+        self.stdout.write(self.style.SUCCESS(f"Serving on {base}/ — press Ctrl-C to stop."))
+        call_command("runserver", f"127.0.0.1:{port}", use_reloader=False,
+                     insecure_serving=True)  # fmt: skip
+
+    def _print_summary(self, summary: DemoSummary, base: str) -> None:
+        out = self.stdout.write
+        out(self.style.SUCCESS(
+            f"Demo ready in {summary.seconds:.1f} s: {len(summary.events)} events, "
+            f"{summary.results} results played by simulation."
+        ))  # fmt: skip
+        out("")
+        out(f"Organiser account:  {summary.username} / {summary.password}")
+        out(f"  log in at         {base}/login/   (then {base}/organiser/)")
+        out("")
+        out(f"Public home:        {base}/        (English: {base}/en/)")
+        for item in summary.events:
+            event = item.event
+            state = (
+                f"running, round {item.unfinished_round} in play"
+                if item.unfinished_round is not None
+                else str(Event.Status(event.status).label).lower()
+            )
+            out("")
+            out(f"{event.name} — {event.get_format_display()}, {state}")
+            out(f"  event home        {base}/events/{event.pk}/")
+            out(f"  live ranking      {base}/events/{event.pk}/ranking/")
+            out(f"  projector         {base}/events/{event.pk}/ranking/projector/")
+            if event.is_team_event:
+                out(f"  team ranking      {base}/events/{event.pk}/teams/")
+            if event.format == Event.Format.QUADRETTE:
+                out(f"  match sheets      {base}/events/{event.pk}/matches/")
+            out(f"  movement          {base}/events/{event.pk}/movement/")
+            finished = self._finished_deal(event)
+            if finished is not None:
+                out(f"  frequency sheet   {base}/events/{event.pk}/deals/{finished}/")
+            leader = (
+                RankingEntry.objects.filter(event=event, kind=RankingEntry.Kind.INDIVIDUAL)
+                .order_by("rank", "pk")
+                .values_list("entrant_id", flat=True)
+                .first()
+            )
+            if leader is not None:
+                out(f"  a score card      {base}/events/{event.pk}/players/{leader}/")
+            if item.unfinished_round is not None:
+                table = self._table_in_play(event, item.unfinished_round)
+                if table is not None:
+                    out(f"  table entry       {base}/table/{table.code}/   "
+                        f"(table {table.number}, still playing)")  # fmt: skip
+            out(f"  exports           {base}/events/{event.pk}/export/ranking.xlsx  "
+                f"{base}/events/{event.pk}/export/results.csv")  # fmt: skip
+        out("")
+        out(f"REST API:           {base}/api/v1/   (docs: {base}/api/docs/)")
+        out("")
+
+    @staticmethod
+    def _finished_deal(event: Event) -> int | None:
+        """A deal with a result at every table that plays it (its hands are shown)."""
+        counts = dict(
+            TableResult.objects.filter(event=event)
+            .values("deal__number")
+            .annotate(n=Count("id"))
+            .values_list("deal__number", "n")
+        )
+        scheduled: dict[int, int] = {}
+        for round_doc in event.movement["schedule"]:
+            for entry in round_doc["tables"]:
+                scheduled[int(entry["deal_set"])] = scheduled.get(int(entry["deal_set"]), 0) + 1
+        for deal in Deal.objects.filter(event=event).order_by("number"):
+            if counts.get(deal.number, 0) >= scheduled.get(deal.deal_set, 1):
+                return deal.number
+        return None
+
+    @staticmethod
+    def _table_in_play(event: Event, round_number: int) -> Table | None:
+        """A table of the unfinished round that has not entered all its deals."""
+        tables = {t.number: t for t in Table.objects.filter(event=event)}
+        for round_doc in event.movement["schedule"]:
+            if int(round_doc["round"]) != round_number:
+                continue
+            for entry in sorted(round_doc["tables"], key=lambda e: e["table"]):
+                table = tables.get(int(entry["table"]))
+                if table is None:
+                    continue
+                entered = TableResult.objects.filter(
+                    event=event, table=table, round_number=round_number
+                ).count()
+                if entered < event.deals_per_round:
+                    return table
+        return None

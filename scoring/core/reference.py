@@ -56,15 +56,17 @@ def compute_standings_reference(tournament: TournamentInput) -> Standings:
                 f"deal {deal}: scheduled {scheduled} times but seat {seat} has "
                 f"{len(results)} results"
             )
-        real_marks = [result.mark for result in results if result.artificial is None]
+        # n: the real results of the hand (an artificial score has no mark)
+        real_marks = [result.mark for result in results if result.mark is not None]
         real = len(real_marks)
         for result in results:
-            if result.artificial is not None:
-                exact = Fraction(result.artificial)
+            if result.mark is None:  # artificial: the given percentage, outside the comparison
+                exact = Fraction(result.artificial or 0)
                 scored[id(result)] = (0, 0, 0, round_half_up_hundredths(exact), exact)
                 continue
-            beaten = sum(1 for mark in real_marks if mark is not None and mark < (result.mark or 0))
-            tied = sum(1 for mark in real_marks if mark == result.mark) - 1
+            mark = result.mark
+            beaten = sum(1 for other in real_marks if other < mark)
+            tied = sum(1 for other in real_marks if other == mark) - 1  # not itself
             matchpoints = 2 * beaten + tied
             if scheduled == 1:
                 mp_num, mp_den, top = 0, 1, 0

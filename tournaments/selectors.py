@@ -22,6 +22,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 
 from rules import deal as rules_deal
 from rules.cards import PLAIN_SUITS, SUIT_SYMBOLS, Suit
+from tournaments import movements
 from tournaments.models import SEATS, Club, Deal, Entrant, Event, Player, Table, Team
 
 TEAM_SIZES = {Event.Format.TRIPLETTE: 3, Event.Format.QUADRETTE: 4}
@@ -166,12 +167,16 @@ def event_setup_state(event: Event) -> EventSetupState:
 
 
 # --- printouts ---------------------------------------------------------------------------
+#
+# The movement package derives the per-table, per-entrant and per-deal-set views (and decides
+# which tables are *played*: a table holding a phantom is a sit-out table, its real entrants
+# have a bye); here its entrant ids are replaced by the event's Entrant rows.
 
 
 @dataclass(frozen=True)
 class SeatView:
     seat: str
-    entrant: Entrant | None  # None: a slot without an Entrant row (should not happen once bound)
+    entrant: Entrant | None  # None only if a slot had no Entrant row (never once bound)
 
     @property
     def label(self) -> str:
@@ -183,6 +188,7 @@ class TableRoundView:
     round: int
     deal_set: int
     copy: int
+    played: bool
     seats: list[SeatView]
 
 
@@ -195,9 +201,10 @@ class TableCard:
 @dataclass
 class RouteRow:
     round: int
-    table: int | None  # None: a bye
+    table: int | None  # None: not seated at all this round
     seat: str
     deal_set: int | None
+    bye: bool  # sits out: not seated, or seated at a sit-out table
     opponents: list[Entrant | None]
 
 
@@ -211,78 +218,96 @@ class RouteCard:
 class DealSetRoute:
     deal_set: int
     deal_numbers: list[int]
-    rows: list[tuple[int, list[tuple[int, int]]]]  # (round, [(table, copy), ...])
+    rows: list[tuple[int, list[tuple[int, int]]]]  # (round, [(table, copy), ...]) played only
 
 
 def _slot_map(event: Event) -> dict[int, Entrant]:
     return {e.slot: e for e in event_entrants(event)}
 
 
-def _schedule(movement: dict[str, Any]) -> list[dict[str, Any]]:
-    return sorted(movement.get("schedule", []), key=lambda r: int(r["round"]))
-
-
 def event_table_cards(event: Event) -> list[TableCard]:
-    """One card per table: round → deal set (copy) and the seated entrants."""
-    movement = event.movement or {}
+    """One card per table that plays at least once: round → deal set and seated entrants."""
+    if not event.movement:
+        return []
     slots = _slot_map(event)
     tables = {t.number: t for t in Table.objects.filter(event=event)}
-    per_table: dict[int, list[TableRoundView]] = defaultdict(list)
-    for rnd in _schedule(movement):
-        for tab in rnd["tables"]:
-            seats = [
-                SeatView(s, slots.get(int(tab["seats"][s]))) for s in SEATS if s in tab["seats"]
-            ]
-            per_table[int(tab["table"])].append(
-                TableRoundView(
-                    int(rnd["round"]), int(tab["deal_set"]), int(tab.get("copy", 1)), seats
-                )
+    cards = []
+    for card in movements.table_cards(event.movement):
+        rounds = [
+            TableRoundView(
+                round=int(r["round"]),
+                deal_set=int(r["deal_set"]),
+                copy=int(r["copy"]),
+                played=bool(r["played"]),
+                seats=[SeatView(seat, slots.get(int(r["seats"][seat]))) for seat in SEATS],
             )
-    return [TableCard(tables[n], per_table[n]) for n in sorted(per_table) if n in tables]
+            for r in sorted(card["rounds"], key=lambda r: int(r["round"]))
+        ]
+        number = int(card["table"])
+        if number in tables and any(r.played for r in rounds):
+            cards.append(TableCard(tables[number], rounds))
+    return cards
 
 
 def event_route_cards(event: Event) -> list[RouteCard]:
     """One card per real entrant: round → table, seat, deal set and opponents (or bye)."""
-    movement = event.movement or {}
+    if not event.movement:
+        return []
     slots = _slot_map(event)
-    rows: dict[int, list[RouteRow]] = defaultdict(list)
-    for rnd in _schedule(movement):
-        number = int(rnd["round"])
+    seated: dict[tuple[int, int], dict[str, int]] = {}  # (round, table) → seat → slot
+    for rnd in event.movement["schedule"]:
         for tab in rnd["tables"]:
-            seated = {s: int(slot) for s, slot in tab["seats"].items()}
-            for seat, slot in seated.items():
-                opponents = [slots.get(other) for s, other in seated.items() if s != seat]
-                rows[slot].append(
-                    RouteRow(number, int(tab["table"]), seat, int(tab["deal_set"]), opponents)
-                )
-        for slot in rnd.get("byes", []):
-            rows[int(slot)].append(RouteRow(number, None, "", None, []))
+            seated[(int(rnd["round"]), int(tab["table"]))] = {
+                seat: int(slot) for seat, slot in tab["seats"].items()
+            }
     cards = []
-    for slot, entrant in sorted(slots.items()):
-        if entrant.phantom:
+    for route in movements.route_cards(event.movement):
+        entrant = slots.get(int(route["entrant"]))
+        if entrant is None or entrant.phantom:
             continue
-        cards.append(RouteCard(entrant, sorted(rows.get(slot, []), key=lambda r: r.round)))
-    return cards
+        rows = []
+        for r in route["rounds"]:
+            table = r["table"]
+            around = seated.get((int(r["round"]), int(table)), {}) if table else {}
+            opponents = (
+                []
+                if r["bye"]
+                else [slots.get(slot) for seat, slot in around.items() if seat != r["seat"]]
+            )
+            rows.append(
+                RouteRow(
+                    round=int(r["round"]),
+                    table=table,
+                    seat=r["seat"] or "",
+                    deal_set=r["deal_set"],
+                    bye=bool(r["bye"]),
+                    opponents=opponents,
+                )
+            )
+        cards.append(RouteCard(entrant, rows))
+    return sorted(cards, key=lambda c: c.entrant.slot)
 
 
 def event_deal_set_routes(event: Event) -> list[DealSetRoute]:
     """One route per deal set: round → the tables (and copies) that play it."""
-    movement = event.movement or {}
-    per_set: dict[int, dict[int, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
-    for rnd in _schedule(movement):
-        for tab in rnd["tables"]:
-            per_set[int(tab["deal_set"])][int(rnd["round"])].append(
-                (int(tab["table"]), int(tab.get("copy", 1)))
-            )
+    if not event.movement:
+        return []
     dpr = event.deals_per_round
-    return [
-        DealSetRoute(
-            deal_set=k,
-            deal_numbers=list(range((k - 1) * dpr + 1, k * dpr + 1)),
-            rows=[(r, sorted(per_set[k][r])) for r in sorted(per_set[k])],
+    routes = []
+    for route in movements.deal_set_routes(event.movement):
+        per_round: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for r in route["rounds"]:
+            if r["played"]:
+                per_round[int(r["round"])].append((int(r["table"]), int(r["copy"])))
+        k = int(route["deal_set"])
+        routes.append(
+            DealSetRoute(
+                deal_set=k,
+                deal_numbers=list(range((k - 1) * dpr + 1, k * dpr + 1)),
+                rows=[(n, sorted(per_round[n])) for n in sorted(per_round)],
+            )
         )
-        for k in sorted(per_set)
-    ]
+    return routes
 
 
 def event_deals(event: Event, deal_numbers: Iterable[int] | None = None) -> list[Deal]:

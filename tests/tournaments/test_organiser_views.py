@@ -307,3 +307,32 @@ def test_movement_file_import_refuses_hard_errors(client_in, organiser) -> None:
     assert response.status_code == 302
     event.refresh_from_db()
     assert event.movement == source.movement and event.tables.count() == 7
+
+
+def test_print_pages_with_phantoms_show_sit_outs(client_in, organiser) -> None:
+    event = own_event(organiser, deals_per_round=2)
+    for _ in range(26):
+        services.entrant_register(event=event, player=PlayerFactory())
+    services.event_movement_set(event=event, tables=7)
+    event.refresh_from_db()
+    phantoms = {int(e["id"]) for e in event.movement["entrants"] if e["phantom"]}
+    sit_out_tables = {
+        t["table"]
+        for r in event.movement["schedule"]
+        for t in r["tables"]
+        if phantoms & set(t["seats"].values())
+    }
+    played_tables = {
+        t["table"]
+        for r in event.movement["schedule"]
+        for t in r["tables"]
+        if not phantoms & set(t["seats"].values())
+    }
+    assert sit_out_tables
+    response = client_in.get(url("organiser-print-tables", event.pk))
+    assert response.text.count('class="page table-card"') == len(played_tables)
+    assert "phantom" not in response.text.lower()
+    response = client_in.get(url("organiser-print-routes", event.pk))
+    assert response.text.count('class="page route-card"') == 26
+    byes = response.text.count('<td colspan="4">Bye</td>')
+    assert byes == 2 * len(event.movement["schedule"])  # the 2 players seated with 2 phantoms

@@ -160,7 +160,11 @@ def test_grid_saves_filled_rows_and_reports_bad_ones(client: Client, event):
         f"t2-d{d2.number}-oudlers": "3",
         f"t2-d{d2.number}-points": "2",
     }
-    response = client.post(url, data)
+    # As a browser posts it: every row's selects, with empty oudlers and points where unused.
+    posted = dict.fromkeys(re.findall(r'name="(t\d+-d\d+-(?:oudlers|points))"', page), "")
+    posted.update(dict.fromkeys(re.findall(r'name="(t\d+-d\d+-contract)"', page), "garde"))
+    posted.update(data)
+    response = client.post(url, posted)
     assert response.status_code == 400
     assert "Points: " in response.content.decode()
     saved = TableResult.objects.get()

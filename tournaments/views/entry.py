@@ -111,7 +111,9 @@ class DealOutcomeForm(forms.Form):
     taker_seat = forms.ChoiceField(label=gettext_lazy("Taker"), choices=Seat.choices)
     contract = forms.ChoiceField(label=gettext_lazy("Contract"), choices=DUPLICATE_CONTRACTS)
     oudlers = forms.TypedChoiceField(
-        label=gettext_lazy("Oudlers"), choices=[(n, str(n)) for n in range(4)], coerce=int
+        label=gettext_lazy("Oudlers"),
+        choices=[("", "—")] + [(n, str(n)) for n in range(4)],
+        coerce=int,
     )
     points = forms.CharField(
         label=gettext_lazy("Points"),
@@ -158,7 +160,7 @@ class DealOutcomeForm(forms.Form):
             self.fields["contract"].initial = Contract.GARDE.value
 
     def is_blank(self) -> bool:
-        """Nothing typed in the compact fields (the grid skips such rows)."""
+        """Neither oudlers nor points given (the grid skips such rows)."""
         return not any(
             (self.data.get(self.add_prefix(name)) or "").strip() for name in ("oudlers", "points")
         )

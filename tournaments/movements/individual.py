@@ -85,7 +85,8 @@ def _multipliers(group: FiniteGroup, columns: int) -> list[int] | None:
     if group.mul_table is not None:
         if columns > m:
             return None
-        preferred = [0, 2, 1, 3, 4, *list(range(5, m))]
+        # Z_p keeps the classic N 0, E +2, S +1, W +3, deal sets -1 rotation.
+        preferred = [0, 2, 1, 3, m - 1, *[c for c in range(4, m - 1)]]
         return preferred[:columns] if m > 4 else None
     if gcd(m, 6) != 1:
         return None

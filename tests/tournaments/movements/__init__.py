@@ -1,0 +1,1 @@
+"""Tests of the pure movements package (no database)."""

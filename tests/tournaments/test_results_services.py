@@ -325,3 +325,25 @@ def test_penalty(event):
         penalty_record(event=event, points=1, reason="r", actor=organiser)
     assert caught.value.field == "entrant"
     assert Penalty.objects.count() == 1
+
+
+def test_the_unique_constraint_turns_a_race_into_a_conflict(event, monkeypatch):
+    """Two devices pass the pre-check together: the database constraint decides."""
+    from tournaments.services import results as service
+
+    table, deal, _ = first_play(event)
+    stored = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    real_stored = service._stored
+    calls = []
+
+    def stale_precheck(deal_arg, table_arg):
+        calls.append(1)
+        return None if len(calls) == 1 else real_stored(deal_arg, table_arg)
+
+    monkeypatch.setattr(service, "_stored", stale_precheck)
+    before = state(event)
+    with pytest.raises(ResultConflict) as caught:
+        table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "points": 60})
+    assert caught.value.result.pk == stored.pk
+    assert len(calls) == 2
+    assert state(event) == before

@@ -58,15 +58,19 @@ def _dense_index(values: IntArray) -> tuple[IntArray, IntArray]:
     return distinct.astype(np.int64), inverse.astype(np.int64).reshape(-1)
 
 
-def _canonical_order(columns: SeatColumns, deal_index: IntArray) -> IntArray:
-    """Row order by (deal, table, seat); raises if a seat of a table has two results."""
+def _canonical_order(columns: SeatColumns, deal_index: IntArray) -> IntArray | slice:
+    """Row order by (deal, table, seat) — a full slice when the rows are already in that
+    order (no copy then); raises if a seat of a table has two results."""
     table, seat = columns.table, columns.seat
     table_low = int(table.min())
     table_span = int(table.max()) - table_low + 1
     deals = int(deal_index.max()) + 1
+    order: IntArray
     if deals * table_span * 4 < _KEY_LIMIT:
         key = (deal_index * table_span + (table - table_low)) * 4 + seat
-        order: IntArray = np.argsort(key, kind="stable").astype(np.int64)
+        if bool(np.all(key[1:] > key[:-1])):
+            return slice(None)
+        order = np.argsort(key, kind="stable").astype(np.int64)
         sorted_key = key[order]
         same = sorted_key[1:] == sorted_key[:-1]
     else:

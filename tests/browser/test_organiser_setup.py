@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,8 +38,9 @@ TIMEOUT_MS = 20_000
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def browser_page() -> Iterator[object]:
+@contextmanager
+def chromium_page() -> Iterator[Any]:
+    """A headless Chromium page; a missing browser FAILS the test (never a silent skip)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(
             f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium) "
@@ -70,12 +73,15 @@ def players_csv(path: Path, count: int) -> Path:
 
 
 def test_organiser_creates_event_imports_players_and_prints_table_cards(
-    live_server, browser_page, tmp_path: Path
+    live_server, tmp_path: Path
 ) -> None:
-    page = browser_page
+    with chromium_page() as page:
+        walk_through(page, live_server.url, tmp_path)
+
+
+def walk_through(page: Any, base: str, tmp_path: Path) -> None:
     club = ClubFactory(name="Tarot Club de Lyon")
     organiser = OrganiserFactory(username="orga", clubs=[club])
-    base = live_server.url
 
     # Log in (English interface).
     page.goto(f"{base}/en/login/?next=/en/organiser/")

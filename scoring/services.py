@@ -174,6 +174,9 @@ def event_scoring_input(event: Event) -> EventData:
                                           artificial=_decimal(row[f"artificial_{lower}"]),
                                           director=True))  # fmt: skip
 
+    # A penalty on a player without any scored deal yet waits until he has one (the core ranks
+    # only players with results and refuses a penalty naming anybody else).
+    scored_players = {record.entrant for record in records}
     penalties = [
         CorePenalty(
             entrant=entrant_key(p.entrant_id) if p.entrant_id else team_key(p.team_id or 0),
@@ -181,6 +184,7 @@ def event_scoring_input(event: Event) -> EventData:
             reason=p.reason,
         )
         for p in Penalty.objects.filter(event=event)
+        if p.entrant_id is None or entrant_key(p.entrant_id) in scored_players
     ]
     teams: list[CoreTeam] = []
     matches: list[Match] = []

@@ -21,7 +21,7 @@ from scoring.services import event_scoring_input, standings_recompute
 from scoring.tasks import standings_recompute_task
 from tests.api.event_builder import build_running_event, random_outcome
 from tests.factories import OrganiserFactory
-from tournaments.models import Event, TableResult
+from tournaments.models import Event, TableResult, Team
 from tournaments.services.results import (
     penalty_record,
     table_result_assign_artificial,
@@ -134,11 +134,16 @@ def test_artificial_not_played_and_penalty_are_scored(event):
     ]
     (table1, deal1), (table2, deal2) = missing
     table_result_assign_artificial(
-        event=event, table=table1, deal=deal1, actor=organiser, reason="fouled",
+        event=event,
+        table=table1,
+        deal=deal1,
+        actor=organiser,
+        reason="fouled",
         percentages={"N": 60, "E": 40, "S": 60, "W": 40},
-    )  # fmt: skip
-    table_result_mark_not_played(event=event, table=table2, deal=deal2, actor=organiser,
-                                 reason="late")  # fmt: skip
+    )
+    table_result_mark_not_played(
+        event=event, table=table2, deal=deal2, actor=organiser, reason="late"
+    )
     entrant = event.entrants.get(slot=1)
     penalty_record(event=event, entrant=entrant, points=2, reason="noise", actor=organiser)
     snapshot = standings_recompute(event_id=event.pk)
@@ -177,3 +182,88 @@ def test_recompute_command_unknown_event_exits_2(capsys):
     with pytest.raises(SystemExit) as caught:
         call_command("recompute", "abc")
     assert caught.value.code == 2
+
+
+def test_penalty_before_any_result_does_not_block_the_standings(event):
+    organiser = OrganiserFactory(clubs=[event.club])
+    penalty_record(
+        event=event, entrant=event.entrants.get(slot=1), points=1, reason="late", actor=organiser
+    )
+    table = event.tables.get(number=2)
+    entry = event.movement["schedule"][0]["tables"][1]
+    deal = event.deals.filter(deal_set=entry["deal_set"]).first()
+    table_result_submit(
+        table=table, deal=deal, outcome={"contract": "garde", "oudlers": 1, "points": 50}
+    )
+    snapshot = standings_recompute(event_id=event.pk)
+    assert snapshot.results_version == 2
+    assert RankingEntry.objects.filter(event=event, kind="individual").count() == 4
+
+
+def quadrette_event() -> Event:
+    """Team A (slots 1-4) against team B (5-8) on two crossed tables, one round."""
+    movement = {
+        "schema": "duplitarot-movement/1",
+        "format": "quadrette",
+        "kind": "matches",
+        "tables": 2,
+        "rounds": 1,
+        "seats": ["N", "E", "S", "W"],
+        "deal_sets": 1,
+        "copies": 2,
+        "entrants": [
+            {"id": i, "line": None, "team": 1 if i <= 4 else 2, "phantom": False}
+            for i in range(1, 9)
+        ],
+        "schedule": [
+            {
+                "round": 1,
+                "byes": [],
+                "tables": [
+                    {
+                        "table": 1,
+                        "seats": {"N": 1, "E": 5, "S": 6, "W": 7},
+                        "deal_set": 1,
+                        "copy": 1,
+                    },
+                    {
+                        "table": 2,
+                        "seats": {"N": 8, "E": 2, "S": 3, "W": 4},
+                        "deal_set": 1,
+                        "copy": 2,
+                    },
+                ],
+            }
+        ],
+    }
+    event = build_running_event(movement=movement, deals_per_round=2)
+    Event.objects.filter(pk=event.pk).update(format=Event.Format.QUADRETTE)
+    event.refresh_from_db()
+    teams = [Team.objects.create(event=event, number=n, name=f"Team {n}") for n in (1, 2)]
+    for entrant in event.entrants.all():
+        entrant.team = teams[0] if entrant.slot <= 4 else teams[1]
+        entrant.save()
+    return event
+
+
+def test_quadrette_match_sheet_and_team_ranking():
+    event = quadrette_event()
+    for deal in event.deals.all():
+        deal.taker_seat = "N"
+        deal.save()
+    t1, t2 = event.tables.order_by("number")
+    deal1, deal2 = event.deals.order_by("number")
+    garde = {"contract": "garde", "oudlers": 2, "points": 56}  # value 2*(25+15) = 80
+    table_result_submit(table=t1, deal=deal1, outcome=garde)
+    table_result_submit(table=t2, deal=deal1, outcome={**garde, "points": 41})  # value 50
+    table_result_submit(table=t1, deal=deal2, outcome=garde)
+    table_result_submit(table=t2, deal=deal2, outcome=garde)
+    snapshot = standings_recompute(event_id=event.pk)
+    [sheet] = snapshot.data["matches"]
+    assert sheet["tables"] == [1, 2]
+    # Deal 1: A's net = 3*80 (A1 takes at table 1) + 3*(-50) (A defends at table 2) = 90.
+    assert sheet["deals"][0]["net_a"] == 90
+    assert sheet["deals"][0]["pm_a"] == 3
+    assert sheet["deals"][1]["net_a"] == 0
+    rows = list(ranking_for_event(event, "team"))
+    assert [(r.team.number, r.points_de_match) for r in rows] == [(1, 3), (2, -3)]

@@ -28,7 +28,7 @@ def test_json_figures_for_each_size() -> None:
     assert (small["players"], small["table_results"], small["seat_marks"]) == (12, 12, 48)
     assert small["runs"] == 2
     assert 0 < small["min_seconds"] <= small["median_seconds"] <= small["max_seconds"]
-    assert small["ns_per_seat_mark"] > 0
+    assert small["ns_per_seat_mark"] > 0 and small["median_cpu_seconds"] >= 0
 
 
 def test_text_table() -> None:

@@ -56,6 +56,10 @@ def events_for_user_with_counts(user: UserLike) -> QuerySet[Event]:
     )
 
 
+def event_tables(event: Event) -> list[Table]:
+    return list(Table.objects.filter(event=event).order_by("number"))
+
+
 def event_entrants(event: Event) -> list[Entrant]:
     """The event's entrants in slot order, with player, club and team loaded."""
     return list(

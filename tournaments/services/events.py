@@ -441,7 +441,7 @@ def teams_build_in_order(*, event: Event) -> list[Team]:
         team = Team.objects.create(
             event=event,
             number=number,
-            name=" / ".join(m.player.last_name for m in members if m.player is not None),
+            name=" / ".join(m.player.last_name for m in members if m.player is not None)[:120],
         )
         Entrant.objects.filter(pk__in=[m.pk for m in members]).update(team=team)
         teams.append(team)
@@ -452,7 +452,7 @@ def teams_build_in_order(*, event: Event) -> list[Team]:
 # --- movement ----------------------------------------------------------------------------
 
 
-def _report_errors(report: Any) -> list[str]:
+def _report_errors(report: movements.ValidationReport) -> list[str]:
     return [str(error) for error in report.errors]
 
 
@@ -468,7 +468,9 @@ def event_movement_propose(*, event: Event) -> dict[str, Any]:
     try:
         proposal = movements.propose(event.format, count)
     except movements.MovementError as exc:
-        raise ValidationError(str(exc)) from exc
+        raise ValidationError(
+            _("No movement can be proposed: %(reason)s") % {"reason": exc}
+        ) from exc
     return dict(proposal)
 
 
@@ -497,9 +499,8 @@ def event_movement_build(
             doc = movements.generate_triplette(teams=count, seed=seed)
         else:
             doc = movements.generate_quadrette(teams=count, rounds=rounds, seed=seed)
-    except movements.MovementError as exc:
-        raise ValidationError(str(exc)) from exc
-    except (ValueError, TypeError) as exc:
+    except (movements.MovementError, ValueError, TypeError) as exc:
+        # The pure package speaks English; the sentence around its reason is translated.
         raise ValidationError(
             _("No movement for these parameters: %(reason)s") % {"reason": exc}
         ) from exc
@@ -514,7 +515,7 @@ def event_movement_set(
     rounds: int | None = None,
     seed: int = 0,
     movement: dict[str, Any] | None = None,
-) -> Any:
+) -> movements.ValidationReport:
     """Generate (or take ``movement``), validate, store and bind the event's movement.
 
     Refuses any movement with a hard error (nothing changes). On success: tables 1..T exist
@@ -529,10 +530,7 @@ def event_movement_set(
         if movement is not None
         else event_movement_build(event=event, tables=tables, rounds=rounds, seed=seed)
     )
-    try:
-        report = movements.validate(doc)
-    except movements.MovementError as exc:
-        raise ValidationError(str(exc)) from exc
+    report = movements.validate(doc)
     if not report.ok:
         raise ValidationError(
             [_("The movement has hard errors and cannot be used:"), *_report_errors(report)]

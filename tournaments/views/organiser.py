@@ -153,12 +153,16 @@ def event_create(request: HttpRequest) -> HttpResponse:
 def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     problems = services.event_start_problems(event) if event.status == Event.Status.DRAFT else []
+    tables = [
+        {"table": table, "entry_url": f"/table/{table.code}/"}
+        for table in (selectors.event_tables(event) if event.movement else [])
+    ]
     return _render(
         request,
         "tournaments/organiser/event_dashboard.html",
         event,
         "start",
-        {"problems": problems},
+        {"problems": problems, "tables": tables},
     )
 
 

@@ -336,3 +336,35 @@ def test_print_pages_with_phantoms_show_sit_outs(client_in, organiser) -> None:
     assert response.text.count('class="page route-card"') == 26
     byes = response.text.count('<td colspan="4">Bye</td>')
     assert byes == 2 * len(event.movement["schedule"])  # the 2 players seated with 2 phantoms
+
+
+def test_details_edit_and_running_dashboard(client_in, organiser) -> None:
+    event = ready_event(organiser)
+    response = client_in.post(
+        url("organiser-event-edit", event.pk),
+        {"name": "", "date": "2026-12-06", "deals_per_round": 2},
+    )
+    assert response.status_code == 400 and "This field is required" in response.text
+    response = client_in.post(
+        url("organiser-event-edit", event.pk),
+        {"name": "Open 2", "date": "2026-12-06", "deals_per_round": 2, "public": "on"},
+    )
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.name == "Open 2" and event.public
+    services.event_deals_generate(event=event, seed=1)
+    services.event_start(event=event)
+    response = client_in.get(url("organiser-event", event.pk))
+    assert response.status_code == 200 and "Finish the event" in response.text
+    table = event.tables.get(number=1)
+    assert f"/table/{table.code}/" in response.text
+    response = client_in.post(
+        url("organiser-event-edit", event.pk),
+        {"name": "Late change", "date": "2026-12-06", "deals_per_round": 2},
+    )
+    assert response.status_code == 400
+    event.refresh_from_db()
+    assert event.name == "Open 2"
+    assert client_in.post(url("organiser-event-finish", event.pk)).status_code == 302
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED

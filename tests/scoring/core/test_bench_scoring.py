@@ -49,6 +49,8 @@ def test_text_table() -> None:
         "max",
         "s",
         "ns/mark",
+        "cpu",
+        "s",
     ]
     assert lines[2].split()[:5] == ["5", "3", "20", "15", "60"]
 

@@ -1,9 +1,10 @@
 """The vectorised path: the same rules as :mod:`scoring.core.reference`, with NumPy, in
-``O(R log R)`` for R seat results (a few sorts and counts; no Python loop over results).
+linear time for R seat results (counts and gathers; no Python loop over results).
 
-How matchpoints are counted at once for every hand: sort the real results by
-``(hand, mark)``; in that order, a result beats every result between the start of its hand
-and the start of its run of equal marks, and ties with the rest of that run.
+How matchpoints are counted at once for every hand: marks are whole numbers in a narrow range,
+so the real results are counted on a (hand, mark) grid; along a hand's row, the running count
+below a mark is how many results it beats, and the count in its cell minus one how many it
+ties. (When the grid would be too large, the results are sorted by (hand, mark) instead.)
 
 Exactness: matchpoints, Neuberg numerators and hand percentages (rounded half-up) are computed
 in 64-bit integers. An event percentage is a mean of fractions with different denominators;

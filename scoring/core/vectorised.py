@@ -1,5 +1,6 @@
 """The vectorised path: the same rules as :mod:`scoring.core.reference`, with NumPy, in
-linear time for R seat results (counts and gathers; no Python loop over results).
+near-linear time for R seat results (counts, gathers, a sort only for unordered rows; no
+Python loop over results).
 
 How matchpoints are counted at once for every hand: marks are whole numbers in a narrow range,
 so the real results are counted on a (hand, mark) grid; along a hand's row, the running count

@@ -89,27 +89,31 @@ def scheduled_plays(event: Event, phantom_slots: set[int]) -> list[tuple[int, in
 def _quadrette_matches(
     event: Event, team_of_slot: dict[int, int | None], phantom_slots: set[int]
 ) -> list[Match]:
-    """A quadrette match is two tables playing the same deal set in the same round."""
+    """Quadrette matches from the movement: in a round, the two tables playing the same deal set
+    with the same two teams seated (A's member at B's table is mirrored at the other one).
+
+    Team A is the team seated North at the lower-numbered table.
+    """
     matches: list[Match] = []
     for round_entry in (event.movement or {}).get("schedule", []):
-        by_set: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        groups: dict[tuple[int, frozenset[int]], list[dict[str, Any]]] = defaultdict(list)
         for entry in round_entry.get("tables", []):
-            by_set[int(entry["deal_set"])].append(entry)
-        for entries in by_set.values():
-            if len(entries) != 2:
-                continue
-            first, second = sorted(entries, key=lambda e: e["table"])
-            slots = [int(s) for s in first["seats"].values()]
+            slots = [int(s) for s in entry.get("seats", {}).values()]
             if set(slots) & phantom_slots:
                 continue
-            teams = [team_of_slot.get(s) for s in slots]
-            distinct = sorted({t for t in teams if t is not None})
-            if len(distinct) != 2:
+            teams = {team_of_slot.get(s) for s in slots}
+            if None in teams or len(teams) != 2:
                 continue
+            key = (int(entry["deal_set"]), frozenset(t for t in teams if t is not None))
+            groups[key].append(entry)
+        for (_deal_set, teams), entries in groups.items():
+            if len(entries) != 2:
+                continue
+            first, second = sorted(entries, key=lambda e: int(e["table"]))
             team_a = team_of_slot.get(int(first["seats"]["N"]))
-            team_b = distinct[1] if distinct[0] == team_a else distinct[0]
             if team_a is None:
                 continue
+            (team_b,) = teams - {team_a}
             matches.append(
                 Match(
                     id=f"r{round_entry['round']}-t{first['table']}-{second['table']}",

@@ -201,47 +201,47 @@ def test_penalty_before_any_result_does_not_block_the_standings(event):
 
 
 def quadrette_event() -> Event:
-    """Team A (slots 1-4) against team B (5-8) on two crossed tables, one round."""
+    """Four teams of 4 (slots 1-4, 5-8, 9-12, 13-16); one round where every table plays deal
+    set 1: team 1 against 2 at tables 1-2, team 3 against 4 at tables 3-4 (crossed)."""
+    tables = []
+    for first, (a, b) in enumerate([(1, 5), (9, 13)]):
+        tables.append(
+            {
+                "table": 2 * first + 1,
+                "seats": {"N": a, "E": b, "S": b + 1, "W": b + 2},
+                "deal_set": 1,
+                "copy": 2 * first + 1,
+            }
+        )
+        tables.append(
+            {
+                "table": 2 * first + 2,
+                "seats": {"N": b + 3, "E": a + 1, "S": a + 2, "W": a + 3},
+                "deal_set": 1,
+                "copy": 2 * first + 2,
+            }
+        )
     movement = {
         "schema": "duplitarot-movement/1",
         "format": "quadrette",
         "kind": "matches",
-        "tables": 2,
+        "tables": 4,
         "rounds": 1,
         "seats": ["N", "E", "S", "W"],
         "deal_sets": 1,
-        "copies": 2,
+        "copies": 4,
         "entrants": [
-            {"id": i, "line": None, "team": 1 if i <= 4 else 2, "phantom": False}
-            for i in range(1, 9)
+            {"id": i, "line": None, "team": (i - 1) // 4 + 1, "phantom": False}
+            for i in range(1, 17)
         ],
-        "schedule": [
-            {
-                "round": 1,
-                "byes": [],
-                "tables": [
-                    {
-                        "table": 1,
-                        "seats": {"N": 1, "E": 5, "S": 6, "W": 7},
-                        "deal_set": 1,
-                        "copy": 1,
-                    },
-                    {
-                        "table": 2,
-                        "seats": {"N": 8, "E": 2, "S": 3, "W": 4},
-                        "deal_set": 1,
-                        "copy": 2,
-                    },
-                ],
-            }
-        ],
+        "schedule": [{"round": 1, "byes": [], "tables": tables}],
     }
     event = build_running_event(movement=movement, deals_per_round=2)
     Event.objects.filter(pk=event.pk).update(format=Event.Format.QUADRETTE)
     event.refresh_from_db()
-    teams = [Team.objects.create(event=event, number=n, name=f"Team {n}") for n in (1, 2)]
+    teams = [Team.objects.create(event=event, number=n, name=f"Team {n}") for n in (1, 2, 3, 4)]
     for entrant in event.entrants.all():
-        entrant.team = teams[0] if entrant.slot <= 4 else teams[1]
+        entrant.team = teams[(entrant.slot - 1) // 4]
         entrant.save()
     return event
 
@@ -251,19 +251,26 @@ def test_quadrette_match_sheet_and_team_ranking():
     for deal in event.deals.all():
         deal.taker_seat = "N"
         deal.save()
-    t1, t2 = event.tables.order_by("number")
+    t1, t2, t3, t4 = event.tables.order_by("number")
     deal1, deal2 = event.deals.order_by("number")
+    for table in (t3, t4):
+        for deal in (deal1, deal2):
+            table_result_submit(
+                table=table, deal=deal, outcome={"contract": "garde", "oudlers": 2, "points": 50}
+            )
     garde = {"contract": "garde", "oudlers": 2, "points": 56}  # value 2*(25+15) = 80
     table_result_submit(table=t1, deal=deal1, outcome=garde)
     table_result_submit(table=t2, deal=deal1, outcome={**garde, "points": 41})  # value 50
     table_result_submit(table=t1, deal=deal2, outcome=garde)
     table_result_submit(table=t2, deal=deal2, outcome=garde)
     snapshot = standings_recompute(event_id=event.pk)
-    [sheet] = snapshot.data["matches"]
+    sheet, other = snapshot.data["matches"]
     assert sheet["tables"] == [1, 2]
+    assert other["tables"] == [3, 4]
+    assert other["pm_a"] == 0
     # Deal 1: A's net = 3*80 (A1 takes at table 1) + 3*(-50) (A defends at table 2) = 90.
     assert sheet["deals"][0]["net_a"] == 90
     assert sheet["deals"][0]["pm_a"] == 3
     assert sheet["deals"][1]["net_a"] == 0
     rows = list(ranking_for_event(event, "team"))
-    assert [(r.team.number, r.points_de_match) for r in rows] == [(1, 3), (2, -3)]
+    assert [(r.team.number, r.points_de_match) for r in rows] == [(1, 3), (3, 0), (4, 0), (2, -3)]

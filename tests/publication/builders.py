@@ -44,3 +44,33 @@ def scored_event(
     standings_recompute(event_id=event.pk)
     event.refresh_from_db()
     return event
+
+
+def team_event(*, format: str, teams: int, deals_per_round: int = 1, seed: int = 5) -> Event:
+    """A finished team event set up through the services, every deal entered and scored."""
+    import datetime as dt
+
+    from tests.factories import ClubFactory, PlayerFactory
+    from tournaments.services import events as setup
+
+    size = 3 if format == Event.Format.TRIPLETTE else 4
+    club = ClubFactory()
+    event = setup.event_create(club=club, name=f"{format} {teams}", date=dt.date(2026, 12, 5),
+                               format=format, deals_per_round=deals_per_round,
+                               public=True)  # fmt: skip
+    entrants = [
+        setup.entrant_register(event=event, player=PlayerFactory(club=club))
+        for _ in range(teams * size)
+    ]
+    for index in range(teams):
+        setup.team_create(event=event, name=f"Team {index + 1}",
+                          entrants=entrants[index * size : (index + 1) * size])  # fmt: skip
+    setup.event_movement_set(event=event, seed=seed)
+    setup.event_deals_generate(event=event, seed=seed)
+    event = setup.event_start(event=Event.objects.get(pk=event.pk))
+    rng = random.Random(seed)
+    rounds = sorted({r["round"] for r in event.movement["schedule"]})
+    for round_number in rounds:
+        enter_round(event, round_number, rng)
+    standings_recompute(event_id=event.pk)
+    return setup.event_finish(event=Event.objects.get(pk=event.pk))

@@ -231,3 +231,19 @@ def test_penalty_page(client: Client, event):
         == 302
     )
     assert Penalty.objects.get().points == 1.5
+
+
+def test_stored_result_with_poignee_and_chelem_renders(client: Client, event):
+    table, deals, _ = first_play(event)
+    table_result_submit(
+        table=table,
+        deal=deals[0],
+        outcome={
+            **GARDE_46,
+            "poignees": [{"side": "defence", "size": "simple"}],
+            "chelem": {"announced": True, "made_by": None},
+        },
+    )
+    html = client.get(f"/en/table/{table.code}/").content.decode()
+    assert "poignée simple (defence)" in html
+    assert "chelem announced" in html

@@ -79,12 +79,8 @@ def build_running_event(
             line=entry.get("line") or "",
             phantom=entry["phantom"],
         )
-    Table.objects.bulk_create(
-        Table(event=event, number=n + 1) for n in range(movement["tables"])
-    )
-    Round.objects.bulk_create(
-        Round(event=event, number=n + 1) for n in range(movement["rounds"])
-    )
+    Table.objects.bulk_create(Table(event=event, number=n + 1) for n in range(movement["tables"]))
+    Round.objects.bulk_create(Round(event=event, number=n + 1) for n in range(movement["rounds"]))
     for number in range(1, movement["deal_sets"] * deals_per_round + 1):
         DealFactory(event=event, number=number)
     return event

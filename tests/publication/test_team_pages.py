@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from scoring.models import RankingEntry
+from scoring.models import RankingEntry, StandingsSnapshot
 from tests.publication.builders import team_event
 from tournaments.models import Event
 
@@ -34,6 +34,11 @@ def test_quadrette_match_sheets_and_pm_ranking(client: Client, teams: int, match
     event = team_event(format=Event.Format.QUADRETTE, teams=teams)
     html = client.get(f"/en/events/{event.pk}/matches/").content.decode()
     assert html.count('class="card match"') == matches
+    # A match sheet holds the deals the two teams played against each other: one deal set.
+    sheets = StandingsSnapshot.objects.get(event=event).data["matches"]
+    assert [len(sheet["deals"]) for sheet in sheets] == [event.deals_per_round] * matches
+    for sheet in sheets:
+        assert all(deal["net_a"] is not None for deal in sheet["deals"])
     ranked = RankingEntry.objects.filter(event=event, kind="team")
     assert ranked.count() == teams
     assert not ranked.filter(points_de_match__isnull=True).exists()

@@ -56,7 +56,7 @@ MIN_LINE_ROUNDS = 6
 SEARCH_PATIENCE = 12  # restarts without a longer result before the row search stops
 HOWELL_RESTARTS = 80
 FILL_NODES = 3_000
-SITOUT_NODES = 30_000
+SITOUT_NODES = 8_000
 
 Row = tuple[int, ...]
 

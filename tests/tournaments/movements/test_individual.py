@@ -124,9 +124,7 @@ def test_rounds_can_be_asked_for_and_limited() -> None:
         generate_individual(tables=7, rounds=1)
 
 
-@pytest.mark.parametrize(
-    ("tables", "players"), [(2, 8), (7, 24), (7, 29)]
-)
+@pytest.mark.parametrize(("tables", "players"), [(2, 8), (7, 24), (7, 29)])
 def test_impossible_parameters_raise(tables: int, players: int) -> None:
     with pytest.raises(MovementError):
         generate_individual(tables=tables, players=players)
@@ -139,7 +137,10 @@ def test_impossible_parameters_raise(tables: int, players: int) -> None:
 def test_propose_individual(players: int, tables: int, phantom_count: int, kind: str) -> None:
     proposal = propose("individual", players)
     assert (proposal["tables"], proposal["phantoms"], proposal["kind"]) == (
-        tables, phantom_count, kind)
+        tables,
+        phantom_count,
+        kind,
+    )
     assert validate(proposal["document"]).ok
 
 

@@ -16,8 +16,7 @@ from tournaments.movements import (
     validate,
 )
 
-FAST = settings(max_examples=25, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST
@@ -58,8 +57,11 @@ BASES = {t: generate_individual(tables=t) for t in (5, 7, 8, 11)}
 
 
 @FAST
-@given(tables=st.sampled_from(sorted(BASES)), kind=st.sampled_from(
-    ["replay", "double_booking", "meeting", "missing", "line"]), pick=st.randoms())
+@given(
+    tables=st.sampled_from(sorted(BASES)),
+    kind=st.sampled_from(["replay", "double_booking", "meeting", "missing", "line"]),
+    pick=st.randoms(),
+)
 def test_corruptions_are_refused_with_the_right_check(
     tables: int, kind: str, pick: random.Random
 ) -> None:
@@ -90,7 +92,8 @@ def test_corruptions_are_refused_with_the_right_check(
         expected = 6
     elif kind == "missing":
         doc["entrants"].append(
-            {"id": len(doc["entrants"]) + 1, "line": "N", "team": None, "phantom": False})
+            {"id": len(doc["entrants"]) + 1, "line": "N", "team": None, "phantom": False}
+        )
         expected = 2
     else:
         seats = schedule[r]["tables"][pick.randrange(tables)]["seats"]

@@ -38,14 +38,28 @@ def test_generated_document_is_ok_and_json_round_trips(line7: dict[str, Any]) ->
 
 
 def test_the_document_has_the_specified_shape(line7: dict[str, Any]) -> None:
-    assert list(line7)[:10] == ["schema", "format", "kind", "tables", "rounds", "seats",
-                                "deal_sets", "copies", "entrants", "schedule"]
+    assert list(line7)[:10] == [
+        "schema",
+        "format",
+        "kind",
+        "tables",
+        "rounds",
+        "seats",
+        "deal_sets",
+        "copies",
+        "entrants",
+        "schedule",
+    ]
     assert line7["schema"] == SCHEMA
     assert line7["entrants"][0] == {"id": 1, "line": "N", "team": None, "phantom": False}
     first = line7["schedule"][0]
     assert set(first) == {"round", "tables", "byes"}
-    assert first["tables"][0] == {"table": 1, "seats": {"N": 1, "E": 8, "S": 15, "W": 22},
-                                  "deal_set": 1, "copy": 1}
+    assert first["tables"][0] == {
+        "table": 1,
+        "seats": {"N": 1, "E": 8, "S": 15, "W": 22},
+        "deal_set": 1,
+        "copy": 1,
+    }
 
 
 @pytest.mark.parametrize(
@@ -106,8 +120,7 @@ def test_replayed_deal_set_is_check_4(line7: dict[str, Any]) -> None:
     other = next(t for t in tables if t["deal_set"] == 1)
     other["deal_set"], tables[0]["deal_set"] = tables[0]["deal_set"], 1
     errors = validate(doc).errors
-    assert any(v.check == 4 and v.code == "replay" and "entrant 1 " in v.message
-               for v in errors)
+    assert any(v.check == 4 and v.code == "replay" and "entrant 1 " in v.message for v in errors)
     assert "rounds 1 and 2" in next(v.message for v in errors if v.check == 4)
 
 
@@ -124,8 +137,7 @@ def test_broken_line_is_check_5(line7: dict[str, Any]) -> None:
 def test_repeated_meeting_is_check_6(line7: dict[str, Any]) -> None:
     doc = broken(line7)
     # Seat round 2 exactly like round 1 (with the deal sets of round 2): every pair meets twice.
-    for mine, model in zip(doc["schedule"][1]["tables"], doc["schedule"][0]["tables"],
-                           strict=True):
+    for mine, model in zip(doc["schedule"][1]["tables"], doc["schedule"][0]["tables"], strict=True):
         mine["seats"] = dict(model["seats"])
     found = codes(doc)
     assert (6, "meeting") in found
@@ -155,7 +167,9 @@ def test_team_checks_6_and_8() -> None:
     doc = broken(trip)
     seats = doc["schedule"][0]["tables"][0]["seats"]
     seats["E"], doc["schedule"][0]["tables"][1]["seats"]["E"] = (
-        doc["schedule"][0]["tables"][1]["seats"]["E"], seats["E"])
+        doc["schedule"][0]["tables"][1]["seats"]["E"],
+        seats["E"],
+    )
     assert (8, "pool_defenders") in codes(doc)
     doc = broken(trip)
     seats = doc["schedule"][0]["tables"][0]["seats"]

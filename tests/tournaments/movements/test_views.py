@@ -17,8 +17,13 @@ def test_table_cards_list_every_round_of_every_table() -> None:
     cards = table_cards(doc)
     assert [c["table"] for c in cards] == list(range(1, 8))
     assert all(len(c["rounds"]) == 7 for c in cards)
-    assert cards[0]["rounds"][0] == {"round": 1, "seats": {"N": 1, "E": 8, "S": 15, "W": 22},
-                                     "deal_set": 1, "copy": 1, "played": True}
+    assert cards[0]["rounds"][0] == {
+        "round": 1,
+        "seats": {"N": 1, "E": 8, "S": 15, "W": 22},
+        "deal_set": 1,
+        "copy": 1,
+        "played": True,
+    }
 
 
 def test_route_cards_follow_each_entrant_and_mark_sit_outs() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 
@@ -57,4 +57,4 @@ def assert_fair_byes(doc: dict[str, Any]) -> None:
         values = [running[eid] for eid in rounds_out]
         assert max(values) - min(values) <= 1, f"unfair byes after round {rnd['round']}"
     for eid, rounds in rounds_out.items():
-        assert all(b - a > 1 for a, b in zip(rounds, rounds[1:], strict=False)), eid
+        assert all(b - a > 1 for a, b in pairwise(rounds)), eid

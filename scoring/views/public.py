@@ -32,6 +32,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -540,11 +541,15 @@ def ranking(request: HttpRequest, event_id: int) -> HttpResponse:
     progress = event_progress(event)
     fragment = render_ranking_fragment(request, event, view, progress)
     if request.headers.get("HX-Request"):
-        return HttpResponse(fragment)
-    context = base_context(
-        event, progress, view=view, views=ranking_views_for(event), fragment=fragment
-    )
-    return render(request, "scoring/public/ranking.html", context)
+        response = HttpResponse(fragment)
+    else:
+        context = base_context(
+            event, progress, view=view, views=ranking_views_for(event), fragment=fragment
+        )
+        response = render(request, "scoring/public/ranking.html", context)
+    # The same URL answers the whole page or the htmx fragment: caches must tell them apart.
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_GET
@@ -554,9 +559,12 @@ def ranking_projector(request: HttpRequest, event_id: int) -> HttpResponse:
     progress = event_progress(event)
     fragment = render_ranking_fragment(request, event, view, progress, projector=True)
     if request.headers.get("HX-Request"):
-        return HttpResponse(fragment)
-    context = base_context(event, progress, view=view, fragment=fragment)
-    return render(request, "scoring/public/projector.html", context)
+        response = HttpResponse(fragment)
+    else:
+        context = base_context(event, progress, view=view, fragment=fragment)
+        response = render(request, "scoring/public/projector.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @dataclass

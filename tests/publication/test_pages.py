@@ -123,7 +123,9 @@ def test_ranking_is_provisional_then_final_and_refreshes(client: Client, event: 
     assert 'hx-trigger="every 15s"' in page
     assert "badge provisional" in page
     assert "20 of 25 results entered" in page
-    fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    response = client.get(url, headers={"HX-Request": "true"})
+    assert "HX-Request" in response["Vary"]
+    fragment = response.content.decode()
     assert "<html" not in fragment
     assert "badge provisional" in fragment
     leaders = RankingEntry.objects.filter(event=event, kind="individual", rank=1)

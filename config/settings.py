@@ -134,7 +134,9 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "duplitarot API",
-    "DESCRIPTION": "Duplicate French tarot tournaments: events, movements, deals, results, rankings.",
+    "DESCRIPTION": (
+        "Duplicate French tarot tournaments: events, movements, deals, results, rankings."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # One schema name per shared choice set (seats, contracts, sides).

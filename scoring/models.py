@@ -30,6 +30,9 @@ class StandingsSnapshot(models.Model):
         verbose_name = _("standings snapshot")
         verbose_name_plural = _("standings snapshots")
 
+    def __str__(self) -> str:
+        return f"{self.event} @ v{self.results_version}"
+
 
 class HandScore(models.Model):
     """One seat of one table result, compared with every other holder of the same hand."""
@@ -54,6 +57,9 @@ class HandScore(models.Model):
             models.Index(fields=["event", "deal"]),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.deal} {self.seat} table {self.table_number}: {self.percentage}%"
+
 
 class RankingEntry(models.Model):
     """A line of a ranking: individual (per player), per line, or team."""
@@ -67,10 +73,12 @@ class RankingEntry(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices)
     line = models.CharField(max_length=1, blank=True)
     rank = models.PositiveIntegerField()
-    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, null=True, blank=True,
-                                related_name="ranking_entries")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="ranking_entries")
+    entrant = models.ForeignKey(
+        Entrant, on_delete=models.CASCADE, null=True, blank=True, related_name="ranking_entries"
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="ranking_entries"
+    )
     percentage = models.DecimalField(max_digits=6, decimal_places=2, null=True, blank=True)
     penalty = models.DecimalField(max_digits=6, decimal_places=2, default=0)
     marks_total = models.IntegerField(default=0)
@@ -81,3 +89,6 @@ class RankingEntry(models.Model):
     class Meta:
         ordering = ["event", "kind", "line", "rank", "pk"]
         indexes = [models.Index(fields=["event", "kind", "rank"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.rank}"

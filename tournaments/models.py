@@ -66,7 +66,11 @@ class Player(models.Model):
         _("licence number"), max_length=20, unique=True, null=True, blank=True
     )
     club = models.ForeignKey(
-        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="players",
+        Club,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
         verbose_name=_("club"),
     )
     series = models.CharField(_("series"), max_length=20, blank=True)
@@ -100,21 +104,23 @@ class Event(models.Model):
         PM = "pm", _("Total points de match")
         VP = "vp", _("Victory points (WBF)")
 
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events",
-                             verbose_name=_("club"))
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="events", verbose_name=_("club")
+    )
     name = models.CharField(_("name"), max_length=200)
     date = models.DateField(_("date"))
     format = models.CharField(_("format"), max_length=12, choices=Format.choices)
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
-                              default=Status.DRAFT)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
     public = models.BooleanField(_("public"), default=False)
     deals_per_round = models.PositiveSmallIntegerField(_("deals per round"), default=4)
     seed = models.BigIntegerField(_("deal seed"), default=0)
     movement = models.JSONField(_("movement"), null=True, blank=True)
-    opponent_confirmation = models.BooleanField(_("a defender confirms each result"),
-                                                default=False)
-    ranking = models.CharField(_("team ranking"), max_length=4, choices=Ranking.choices,
-                               default=Ranking.PM)
+    opponent_confirmation = models.BooleanField(_("a defender confirms each result"), default=False)
+    ranking = models.CharField(
+        _("team ranking"), max_length=4, choices=Ranking.choices, default=Ranking.PM
+    )
     pm_scale = models.JSONField(_("points de match scale"), default=list, blank=True)
     results_version = models.PositiveIntegerField(_("results version"), default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -157,8 +163,9 @@ class Round(models.Model):
     """A position: every table plays the deal set the movement gives it for this round."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
-    session = models.ForeignKey(EventSession, on_delete=models.CASCADE, related_name="rounds",
-                                null=True, blank=True)
+    session = models.ForeignKey(
+        EventSession, on_delete=models.CASCADE, related_name="rounds", null=True, blank=True
+    )
     number = models.PositiveSmallIntegerField(_("number"))
 
     class Meta:
@@ -181,8 +188,9 @@ class Deal(models.Model):
     deal_set = models.PositiveSmallIntegerField(_("deal set"))
     dealer_seat = models.CharField(_("dealer"), max_length=1, choices=Seat.choices)
     taker_seat = models.CharField(_("taker seat"), max_length=1, choices=Seat.choices)
-    imposed_contract = models.CharField(_("imposed contract"), max_length=12,
-                                        choices=Contract.choices, blank=True)
+    imposed_contract = models.CharField(
+        _("imposed contract"), max_length=12, choices=Contract.choices, blank=True
+    )
     cards = models.TextField(_("cards (text form)"), blank=True)
 
     class Meta:
@@ -220,10 +228,22 @@ class Entrant(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
     slot = models.PositiveIntegerField(_("slot"))
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True,
-                               related_name="entries", verbose_name=_("player"))
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="members", verbose_name=_("team"))
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="entries",
+        verbose_name=_("player"),
+    )
+    team = models.ForeignKey(
+        Team,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="members",
+        verbose_name=_("team"),
+    )
     line = models.CharField(_("line"), max_length=1, choices=Seat.choices, blank=True)
     phantom = models.BooleanField(_("phantom"), default=False)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
@@ -232,8 +252,11 @@ class Entrant(models.Model):
         ordering = ["event", "slot"]
         constraints = [
             models.UniqueConstraint(fields=["event", "slot"], name="unique_entrant_slot"),
-            models.UniqueConstraint(fields=["event", "player"], name="unique_entrant_player",
-                                    condition=Q(player__isnull=False)),
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                name="unique_entrant_player",
+                condition=Q(player__isnull=False),
+            ),
         ]
         verbose_name = _("entrant")
         verbose_name_plural = _("entrants")
@@ -285,29 +308,32 @@ class TableResult(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="results")
     round_number = models.PositiveSmallIntegerField(_("round"))
     # Who sat where when the deal was played (copied from the movement at entry time).
-    seat_n = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+",
-                               null=True, blank=True)
-    seat_e = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+",
-                               null=True, blank=True)
-    seat_s = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+",
-                               null=True, blank=True)
-    seat_w = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+",
-                               null=True, blank=True)
+    seat_n = models.ForeignKey(
+        Entrant, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    seat_e = models.ForeignKey(
+        Entrant, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    seat_s = models.ForeignKey(
+        Entrant, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    seat_w = models.ForeignKey(
+        Entrant, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.PLAYED)
     # The outcome (kind == played), in the input shape of rules.scoring.Outcome.
-    taker_seat = models.CharField(_("taker seat"), max_length=1, choices=Seat.choices,
-                                  blank=True)
-    contract = models.CharField(_("contract"), max_length=12, choices=Contract.choices,
-                                blank=True)
+    taker_seat = models.CharField(_("taker seat"), max_length=1, choices=Seat.choices, blank=True)
+    contract = models.CharField(_("contract"), max_length=12, choices=Contract.choices, blank=True)
     oudlers = models.PositiveSmallIntegerField(_("oudlers"), null=True, blank=True)
-    points_half = models.PositiveSmallIntegerField(_("points (half-points)"), null=True,
-                                                   blank=True)
-    petit_au_bout = models.CharField(_("petit au bout"), max_length=8, choices=Side.choices,
-                                     blank=True)
+    points_half = models.PositiveSmallIntegerField(_("points (half-points)"), null=True, blank=True)
+    petit_au_bout = models.CharField(
+        _("petit au bout"), max_length=8, choices=Side.choices, blank=True
+    )
     poignees = models.JSONField(_("poignées"), default=list, blank=True)
     chelem_announced = models.BooleanField(_("chelem announced"), default=False)
-    chelem_made_by = models.CharField(_("chelem made by"), max_length=8, choices=Side.choices,
-                                      blank=True)
+    chelem_made_by = models.CharField(
+        _("chelem made by"), max_length=8, choices=Side.choices, blank=True
+    )
     # Computed by rules.score_deal when saved.
     won = models.BooleanField(null=True, blank=True)
     margin = models.SmallIntegerField(null=True, blank=True)
@@ -323,8 +349,9 @@ class TableResult(models.Model):
     artificial_w = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
     director_assigned = models.BooleanField(_("assigned by the director"), default=False)
     confirmed = models.BooleanField(_("confirmed by the defence"), default=True)
-    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
-                                   null=True, blank=True, related_name="+")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     entered_via = models.CharField(max_length=12, blank=True)  # table / organiser / api
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -344,18 +371,23 @@ class TableResult(models.Model):
 
     def __str__(self) -> str:
         return _("Deal %(deal)s, table %(table)s") % {
-            "deal": self.deal.number, "table": self.table.number}
+            "deal": self.deal.number,
+            "table": self.table.number,
+        }
 
     def seat_entrant_ids(self) -> dict[str, int | None]:
-        return {"N": self.seat_n_id, "E": self.seat_e_id, "S": self.seat_s_id,
-                "W": self.seat_w_id}
+        return {"N": self.seat_n_id, "E": self.seat_e_id, "S": self.seat_s_id, "W": self.seat_w_id}
 
     def seat_marks(self) -> dict[str, int | None]:
         return {"N": self.mark_n, "E": self.mark_e, "S": self.mark_s, "W": self.mark_w}
 
     def seat_artificial(self) -> dict[str, object]:
-        return {"N": self.artificial_n, "E": self.artificial_e, "S": self.artificial_s,
-                "W": self.artificial_w}
+        return {
+            "N": self.artificial_n,
+            "E": self.artificial_e,
+            "S": self.artificial_s,
+            "W": self.artificial_w,
+        }
 
 
 class ResultChange(models.Model):
@@ -371,8 +403,9 @@ class ResultChange(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="result_changes")
     result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="history")
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
-                              blank=True, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     actor_label = models.CharField(_("by"), max_length=120, blank=True)
     at = models.DateTimeField(_("at"), auto_now_add=True)
     reason = models.TextField(_("reason"), blank=True)
@@ -384,19 +417,25 @@ class ResultChange(models.Model):
         verbose_name = _("result change")
         verbose_name_plural = _("result changes")
 
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} ({self.actor_label or self.actor_id})"
+
 
 class Penalty(models.Model):
     """A deduction in percentage points from an entrant's (or a team's) event percentage."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
-    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, null=True, blank=True,
-                                related_name="penalties")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="penalties")
+    entrant = models.ForeignKey(
+        Entrant, on_delete=models.CASCADE, null=True, blank=True, related_name="penalties"
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="penalties"
+    )
     points = models.DecimalField(_("percentage points"), max_digits=5, decimal_places=2)
     reason = models.TextField(_("reason"))
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
-                                   null=True, blank=True, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -411,3 +450,6 @@ class Penalty(models.Model):
         ]
         verbose_name = _("penalty")
         verbose_name_plural = _("penalties")
+
+    def __str__(self) -> str:
+        return f"-{self.points} ({self.reason})"

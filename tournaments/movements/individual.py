@@ -343,13 +343,18 @@ def _line_document(
 ) -> Document:
     m = group.order
 
+    # Ids run line by line (N 1..T, E T+1..2T, ...) over the real slots; the phantom slots
+    # come last, so P players bind to slots 1..P.
+    slots = [(a, i) for a in range(4) for i in range(tables)]
+    ghosts = [(a, m) for a in range(phantoms)]
+    ordered = [slot for slot in slots if slot not in ghosts] + ghosts
+    ids = {slot: k + 1 for k, slot in enumerate(ordered)}
+
     def entrant_id(line: int, member: int) -> int:
-        return line * tables + member + 1
+        return ids[(line, member)]
 
     entrants = [
-        Entrant(id=entrant_id(a, i), line=SEATS[a], phantom=i == m and a < phantoms)
-        for a in range(4)
-        for i in range(tables)
+        Entrant(id=ids[(a, i)], line=SEATS[a], phantom=(a, i) in ghosts) for a, i in slots
     ]
     plans: list[RoundPlan] = []
     for r, row in enumerate(rows):

@@ -50,4 +50,4 @@ def test_deal_set_routes_show_where_each_etui_goes() -> None:
 
 def test_text_rendering_mentions_every_round() -> None:
     text = render_text(generate_individual(tables=8, players=30))
-    assert "Round 7" in text and "sit-out" in text and "(8)" in text
+    assert "Round 7" in text and "sit-out" in text and "(31)" in text

@@ -16,7 +16,7 @@ from django.test import Client
 from rules import deal as rules_deal
 from scoring.models import HandScore, RankingEntry
 from scoring.services import standings_recompute
-from tests.factories import OrganiserFactory
+from tests.factories import EventFactory, OrganiserFactory
 from tests.publication.builders import enter_round, scored_event
 from tournaments.models import Deal, Entrant, Event
 from tournaments.services.events import event_finish
@@ -242,3 +242,18 @@ def test_pages_use_a_bounded_number_of_queries(
         url = "/" + page.format(id=event.pk, entrant=entrant.pk)
         with django_assert_max_num_queries(12):
             assert client.get(url).status_code == 200, url
+
+
+def test_a_public_event_not_yet_prepared_shows_empty_states(client: Client) -> None:
+    event = EventFactory(public=True)  # a draft: no movement, no deals, no results
+    for url in [f"/en/{page.format(id=event.pk)}" for page in PAGES if "{entrant}" not in page]:
+        if "/deals/1/" in url:
+            assert client.get(url).status_code == 404
+            continue
+        assert client.get(url).status_code == 200, url
+    assert "No ranking yet" in client.get(f"/en/events/{event.pk}/ranking/").content.decode()
+    assert (
+        "movement has not been set yet"
+        in client.get(f"/en/events/{event.pk}/movement/").content.decode()
+    )
+    assert "Coming soon" in client.get("/en/").content.decode()

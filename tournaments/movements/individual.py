@@ -16,16 +16,18 @@ Line movements
     - ``search``: otherwise a seeded, iteration- and time-bounded search for rows in Z_m
       (the per-round "skips"): rounds = the longest set found (≥ 6 for T ≥ 7, 5 for T = 6).
 
-Phantoms (P = 4T - k players, k = 1..3)
+Phantoms (P = 4T - k players, k = 1..3; line movements from 8 tables)
     The phantom slots are grouped at table T (the sit-out table), which is outside the group:
     the N line's slot there is always a phantom (N stays), and so are the E and S slots when
-    k ≥ 2, 3. Every other line (and the deal sets) has an extra member "∞": each round one
-    regular member u of such a line goes to table T (sits out, bye) and ∞ takes his place at
-    table u + x[r][a]. The ∞ tables are extra row columns (linear multipliers when the group
-    has enough units, else a seeded backtracking), so that ∞ members meet nobody twice and
-    replay nothing, and nobody sits out twice (fair byes). The regular deal sets 1..T-1 are all
-    played every round; table T carries deal set T, which nobody plays (it need not be
-    prepared: ``deal_coverage`` shows it).
+    k ≥ 2, 3. Every other line has an extra real member "∞": each round one regular member u
+    of such a line goes to table T (sits out, bye) and ∞ takes his place at table u + x[r][a].
+    The ∞ tables are extra row columns (linear multipliers when the group has enough units,
+    else a seeded row search, else a seeded backtracking on the plain rows), so that ∞ members
+    meet nobody twice and replay nothing, and nobody sits out twice (fair byes). The deal sets
+    1..T-1 are all played every round; table T carries deal set T, which nobody plays (it
+    need not be prepared; ``deal_coverage`` shows it). Phantom slots take the last ids.
+    With 3..7 tables and phantoms a Howell search is used instead (phantoms grouped at the
+    last table, sit-outs chosen fairly, every table plays the round's deal set).
 
 Every generator validates its document and raises :class:`MovementError` on any hard error.
 """
@@ -37,7 +39,6 @@ import time
 from collections.abc import Sequence
 from itertools import permutations
 from math import gcd
-from typing import Any
 
 from .document import SEATS, Document, Entrant, MovementError, RoundPlan, Seating, build_document
 from .groups import FiniteGroup, cyclic_group, galois_field, prime_power
@@ -259,7 +260,9 @@ def _sitout_columns(
         if r == len(rows):
             return True
         nodes += 1
-        if nodes > SITOUT_NODES or (nodes % 512 == 0 and time.monotonic() > deadline):
+        if nodes % 512 == 0 and time.monotonic() > deadline:
+            raise MovementError("the sit-out search ran out of time")
+        if nodes > SITOUT_NODES:
             return False
         row = rows[r]
         if k == len(substituted):
@@ -353,9 +356,7 @@ def _line_document(
     def entrant_id(line: int, member: int) -> int:
         return ids[(line, member)]
 
-    entrants = [
-        Entrant(id=ids[(a, i)], line=SEATS[a], phantom=(a, i) in ghosts) for a, i in slots
-    ]
+    entrants = [Entrant(id=ids[(a, i)], line=SEATS[a], phantom=(a, i) in ghosts) for a, i in slots]
     plans: list[RoundPlan] = []
     for r, row in enumerate(rows):
         inverse: dict[tuple[int, int], int] = {}
@@ -486,7 +487,7 @@ def _howell_search(
         if len(schedule) == rounds:
             break
         if time.monotonic() > deadline:
-            return None
+            raise MovementError(f"the Howell search for {tables} tables ran out of time")
     else:
         return None
     counts: dict[int, dict[str, int]] = {e: dict.fromkeys(SEATS, 0) for e in range(1, slots + 1)}
@@ -617,7 +618,3 @@ def ensure_valid(doc: Document) -> Document:
         details = "; ".join(str(v) for v in report.errors[:5])
         raise MovementError(f"generated movement failed validation: {details}")
     return doc
-
-
-def describe_rounds(doc: Document) -> dict[str, Any]:
-    return {"tables": doc["tables"], "rounds": doc["rounds"], "kind": doc["kind"]}

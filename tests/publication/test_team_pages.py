@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 
@@ -45,3 +47,16 @@ def test_quadrette_match_sheets_and_pm_ranking(client: Client, teams: int, match
     teams_page = client.get(f"/en/events/{event.pk}/teams/").content.decode()
     for entry in ranked:
         assert f'<td class="num">{entry.points_de_match}</td>' in teams_page
+
+
+def test_team_pages_use_a_bounded_number_of_queries(
+    client: Client, django_assert_max_num_queries: Any
+) -> None:
+    event = team_event(format=Event.Format.QUADRETTE, teams=4, deals_per_round=2)
+    entrant = event.entrants.filter(phantom=False).first()
+    assert entrant is not None
+    pages = ["teams/", "matches/", "ranking/", "ranking/?view=individual", "ranking/projector/",
+             "movement/", "deals/1/", f"players/{entrant.pk}/", "export/ranking.xlsx"]  # fmt: skip
+    for page in pages:
+        with django_assert_max_num_queries(12):
+            assert client.get(f"/events/{event.pk}/{page}").status_code == 200, page

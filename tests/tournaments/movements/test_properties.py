@@ -103,3 +103,38 @@ def test_corruptions_are_refused_with_the_right_check(
     report = validate(doc)
     assert not report.ok
     assert expected in report.checks_failed()
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.text(max_size=3),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@FAST
+@given(value=JSON, path=st.lists(st.integers(0, 50), min_size=1, max_size=5))
+def test_validator_never_raises_on_mangled_documents(value: object, path: list[int]) -> None:
+    doc = copy.deepcopy(BASES[5])
+    # Walk a random path into the document and replace what is there with random JSON.
+    node: object = doc
+    for step in path[:-1]:
+        if isinstance(node, dict) and node:
+            node = node[sorted(node)[step % len(node)]]
+        elif isinstance(node, list) and node:
+            node = node[step % len(node)]
+    if isinstance(node, dict) and node:
+        node[sorted(node)[path[-1] % len(node)]] = value
+    elif isinstance(node, list) and node:
+        node[path[-1] % len(node)] = value
+    report = validate(doc)
+    assert isinstance(report.ok, bool)
+    report.format_text()
+
+
+@FAST
+@given(value=JSON)
+def test_validator_never_raises_on_random_json(value: object) -> None:
+    assert not validate(value).ok

@@ -758,6 +758,7 @@ def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResp
         RankingEntry.objects.filter(event=event, entrant=entrant).order_by("kind", "line")
     )
     individual = next((e for e in entries if e.kind == RankingEntry.Kind.INDIVIDUAL), None)
+    line_entry = next((e for e in entries if e.kind == RankingEntry.Kind.LINE), None)
     marks_total = sum(line.score.mark or 0 for line in lines)
     percentages = [line.score.percentage for line in lines]
     mean = (
@@ -770,7 +771,8 @@ def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResp
         entrant=entrant,
         lines=lines,
         ranking_entry=individual,
-        line_entry=next((e for e in entries if e.kind == RankingEntry.Kind.LINE), None),
+        line_entry=line_entry,
+        line_label=str(Seat(line_entry.line).label) if line_entry and line_entry.line else "",
         marks_total=marks_total,
         mean_percentage=mean,
         ranked_count=RankingEntry.objects.filter(
@@ -884,6 +886,11 @@ class MovementTable:
     deals: range
     real: bool
     cells: list[MovementCell]
+
+    @property
+    def deals_label(self) -> str:
+        first, last = self.deals.start, self.deals.stop - 1
+        return str(first) if first == last else f"{first}–{last}"
 
 
 @require_GET

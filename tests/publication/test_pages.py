@@ -213,6 +213,9 @@ def test_player_search_and_score_card(client: Client, event: Event) -> None:
     for score in scores:
         assert f'href="/en/events/{event.pk}/deals/{score.deal.number}/"' in card
     assert ("against" in card) and ("taker" in card or "defence" in card)
+    line_rank = RankingEntry.objects.get(event=event, kind="line", entrant=entrant).rank
+    assert f"Rank in line {entrant.get_line_display()}" in card
+    assert f'<strong class="big">{line_rank}</strong>' in card
 
 
 def test_movement_page_shows_every_round_and_table(client: Client, event: Event) -> None:

@@ -435,7 +435,9 @@ def event_home(request: HttpRequest, event_id: int) -> HttpResponse:
         r.number: sum(1 for plan in r.tables if plan.real) * event.deals_per_round for r in rounds
     }
     entered_per_round = Counter(
-        TableResult.objects.filter(event=event).values_list("round_number", flat=True)
+        TableResult.objects.filter(event=event)
+        .exclude(kind=TableResult.Kind.PLAYED, confirmed=False)
+        .values_list("round_number", flat=True)
     )
     round_progress = [
         {"number": number, "entered": entered_per_round.get(number, 0), "expected": expected}

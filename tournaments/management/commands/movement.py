@@ -16,6 +16,7 @@ unreadable or ill-formed file, or a movement with any hard error. No database is
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, NoReturn
 
@@ -72,10 +73,19 @@ class Command(BaseCommand):
         except MovementError as exc:
             raise CommandError(f"[movement] {exc}", returncode=2) from exc
         if options["json"]:
-            self.stdout.write(json.dumps(doc, indent=1))
+            self.emit(json.dumps(doc, indent=1))
         else:
-            self.stdout.write(render_text(doc))
-            self.stdout.write(validate(doc).format_text())
+            self.emit(render_text(doc))
+            self.emit(validate(doc).format_text())
+
+    def emit(self, text: str) -> None:
+        try:
+            self.stdout.write(text)
+            self.stdout.flush()
+        except BrokenPipeError:
+            # The reader went away (e.g. piped into ``head``): stop quietly, no traceback.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(0) from None
 
     def generate(self, options: dict[str, Any]) -> dict[str, Any]:
         fmt = options["format"]
@@ -117,9 +127,9 @@ class Command(BaseCommand):
             ) from exc
         report = validate(document)
         if as_json:
-            self.stdout.write(json.dumps(report.to_dict(), indent=1))
+            self.emit(json.dumps(report.to_dict(), indent=1))
         else:
-            self.stdout.write(report.format_text())
+            self.emit(report.format_text())
         if not report.ok:
             first = report.errors[0]
             raise CommandError(

@@ -127,6 +127,8 @@ def test_demo_builds_three_public_events_with_sound_scores(client: Client) -> No
     # Quadrette match sheets: 4 matches a round over a 7-round round robin, ranked by PM.
     matches = client.get(f"/en/events/{quadrette.pk}/matches/").content.decode()
     assert matches.count('class="card match"') == 4 * 7
+    sheets = StandingsSnapshot.objects.get(event=quadrette).data["matches"]
+    assert {len(sheet["deals"]) for sheet in sheets} == {quadrette.deals_per_round}
     assert not RankingEntry.objects.filter(
         event=quadrette, kind="team", points_de_match__isnull=True
     ).exists()

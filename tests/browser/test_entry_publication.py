@@ -153,6 +153,13 @@ def test_public_pages_in_french_and_english(live_server: Any, phone: Any, event:
             assert response is not None and response.status == 200, prefix + path
             lang = "en" if prefix == "/en/" else "fr"
             assert phone.locator("html").get_attribute("lang") == lang
+    # The projector mode scrolls itself (after a pause at the top).
+    phone.set_viewport_size({"width": 1280, "height": 360})
+    phone.goto(f"{live_server.url}/events/{event.pk}/ranking/projector/")
+    assert phone.evaluate("window.scrollY") == 0
+    phone.wait_for_function("window.scrollY > 20", timeout=15_000)
+    phone.set_viewport_size(PHONE)
+
     # The player search on a phone leads to the score card.
     entrant = Entrant.objects.filter(event=event, phantom=False).select_related("player").first()
     assert entrant is not None and entrant.player is not None

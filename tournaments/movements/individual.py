@@ -455,7 +455,9 @@ def _howell_search(
     phantom_ids = list(range(slots - phantoms + 1, slots + 1))
     deal_sets = rounds
     played_tables = tables - 1 if phantoms else tables
-    for _restart in range(HOWELL_RESTARTS):
+    # Three tables are cheap to search: a bigger budget usually reaches 6 rounds.
+    restarts = HOWELL_RESTARTS * (4 if tables == 3 else 1)
+    for _restart in range(restarts):
         met: dict[tuple[int, int], int] = {}
         byes: dict[int, int] = dict.fromkeys(real, 0)
         last_out: set[int] = set()

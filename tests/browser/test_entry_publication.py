@@ -89,9 +89,11 @@ def test_a_table_enters_a_deal_and_the_public_ranking_shows_it(
     deal = Deal.objects.get(event=event, deal_set=deal_set)
     ranking_url = f"{live_server.url}/en/events/{event.pk}/ranking/"
 
-    phone.goto(ranking_url)
-    assert phone.locator("html").get_attribute("lang") == "en"
-    assert phone.get_by_text("15 of 25 results entered").is_visible()
+    # The public ranking is open on another screen of the room before the deal is entered.
+    screen = phone.context.new_page()
+    screen.goto(ranking_url)
+    assert screen.locator("html").get_attribute("lang") == "en"
+    assert screen.get_by_text("15 of 25 results entered").is_visible()
 
     # The table's phone: the first deal still to enter is round 4's.
     phone.goto(f"{live_server.url}/en/table/{table.code}/")
@@ -119,6 +121,10 @@ def test_a_table_enters_a_deal_and_the_public_ranking_shows_it(
     assert phone.get_by_text(f"Deal {deal.number} saved.").is_visible()
     result = TableResult.objects.get(event=event, deal=deal, table=table)
     assert result.value == 128 and result.contract == "garde_sans"
+
+    # The open ranking refreshes itself (htmx, every 15 s) without a reload.
+    screen.get_by_text("16 of 25 results entered").wait_for(timeout=25_000)
+    screen.close()
 
     # The public ranking is up to date (the recompute ran on commit).
     taker_entrant = getattr(result, f"seat_{taker.lower()}")

@@ -183,6 +183,13 @@ def match_sheets(
             for record in at_tables[table]:
                 if record.entrant in players:
                     cells[(record.deal, table)].append(record)
+        # The same tables host other matches in other rounds: a (deal, table) belongs to this
+        # match only when everybody seated there is a member of one of its two teams.
+        seated: dict[tuple[int, int], int] = defaultdict(int)
+        for table in match.tables:
+            for record in at_tables[table]:
+                seated[(record.deal, table)] += 1
+        cells = defaultdict(list, {key: v for key, v in cells.items() if len(v) == seated[key]})
         deal_numbers = sorted({deal for deal, _ in cells})
         deals: list[DealPM] = []
         for deal in deal_numbers:

@@ -12,8 +12,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 PURE_PACKAGES = ["rules", "scoring/core", "tournaments/movements"]
-FORBIDDEN_IN_PURE = ("django", "rest_framework", "drf_spectacular", "celery", "tournaments",
-                     "scoring", "config")
+FORBIDDEN_IN_PURE = (
+    "django",
+    "rest_framework",
+    "drf_spectacular",
+    "celery",
+    "tournaments",
+    "scoring",
+    "config",
+)
 
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:
@@ -24,9 +31,13 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
             found.extend((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.append((node.lineno, node.module))
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id == "__import__" and node.args
-              and isinstance(node.args[0], ast.Constant)):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "__import__"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
             found.append((node.lineno, str(node.args[0].value)))
     return found
 

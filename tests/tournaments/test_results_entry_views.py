@@ -86,7 +86,7 @@ def test_save_then_conflict_page_shows_the_stored_result(client: Client, event):
     assert "180" in html
     result.refresh_from_db()
     assert result.value == 60
-    page = client.get(f"/table/{table.code}/?round=1").content.decode()
+    page = client.get(f"/en/table/{table.code}/?round=1").content.decode()
     assert "Round recap" in page
 
 

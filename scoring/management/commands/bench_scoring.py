@@ -16,10 +16,11 @@ import statistics
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from scoring.core import compute_standings
 from scoring.core.synthetic import synthetic_tournament
+from tournaments.management.base import OneLineErrorCommand
 
 
 def _sizes(raw: str) -> list[int]:
@@ -62,7 +63,7 @@ def measure(tables: int, deals: int, runs: int, seed: int, method: str) -> dict[
     }
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorCommand):
     help = "Benchmark the scoring core on synthetic simultaneous events (no database)."
 
     def add_arguments(self, parser: CommandParser) -> None:

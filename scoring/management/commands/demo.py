@@ -12,11 +12,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db.models import Count
 
 from scoring.demo import DEFAULT_SEED, DemoError, DemoSummary, build_demo
 from scoring.models import RankingEntry
+from tournaments.management.base import OneLineErrorCommand
 from tournaments.models import Deal, Event, Table, TableResult
 from tournaments.services.results import ResultError
 
@@ -31,7 +32,7 @@ def _port(value: str) -> int:
     return port
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorCommand):
     help = (
         "Set up a demonstration club with three simulated events (individual, triplette, "
         "quadrette) and serve the site on 127.0.0.1."

@@ -10,13 +10,14 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 
 from scoring.services import standings_recompute
+from tournaments.management.base import OneLineErrorCommand
 from tournaments.models import Event
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorCommand):
     help = "Recompute the standings snapshot of an event now (synchronously)."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -18,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from rules.errors import RuleError
 from rules.scoring import outcome_from_dict, score_deal, seat_marks
@@ -35,6 +35,7 @@ from scoring.core import (
     TournamentInput,
     compute_standings,
 )
+from tournaments.management.base import OneLineErrorCommand
 
 TOP_LEVEL_KEYS = {
     "title",
@@ -513,7 +514,7 @@ def render_json(event: EventFile, standings: Standings) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorCommand):
     help = "Score a duplicate tarot tournament described in a JSON file (no database)."
 
     def add_arguments(self, parser: CommandParser) -> None:

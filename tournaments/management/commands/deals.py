@@ -16,33 +16,19 @@ Bad arguments exit with code 2 and one line on stderr.
 from __future__ import annotations
 
 import json
-import sys
-from typing import Any, NoReturn
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from rules import SEAT_NAMES, RuleError, deal_to_text, format_cards, generate_deals
+from tournaments.management.base import OneLineErrorCommand
 
 MAX_COUNT = 10_000
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorCommand):
     help = "Print reproducible deals for a seed, as text or JSON."
     requires_system_checks: list[str] = []
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        parser = super().create_parser(prog_name, subcommand, **kwargs)
-
-        def one_line_error(message: str) -> NoReturn:
-            text = f"[invalid_arguments] {message}"
-            if parser.called_from_command_line:
-                # argparse would print the usage too; keep bad arguments to one line.
-                sys.stderr.write(f"CommandError: {text}\n")
-                sys.exit(2)
-            raise CommandError(text, returncode=2)
-
-        parser.error = one_line_error  # type: ignore[method-assign]
-        return parser
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4).")

@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, NoReturn
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from tournaments.management.base import OneLineErrorCommand
 from tournaments.movements import (
     MovementError,
     generate_individual,
@@ -32,23 +33,9 @@ from tournaments.movements import (
 )
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorCommand):
     help = "Generate a movement (individual, triplette, quadrette) or check a movement file."
     requires_system_checks: list[str] = []
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        parser = super().create_parser(prog_name, subcommand, **kwargs)
-
-        def one_line_error(message: str) -> NoReturn:
-            text = f"[invalid_arguments] {message}"
-            if parser.called_from_command_line:
-                # argparse would print the usage too; keep bad arguments to one line.
-                sys.stderr.write(f"CommandError: {text}\n")
-                sys.exit(2)
-            raise CommandError(text, returncode=2)
-
-        parser.error = one_line_error  # type: ignore[method-assign]
-        return parser
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--format", choices=["individual", "triplette", "quadrette"])

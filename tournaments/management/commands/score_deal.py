@@ -14,17 +14,18 @@ import json
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext
 
 from rules import RuleError, outcome_from_dict, score_deal
+from tournaments.management.base import OneLineErrorCommand
 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorCommand):
     help = "Score one deal outcome given as JSON on stdin; print won, margin, value and marks."
     requires_system_checks: list[str] = []
     # call_command(..., stdin=io.StringIO(...)) lets tests feed the input without a process.

@@ -197,9 +197,13 @@ def test_rankings_and_hand_scores(client, event):
     assert ranking["status"]["state"] == "provisional"
     assert len(ranking["rows"]) == 4
     assert client.get(f"/api/v1/events/{event.pk}/rankings/?kind=line").json()["rows"]
-    bad = client.get(f"/api/v1/events/{event.pk}/rankings/?kind=best")
+    bad = client.get(f"/api/v1/events/{event.pk}/rankings/?kind=best", HTTP_ACCEPT_LANGUAGE="en")
     assert bad.status_code == 400
     assert bad.json()["kind"][0].startswith("kind: ")
+    # The API speaks French unless the client asks otherwise.
+    bad_fr = client.get(f"/api/v1/events/{event.pk}/rankings/?kind=best")
+    assert bad_fr.status_code == 400
+    assert "valeurs possibles" in bad_fr.json()["kind"][0]
     scores = client.get(f"/api/v1/events/{event.pk}/deals/{deal.number}/hand-scores/").json()
     assert len(scores) == 4
     assert {s["percentage"] for s in scores} == {"50.00"}

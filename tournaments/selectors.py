@@ -19,6 +19,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils.translation import pgettext
 
 from rules import deal as rules_deal
 from rules.cards import PLAIN_SUITS, SUIT_SYMBOLS, Suit
@@ -346,14 +347,29 @@ class DealDiagram:
     chien: list[SuitLine]
 
 
+def card_label(label: str) -> str:
+    """A rank label of ``rules`` in the active language (French: R, D, C, V for K, Q, C, J)."""
+    labels = {
+        "K": pgettext("card rank (King)", "K"),
+        "Q": pgettext("card rank (Queen)", "Q"),
+        "C": pgettext("card rank (Knight, cavalier)", "C"),
+        "J": pgettext("card rank (Jack)", "J"),
+        "Exc": pgettext("card (the Excuse)", "Exc"),
+    }
+    return labels.get(label, label)
+
+
 def _suit_lines(hand: Iterable[Any]) -> list[SuitLine]:
     by_suit = rules_deal.hand_by_suit(hand)
+
+    def cards(code: str) -> str:
+        return " ".join(card_label(label) for label in by_suit[code]) or "—"
+
     lines = [
-        SuitLine(SUIT_SYMBOLS[suit], f"suit-{suit.value}", " ".join(by_suit[suit.value]) or "—")
+        SuitLine(SUIT_SYMBOLS[suit], f"suit-{suit.value}", cards(suit.value))
         for suit in PLAIN_SUITS
     ]
-    trumps = " ".join(by_suit[Suit.TRUMP.value]) or "—"
-    lines.append(SuitLine(SUIT_SYMBOLS[Suit.TRUMP], "suit-T", trumps))
+    lines.append(SuitLine(SUIT_SYMBOLS[Suit.TRUMP], "suit-T", cards(Suit.TRUMP.value)))
     return lines
 
 

@@ -50,6 +50,7 @@ from tournaments.models import (
     TableResult,
     Team,
 )
+from tournaments.selectors import SuitLine, deal_diagram
 
 SEAT_FIELDS: dict[str, str] = {"N": "seat_n", "E": "seat_e", "S": "seat_s", "W": "seat_w"}
 # Everything a result row needs to name its players and teams, in one query.
@@ -358,35 +359,28 @@ class HandBlock:
 def hand_diagram(deal: Deal) -> list[HandBlock] | None:
     """The four hands and the chien of ``deal`` as display blocks, or None without cards.
 
-    Reads the deal's text form with ``rules.deal``, which owns the card notation.
+    The suit lines come from ``tournaments.selectors.deal_diagram`` (the étui printout uses the
+    same), which reads the deal's text form with ``rules.deal``.
     """
     if not deal.cards:
         return None
-    from rules import deal as rules_deal  # pure engine: parsing and suit grouping
-    from rules.cards import SUIT_SYMBOLS, Suit
+    diagram = deal_diagram(deal)
 
-    parsed = rules_deal.deal_from_text(deal.cards)
-
-    def lines_of(hand: Iterable[Any]) -> list[HandLine]:
-        by_suit = rules_deal.hand_by_suit(hand)
+    def lines_of(suits: Iterable[SuitLine]) -> list[HandLine]:
         return [
-            HandLine(
-                suit=code,
-                symbol=SUIT_SYMBOLS[Suit(code)],
-                cards=" ".join(labels) or "—",
-            )
-            for code, labels in by_suit.items()
+            HandLine(suit=line.css.removeprefix("suit-"), symbol=line.symbol, cards=line.cards)
+            for line in suits
         ]
 
     blocks = [
         HandBlock(
-            place=seat,
-            label=str(Seat(seat).label),
-            is_taker=seat == deal.taker_seat,
-            is_dealer=seat == deal.dealer_seat,
-            lines=lines_of(parsed.hand_of(seat)),
+            place=hand.seat,
+            label=str(Seat(hand.seat).label),
+            is_taker=hand.is_taker,
+            is_dealer=hand.is_dealer,
+            lines=lines_of(hand.suits),
         )
-        for seat in SEATS
+        for hand in diagram.hands
     ]
     blocks.append(
         HandBlock(
@@ -394,7 +388,7 @@ def hand_diagram(deal: Deal) -> list[HandBlock] | None:
             label=_("Chien"),
             is_taker=False,
             is_dealer=False,
-            lines=lines_of(parsed.chien),
+            lines=lines_of(diagram.chien),
         )
     )
     return blocks

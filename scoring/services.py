@@ -180,16 +180,9 @@ def event_scoring_input(event: Event) -> EventData:
 
     # A penalty on a player without any scored deal yet waits until he has one (the core ranks
     # only players with results and refuses a penalty naming anybody else).
+    # Likewise a team is ranked (and its penalty applied) once one of its members has a result:
+    # early in a team event most teams have none yet, and the live standings must still update.
     scored_players = {record.entrant for record in records}
-    penalties = [
-        CorePenalty(
-            entrant=entrant_key(p.entrant_id) if p.entrant_id else team_key(p.team_id or 0),
-            points=_decimal(p.points),
-            reason=p.reason,
-        )
-        for p in Penalty.objects.filter(event=event)
-        if p.entrant_id is None or entrant_key(p.entrant_id) in scored_players
-    ]
     teams: list[CoreTeam] = []
     matches: list[Match] = []
     if event.is_team_event:
@@ -200,11 +193,26 @@ def event_scoring_input(event: Event) -> EventData:
         teams = [
             CoreTeam(id=team_key(t.pk), members=tuple(members[t.pk]), name=t.name)
             for t in Team.objects.filter(event=event).order_by("number")
-            if members[t.pk]
+            if scored_players.intersection(members[t.pk])
         ]
-        if event.format == Event.Format.QUADRETTE:
-            team_of_slot = {e["slot"]: e["team_id"] for e in entrants}
-            matches = _quadrette_matches(event, team_of_slot, phantom_slots)
+    ranked_teams = {team.id for team in teams}
+    penalties = [
+        CorePenalty(
+            entrant=entrant_key(p.entrant_id) if p.entrant_id else team_key(p.team_id or 0),
+            points=_decimal(p.points),
+            reason=p.reason,
+        )
+        for p in Penalty.objects.filter(event=event)
+        if (p.entrant_id is not None and entrant_key(p.entrant_id) in scored_players)
+        or (p.team_id is not None and team_key(p.team_id) in ranked_teams)
+    ]
+    if event.format == Event.Format.QUADRETTE:
+        team_of_slot = {e["slot"]: e["team_id"] for e in entrants}
+        matches = [
+            match
+            for match in _quadrette_matches(event, team_of_slot, phantom_slots)
+            if match.team_a in ranked_teams and match.team_b in ranked_teams
+        ]
     line_movement = (event.movement or {}).get("kind") == "line"
     lines = {entrant_key(e["id"]): e["line"] for e in entrants if e["line"]}
     options = ScoringOptions(

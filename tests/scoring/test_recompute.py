@@ -274,3 +274,48 @@ def test_quadrette_match_sheet_and_team_ranking():
     assert sheet["deals"][1]["net_a"] == 0
     rows = list(ranking_for_event(event, "team"))
     assert [(r.team.number, r.points_de_match) for r in rows] == [(1, 3), (3, 0), (4, 0), (2, -3)]
+
+
+@pytest.mark.parametrize("format", [Event.Format.TRIPLETTE, Event.Format.QUADRETTE])
+def test_team_standings_update_from_the_first_result(format):
+    """Early in a team event most teams have no result yet: the standings must still update,
+    ranking the teams that have one (a team penalty waits for its team's first result)."""
+    import datetime as dt
+
+    from tests.factories import ClubFactory, PlayerFactory
+    from tournaments.services import events as setup
+
+    size = 3 if format == Event.Format.TRIPLETTE else 4
+    club = ClubFactory()
+    event = setup.event_create(
+        club=club, name="early", date=dt.date(2026, 12, 5), format=format, deals_per_round=1
+    )
+    entrants = [
+        setup.entrant_register(event=event, player=PlayerFactory(club=club))
+        for _ in range(8 * size)
+    ]
+    for index in range(8):
+        setup.team_create(
+            event=event, name=f"T{index + 1}", entrants=entrants[index * size : (index + 1) * size]
+        )
+    setup.event_movement_set(event=event, seed=3)
+    setup.event_deals_generate(event=event, seed=3)
+    event = setup.event_start(event=Event.objects.get(pk=event.pk))
+    first = event.movement["schedule"][0]["tables"][0]
+    table = event.tables.get(number=first["table"])
+    deal = event.deals.filter(deal_set=first["deal_set"]).order_by("number").first()
+    idle = (
+        Team.objects.filter(event=event)
+        .exclude(members__slot__in=[int(s) for s in first["seats"].values()])
+        .first()
+    )
+    penalty_record(event=event, team=idle, points=Decimal("1"), reason="late", actor=None)
+    table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(1)))
+
+    snapshot = standings_recompute(event_id=event.pk)
+
+    assert snapshot.results_entered == 1
+    ranked = {row.team_id for row in ranking_for_event(event, "team")}
+    seated = {e.team_id for e in event.entrants.filter(slot__in=first["seats"].values())}
+    assert ranked == seated
+    assert idle.pk not in ranked

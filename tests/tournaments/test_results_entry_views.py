@@ -247,3 +247,40 @@ def test_stored_result_with_poignee_and_chelem_renders(client: Client, event):
     html = client.get(f"/en/table/{table.code}/").content.decode()
     assert "poignée simple (defence)" in html
     assert "chelem announced" in html
+
+
+def test_a_signed_in_user_is_no_credential_on_the_table_page(client: Client):
+    """Only a user who directs the event skips the opponent confirmation."""
+    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    table, deals, _ = first_play(event)
+    client.force_login(UserFactory())  # e.g. a player signed in on his phone
+    url = f"/table/{table.code}/deal/{deals[0].number}/"
+    assert client.post(url, form_data(deals[0])).status_code == 302
+    by_player = TableResult.objects.get(deal=deals[0])
+    assert (by_player.confirmed, by_player.entered_by) == (False, None)
+    organiser = OrganiserFactory(clubs=[event.club])
+    client.force_login(organiser)
+    url = f"/table/{table.code}/deal/{deals[1].number}/"
+    assert client.post(url, form_data(deals[1])).status_code == 302
+    by_organiser = TableResult.objects.get(deal=deals[1])
+    assert (by_organiser.confirmed, by_organiser.entered_by) == (True, organiser)
+
+
+def test_confirmation_refusals_are_400(client: Client):
+    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    table, deals, _ = first_play(event)
+    deal = deals[0]
+    client.post(f"/table/{table.code}/deal/{deal.number}/", form_data(deal))
+    defender = next(s for s in "NESW" if s != deal.taker_seat)
+    url = f"/en/table/{table.code}/deal/{deal.number}/confirm/"
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    finished = client.post(url, {"seat": defender})
+    assert finished.status_code == 400
+    assert "the event is not running" in finished.content.decode()
+    assert not TableResult.objects.get().confirmed
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+    assert client.post(url, {"seat": defender}).status_code == 302
+    again = client.post(url, {"seat": defender})
+    assert again.status_code == 400
+    assert "already confirmed" in again.content.decode()
+    assert ResultChange.objects.filter(action="confirm").count() == 1

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from tests.api.event_builder import build_running_event
-from tests.factories import OrganiserFactory
+from tests.factories import OrganiserFactory, UserFactory
 from tournaments.models import Event, Penalty, ResultChange, TableResult
 from tournaments.services.results import (
     ResultConflict,
@@ -346,4 +346,116 @@ def test_the_unique_constraint_turns_a_race_into_a_conflict(event, monkeypatch):
         table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "points": 60})
     assert caught.value.result.pk == stored.pk
     assert len(calls) == 2
+    assert state(event) == before
+
+
+# ------------------------------------------------------------- review fixes (locks, rights)
+
+
+def phantom_at_first_table(event: Event) -> None:
+    """Table 1 sits out round 1: the entrant at its N seat becomes a phantom."""
+    _, _, entry = first_play(event)
+    event.entrants.filter(slot=entry["seats"]["N"]).update(phantom=True, player=None)
+
+
+@pytest.mark.parametrize("decision", ["artificial", "not_played"])
+def test_director_decisions_are_refused_where_a_phantom_sits(event, decision):
+    organiser = OrganiserFactory(clubs=[event.club])
+    table, deal, _ = first_play(event)
+    phantom_at_first_table(event)
+    before = state(event)
+    with pytest.raises(ResultError) as caught:
+        if decision == "artificial":
+            table_result_assign_artificial(
+                event=event,
+                table=table,
+                deal=deal,
+                actor=organiser,
+                reason="fouled deal",
+                percentages={"N": 60, "E": 40, "S": 60, "W": 40},
+            )
+        else:
+            table_result_mark_not_played(
+                event=event, table=table, deal=deal, actor=organiser, reason="table late"
+            )
+    assert (caught.value.code, caught.value.field) == ("table_sits_out", "table")
+    assert state(event) == before
+
+
+def test_only_a_user_who_directs_the_event_skips_the_opponent_confirmation():
+    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    table, deal, entry = first_play(event)
+    deal2 = event.deals.filter(deal_set=entry["deal_set"]).order_by("number").last()
+    other_club = OrganiserFactory()  # an organiser, but of another club
+    by_stranger = table_result_submit(table=table, deal=deal, outcome=GARDE_46, actor=other_club)
+    assert by_stranger.confirmed is False
+    superuser = UserFactory(is_superuser=True, is_staff=True)
+    by_superuser = table_result_submit(
+        table=table, deal=deal2, outcome=GARDE_46, actor=superuser, via="organiser"
+    )
+    assert by_superuser.confirmed is True
+
+
+def test_confirmation_needs_a_running_event():
+    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    table, deal, _ = first_play(event)
+    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    before = state(event)
+    defender = next(s for s in "NESW" if s != deal.taker_seat)
+    with pytest.raises(ResultError) as caught:
+        table_result_confirm(result=result, seat=defender)
+    assert caught.value.code == "event_not_running"
+    assert state(event) == before
+    result.refresh_from_db()
+    assert result.confirmed is False
+
+
+def test_a_confirmed_result_is_not_confirmed_again(event):
+    table, deal, _ = first_play(event)
+    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    assert result.confirmed is True  # the event asks no confirmation
+    before = state(event)
+    defender = next(s for s in "NESW" if s != deal.taker_seat)
+    with pytest.raises(ResultError) as caught:
+        table_result_confirm(result=result, seat=defender)
+    assert caught.value.code == "already_confirmed"
+    assert state(event) == before
+
+
+@pytest.mark.parametrize("vacancy", ["empty", "phantom"])
+def test_only_a_seated_defender_confirms(vacancy):
+    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    table, deal, _ = first_play(event)
+    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    seat = next(s for s in "NESW" if s != deal.taker_seat)
+    field = f"seat_{seat.lower()}"
+    if vacancy == "empty":
+        TableResult.objects.filter(pk=result.pk).update(**{field: None})
+    else:
+        event.entrants.filter(pk=getattr(result, f"{field}_id")).update(phantom=True, player=None)
+    before = state(event)
+    with pytest.raises(ResultError) as caught:
+        table_result_confirm(result=result, seat=seat)
+    assert (caught.value.code, caught.value.field) == ("seat_not_seated", "seat")
+    assert state(event) == before
+
+
+def test_a_result_never_commits_into_an_event_finished_meanwhile(event, monkeypatch):
+    """The event is finished between the early status check and the write."""
+    from tournaments.services import results as service
+
+    table, deal, _ = first_play(event)
+    real_score = service.outcome_score
+
+    def score_then_finish(**kwargs):
+        scored = real_score(**kwargs)
+        Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+        return scored
+
+    monkeypatch.setattr(service, "outcome_score", score_then_finish)
+    before = state(event)
+    with pytest.raises(ResultError) as caught:
+        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    assert caught.value.code == "event_not_running"
     assert state(event) == before

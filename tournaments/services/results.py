@@ -8,8 +8,12 @@ Duplicate tarot is played at 4 players, so ``players`` is 4 and need not be sent
 
 Invariants kept here:
 
-- a result is accepted only for a running event and a deal the movement schedules at that table
-  (the round and the seated entrants are copied from the movement document);
+- a result is accepted (or confirmed) only for a running event and a deal the movement schedules
+  at that table (the round and the seated entrants are copied from the movement document);
+- every writer takes the event row lock (``select_for_update``) first, before touching any
+  ``TableResult`` row: results, ``event_finish`` and the standings recompute are serialised on
+  that one lock (a single lock order: no deadlock), and a result never commits into an event
+  finished meanwhile (the status is re-checked under the lock);
 - one result per (deal, table): the database constraint is the final guard, a second device gets
   :class:`ResultConflict` carrying the stored result, never a silent overwrite;
 - every write stores the marks computed by ``rules``, bumps ``Event.results_version`` in the same
@@ -24,9 +28,12 @@ Choices of this project:
   (only a director correction may name another seat);
 - opponent confirmation (``Event.opponent_confirmation``): a result entered without an organiser
   account (table phone, table code on the API) is stored unconfirmed until a defender confirms it
-  (:func:`table_result_confirm`). Unconfirmed results are shown but **not scored** and do not count
-  as entered; results entered or corrected by an organiser are confirmed at once;
-- a table at which a phantom is seated sits out that round: nothing is expected there;
+  (:func:`table_result_confirm`, from a defender's seat only, while the event runs). Unconfirmed
+  results are shown but **not scored** and do not count as entered; results entered or corrected
+  by a user who directs the event (:func:`user_directs`) are confirmed at once: any other account
+  is no credential here, the table code is;
+- a table at which a phantom is seated sits out that round: nothing is expected there, and
+  nothing is stored there (neither by the table nor by a director decision);
 - penalties are append-only ``Penalty`` rows (they carry who, when and why themselves).
 """
 
@@ -56,6 +63,7 @@ from tournaments.models import (
     TableResult,
     Team,
 )
+from tournaments.selectors import events_for_user
 from tournaments.signals import results_changed
 
 PLAYERS_AT_A_TABLE = 4
@@ -311,6 +319,18 @@ def _actor_label(actor: User, fallback: str) -> str:
     return str(user.get_username())[:120]
 
 
+def user_directs(user: User, event: Event) -> bool:
+    """Whether ``user`` directs ``event``: an organiser of its club, or a superuser."""
+    if user is None or not user.is_authenticated:
+        return False
+    return events_for_user(user).filter(pk=event.pk).exists()
+
+
+def _locked_event(event_id: int) -> Event:
+    """The event row, locked until commit: the first lock every result writer takes."""
+    return Event.objects.select_for_update().get(pk=event_id)
+
+
 def _bump_results_version(event_id: int) -> int:
     """Bump the event's version (row-locks it until commit) and announce it on commit."""
     Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
@@ -348,6 +368,13 @@ def _require_reason(reason: str) -> str:
     return reason
 
 
+def _require_running(event: Event) -> None:
+    if event.status != Event.Status.RUNNING:
+        raise ResultError(
+            "event_not_running", _("the event is not running: results cannot be entered")
+        )
+
+
 def _require_directable(event: Event) -> None:
     if event.status == Event.Status.DRAFT:
         raise ResultError(
@@ -375,6 +402,15 @@ def _schedule_or_error(
         )
     seated = _seated_entrants(event, play)
     return play, seated
+
+
+def _require_table_plays(seated: Mapping[str, Entrant]) -> None:
+    if table_sits_out(seated):
+        raise ResultError(
+            "table_sits_out",
+            _("a phantom sits at this table: it plays nothing this round"),
+            field="table",
+        )
 
 
 def _stored(deal: Deal, table: Table) -> TableResult | None:
@@ -406,24 +442,18 @@ def table_result_submit(
         raise ValueError(f"unknown entry channel {via!r}")
     event = Event.objects.get(pk=table.event_id)
     _check_table_deal(table, deal)
-    if event.status != Event.Status.RUNNING:
-        raise ResultError(
-            "event_not_running", _("the event is not running: results cannot be entered")
-        )
+    _require_running(event)  # early and unlocked: a fast, clear answer
     play, seated = _schedule_or_error(event, table, deal)
-    if table_sits_out(seated):
-        raise ResultError(
-            "table_sits_out",
-            _("a phantom sits at this table: it plays nothing this round"),
-            field="table",
-        )
+    _require_table_plays(seated)
     existing = _stored(deal, table)
     if existing is not None:
         raise ResultConflict(existing)
     scored = outcome_score(deal=deal, outcome=outcome)
-    by_organiser = _actor_user(actor) is not None
-    confirmed = by_organiser or not event.opponent_confirmation
+    confirmed = user_directs(actor, event) or not event.opponent_confirmation
     with transaction.atomic():
+        # The event may have been finished since the early check: decide under its lock.
+        event = _locked_event(event.pk)
+        _require_running(event)
         try:
             # A savepoint: a concurrent device may have stored the same (deal, table) meanwhile.
             with transaction.atomic():
@@ -457,23 +487,37 @@ def table_result_submit(
 
 
 def table_result_confirm(*, result: TableResult, seat: str, actor: User = None) -> TableResult:
-    """A defender (at ``seat``) confirms an unconfirmed result; it is then scored."""
+    """A defender (at ``seat``) confirms an unconfirmed result; it is then scored.
+
+    Refused unless the event is running, the result is a played one not yet confirmed, and
+    ``seat`` is a defender's seat of that result (an entrant sits there, neither the taker nor
+    a phantom).
+    """
     if seat not in SEATS:
         raise ResultError(
             "unknown_seat", _("%(seat)s is not a seat (N, E, S, W)") % {"seat": seat}, field="seat"
         )
     with transaction.atomic():
+        _require_running(_locked_event(result.event_id))
         locked = TableResult.objects.select_for_update().get(pk=result.pk)
         if locked.kind != TableResult.Kind.PLAYED:
             raise ResultError("not_confirmable", _("only a played result is confirmed"))
+        if locked.confirmed:
+            raise ResultError("already_confirmed", _("this result is already confirmed"))
         if seat == locked.taker_seat:
             raise ResultError(
                 "taker_cannot_confirm",
                 _("a defender confirms the result, not the taker"),
                 field="seat",
             )
-        if locked.confirmed:
-            raise ResultError("already_confirmed", _("this result is already confirmed"))
+        defender: Entrant | None = getattr(locked, f"seat_{seat.lower()}")
+        if defender is None or defender.phantom:
+            raise ResultError(
+                "seat_not_seated",
+                _("nobody plays at %(seat)s in this result: a defender confirms it")
+                % {"seat": seat},
+                field="seat",
+            )
         before = result_state(locked)
         locked.confirmed = True
         locked.save(update_fields=["confirmed", "updated_at"])
@@ -495,6 +539,7 @@ def table_result_correct(
     """The director replaces a result by another outcome (a real, director-assigned result)."""
     reason = _require_reason(reason)
     with transaction.atomic():
+        _locked_event(result.event_id)
         locked = (
             TableResult.objects.select_for_update()
             .select_related("deal", "event")
@@ -519,16 +564,21 @@ def table_result_correct(
 def _director_result(
     event: Event, table: Table, deal: Deal
 ) -> tuple[TableResult, bool, dict[str, Any] | None]:
-    """The locked result of (deal, table), or a new unsaved one seated from the movement."""
+    """The locked result of (deal, table), or a new unsaved one seated from the movement.
+
+    Refused where the table sits out (a phantom is seated): nothing is expected there, and a
+    stored decision would make the deal's seats count twice in the standings.
+    """
     if table.event_id != event.pk:
         raise ResultError(
             "table_not_in_event", _("this table is not part of the event"), field="table"
         )
     _check_table_deal(table, deal)
+    play, seated = _schedule_or_error(event, table, deal)
+    _require_table_plays(seated)
     existing = TableResult.objects.select_for_update().filter(deal=deal, table=table).first()
     if existing is not None:
         return existing, False, result_state(existing)
-    play, seated = _schedule_or_error(event, table, deal)
     fresh = TableResult(
         event=event, deal=deal, table=table, round_number=play.round_number, **_seat_fields(seated)
     )
@@ -577,7 +627,7 @@ def table_result_assign_artificial(
     reason = _require_reason(reason)
     values = {seat: _percentage(percentages.get(seat), seat) for seat in SEATS}
     with transaction.atomic():
-        event = Event.objects.get(pk=event.pk)
+        event = _locked_event(event.pk)
         _require_directable(event)
         result, created, before = _director_result(event, table, deal)
         _clear_outcome(result)
@@ -601,7 +651,7 @@ def table_result_mark_not_played(
     """The deal was not played at that table: it counts as scheduled (Neuberg), never compared."""
     reason = _require_reason(reason)
     with transaction.atomic():
-        event = Event.objects.get(pk=event.pk)
+        event = _locked_event(event.pk)
         _require_directable(event)
         result, created, before = _director_result(event, table, deal)
         _clear_outcome(result)
@@ -655,7 +705,7 @@ def penalty_record(
             field="points",
         )
     with transaction.atomic():
-        event = Event.objects.get(pk=event.pk)
+        event = _locked_event(event.pk)
         _require_directable(event)
         penalty = Penalty.objects.create(
             event=event,

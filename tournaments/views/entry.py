@@ -62,6 +62,7 @@ from tournaments.services.results import (
     table_result_correct,
     table_result_mark_not_played,
     table_result_submit,
+    user_directs,
 )
 
 DUPLICATE_CONTRACTS = [
@@ -346,6 +347,15 @@ def _render_table_page(
     return render(request, "tournaments/entry/table.html", context, status=status)
 
 
+def _table_actor(request: HttpRequest, table: Table) -> Any:
+    """The signed-in user if he directs the table's event, else None.
+
+    On the table pages the table code is the credential: another account (a player signed in
+    on his phone) counts for nothing, so the event's opponent confirmation still applies.
+    """
+    return request.user if user_directs(request.user, table.event) else None
+
+
 @require_http_methods(["GET"])
 def table_entry(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
@@ -374,7 +384,7 @@ def deal_save(request: HttpRequest, code: str, number: int) -> HttpResponse:
     round_number = int(play_round) if play_round and play_round.isdigit() else None
     if not form.is_valid():
         return _render_table_page(request, table, round_number=round_number, bound=form, status=400)
-    actor = request.user if request.user.is_authenticated else None
+    actor = _table_actor(request, table)
     try:
         result = table_result_submit(
             table=table, deal=deal, outcome=form.outcome(), actor=actor, via="table"
@@ -409,7 +419,7 @@ def deal_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse:
     deal = _deal_or_404(table, number)
     result = get_object_or_404(TableResult, table=table, deal=deal)
     seat = request.POST.get("seat", "")
-    actor = request.user if request.user.is_authenticated else None
+    actor = _table_actor(request, table)
     try:
         table_result_confirm(result=result, seat=seat, actor=actor)
     except ResultError as error:

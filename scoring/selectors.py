@@ -8,6 +8,10 @@ Every selector owns its ``select_related``: one query per list, none per row.
 - ``"behind"``: the snapshot is older than the event's results (a recompute is pending);
 - ``"provisional"``: up to date, but results are still missing or the event is not finished;
 - ``"complete"``: up to date, every expected result entered, and the event is finished.
+
+Which deals' per-table outcomes may be shown (``deals_open_for_public``, ``deals_hidden_from``)
+is decided by ``tournaments.publication`` (re-exported here), where the tournaments API can
+reach it too: ``tournaments`` never imports ``scoring``.
 """
 
 from __future__ import annotations
@@ -18,6 +22,35 @@ from django.db.models import QuerySet
 
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from tournaments.models import Deal, Entrant, Event
+from tournaments.publication import (
+    DealSummary,
+    RoundPlan,
+    TablePlan,
+    deal_outcomes_public,
+    deal_summaries,
+    deals_hidden_from,
+    deals_open_for_public,
+    movement_rounds,
+    scheduled_tables_per_deal_set,
+)
+
+__all__ = [
+    "DealSummary",
+    "RoundPlan",
+    "SnapshotStatus",
+    "TablePlan",
+    "deal_outcomes_public",
+    "deal_summaries",
+    "deals_hidden_from",
+    "deals_open_for_public",
+    "hand_scores_for_deal",
+    "hand_scores_for_entrant",
+    "movement_rounds",
+    "ranking_for_event",
+    "scheduled_tables_per_deal_set",
+    "snapshot_for_event",
+    "snapshot_status",
+]
 
 RANKING_KINDS = tuple(RankingEntry.Kind.values)
 

@@ -1,14 +1,20 @@
-"""Rankings and hand scores API: reads of the standings snapshot of a visible event."""
+"""Rankings and hand scores API: reads of the standings snapshot of a visible event.
+
+The hand scores of a deal some table has still to play are not published (404) to anybody but
+the event's organisers, and the team ranking's match sheets leave out their per-deal net and PM
+(``scoring.selectors.deals_hidden_from``); the rankings themselves are published live.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,14 +22,23 @@ from rest_framework.views import APIView
 from scoring.api.serializers import HandScoreSerializer, RankingSerializer
 from scoring.models import RankingEntry
 from scoring.selectors import (
+    deals_hidden_from,
     hand_scores_for_deal,
     ranking_for_event,
     snapshot_for_event,
     snapshot_status,
 )
 from tournaments.api.serializers import ErrorSerializer
-from tournaments.api.views import visible_event_or_404
+from tournaments.api.views import user_directs, visible_event_or_404
 from tournaments.models import Deal
+
+
+def matches_without_deals(matches: list[dict[str, Any]], hidden: set[int]) -> list[dict[str, Any]]:
+    """Match sheets whose per-deal entries of the ``hidden`` deals are left out (totals stay)."""
+    return [
+        {**match, "deals": [d for d in match.get("deals", []) if int(d["deal"]) not in hidden]}
+        for match in matches
+    ]
 
 
 class RankingView(APIView):
@@ -63,15 +78,25 @@ class RankingView(APIView):
         data = {"kind": kind, "status": asdict(snapshot_status(event)), "rows": rows}
         if kind == RankingEntry.Kind.TEAM:
             snapshot = snapshot_for_event(event)
-            data["matches"] = (snapshot.data or {}).get("matches", []) if snapshot else []
+            matches = (snapshot.data or {}).get("matches", []) if snapshot else []
+            hidden = deals_hidden_from(event, directs=user_directs(request.user, event))
+            data["matches"] = matches_without_deals(matches, hidden) if hidden else matches
         return Response(RankingSerializer(data).data)
 
 
 class DealHandScoresView(APIView):
-    """The hand scores of one deal (a frequency sheet): every seat of every table."""
+    """The hand scores of one deal (a frequency sheet): every seat of every table.
+
+    404 for anybody but the organisers while some table has still to play the deal.
+    """
 
     @extend_schema(responses={200: HandScoreSerializer(many=True), 404: ErrorSerializer})
     def get(self, request: Request, event_id: int, number: int) -> Response:
         event = visible_event_or_404(request, event_id)
         deal = get_object_or_404(Deal, event=event, number=number)
+        if deal.number in deals_hidden_from(event, directs=user_directs(request.user, event)):
+            raise NotFound(
+                _("The results of deal %(number)s are published once every table has played it.")
+                % {"number": deal.number}
+            )
         return Response(HandScoreSerializer(hand_scores_for_deal(event, deal), many=True).data)

@@ -3,7 +3,9 @@
 The CSV uses a comma separator, UTF-8 with a byte-order mark (so spreadsheet programs guess the
 encoding right) and a dot as decimal separator; the XLSX holds real numbers. Both come from
 the same rows, built from the snapshot and the table results with a bounded number of queries.
-Column headers follow the active language.
+Column headers follow the active language. The results export leaves out, for anybody but the
+event's organisers, the deals whose outcomes are not public yet
+(``scoring.selectors.deals_hidden_from``).
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ from openpyxl import Workbook
 from openpyxl.utils import get_column_letter
 
 from scoring.models import HandScore, RankingEntry
+from scoring.selectors import deals_hidden_from
 from scoring.views.public import (
     RESULT_RELATED,
     build_result_rows,
     ranking_entries,
+    user_may_preview,
     visible_event_or_404,
 )
 from tournaments.models import SEATS, Event, Seat, TableResult
@@ -84,8 +88,11 @@ def ranking_table(event: Event) -> Table:
     return header, rows
 
 
-def results_table(event: Event) -> Table:
-    """One row per table result, with the players, the outcome, marks and percentages."""
+def results_table(event: Event, hidden_deals: frozenset[int] | set[int] = frozenset()) -> Table:
+    """One row per table result, with the players, the outcome, marks and percentages.
+
+    The results of the deals numbered in ``hidden_deals`` are left out.
+    """
     header = [_("Deal"), _("Round"), _("Table")]
     header += [_("Player %(seat)s") % {"seat": seat} for seat in SEATS]
     header += [
@@ -104,9 +111,14 @@ def results_table(event: Event) -> Table:
     results = (
         TableResult.objects.filter(event=event)
         .select_related(*RESULT_RELATED)
+        .exclude(deal__number__in=hidden_deals)
         .order_by("deal__number", "table__number")
     )
-    scores = HandScore.objects.filter(event=event).only("result_id", "seat", "percentage")
+    scores = (
+        HandScore.objects.filter(event=event)
+        .exclude(deal__number__in=hidden_deals)
+        .only("result_id", "seat", "percentage")
+    )
     rows: list[list[Any]] = []
     for row in build_result_rows(results, scores):
         result = row.result
@@ -192,7 +204,8 @@ def _export(request: HttpRequest, event_id: int, fmt: str, what: str) -> HttpRes
         header, rows = ranking_table(event)
         title = _("Ranking")
     else:
-        header, rows = results_table(event)
+        hidden = deals_hidden_from(event, directs=user_may_preview(request.user, event))
+        header, rows = results_table(event, hidden)
         title = _("Results")
     filename = f"{slugify(event.name) or 'event'}-{event.pk}-{what}"
     if fmt == "csv":

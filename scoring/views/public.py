@@ -13,6 +13,11 @@ Invariants:
   ``results_version`` (see :func:`event_progress`);
 - the cards of a deal (its hand diagram) are shown only once the deal has a result at every
   table the movement schedules it on: a deal still being played never leaks;
+- likewise the per-table outcomes of a deal (contract, oudlers, points, value, marks,
+  percentages) are shown to everybody but the organisers only once the deal is finished or the
+  event is (``scoring.selectors.deal_outcomes_public``, the one rule); the frequency sheet of an
+  unfinished deal only tells which tables have entered it, and a score card shows such a deal as
+  "in play", its totals coming from the (live) ranking row;
 - an event that is not public answers 404, except to organisers of its club (preview).
 """
 
@@ -39,6 +44,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
+from scoring.selectors import (
+    DealSummary,
+    RoundPlan,
+    deal_outcomes_public,
+    deal_summaries,
+    deals_hidden_from,
+    movement_rounds,
+    scheduled_tables_per_deal_set,
+)
 from tournaments.models import (
     SEATS,
     Contract,
@@ -89,60 +103,9 @@ def snapshot_of(event: Event) -> StandingsSnapshot | None:
 # ---------------------------------------------------------------------------- movement
 
 
-@dataclass(frozen=True)
-class TablePlan:
-    """One table in one round of the movement: who sits where, which deal set."""
-
-    round: int
-    table: int
-    seats: dict[str, int]  # seat -> entrant slot
-    deal_set: int
-    real: bool  # False when a phantom sits there: the table is not played
-
-
-@dataclass(frozen=True)
-class RoundPlan:
-    number: int
-    tables: list[TablePlan]
-    byes: list[int]
-
-
-def movement_rounds(event: Event) -> list[RoundPlan]:
-    """The event's stored movement document as round plans (empty before it is set)."""
-    movement = event.movement or {}
-    phantoms = {
-        int(entrant["id"]) for entrant in movement.get("entrants", []) if entrant.get("phantom")
-    }
-    rounds: list[RoundPlan] = []
-    for round_doc in movement.get("schedule", []):
-        number = int(round_doc["round"])
-        tables = [
-            TablePlan(
-                round=number,
-                table=int(table_doc["table"]),
-                seats={seat: int(slot) for seat, slot in table_doc["seats"].items()},
-                deal_set=int(table_doc["deal_set"]),
-                real=not any(int(slot) in phantoms for slot in table_doc["seats"].values()),
-            )
-            for table_doc in round_doc.get("tables", [])
-        ]
-        tables.sort(key=lambda plan: plan.table)
-        byes = [int(slot) for slot in round_doc.get("byes", [])]
-        rounds.append(RoundPlan(number=number, tables=tables, byes=byes))
-    rounds.sort(key=lambda plan: plan.number)
-    return rounds
-
-
 def deal_numbers(deal_set: int, deals_per_round: int) -> range:
     """Deal set k holds deals (k-1)*deals_per_round+1 .. k*deals_per_round."""
     return range((deal_set - 1) * deals_per_round + 1, deal_set * deals_per_round + 1)
-
-
-def scheduled_tables_per_deal_set(rounds: Iterable[RoundPlan]) -> Counter[int]:
-    """How many real tables play each deal set over the whole event."""
-    return Counter(
-        plan.deal_set for round_plan in rounds for plan in round_plan.tables if plan.real
-    )
 
 
 # ---------------------------------------------------------------------------- progress
@@ -563,28 +526,6 @@ def ranking_projector(request: HttpRequest, event_id: int) -> HttpResponse:
     return response
 
 
-@dataclass
-class DealSummary:
-    deal: Deal
-    scheduled: int
-    entered: int
-
-    @property
-    def finished(self) -> bool:
-        return self.scheduled > 0 and self.entered >= self.scheduled
-
-
-def deal_summaries(event: Event, rounds: Sequence[RoundPlan]) -> list[DealSummary]:
-    scheduled = scheduled_tables_per_deal_set(rounds)
-    entered = Counter(TableResult.objects.filter(event=event).values_list("deal_id", flat=True))
-    return [
-        DealSummary(
-            deal=deal, scheduled=scheduled.get(deal.deal_set, 0), entered=entered.get(deal.pk, 0)
-        )
-        for deal in Deal.objects.filter(event=event).order_by("number")
-    ]
-
-
 @require_GET
 def deal_list(request: HttpRequest, event_id: int) -> HttpResponse:
     event = visible_event_or_404(request, event_id)
@@ -638,9 +579,15 @@ def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse
         .select_related(*RESULT_RELATED)
         .order_by("table__number")
     )
-    hand_scores = HandScore.objects.filter(deal=deal).only("result_id", "seat", "percentage")
-    rows = build_result_rows(results, hand_scores)
-    finished = scheduled > 0 and len(results) >= scheduled
+    summary = DealSummary(deal=deal, scheduled=scheduled, entered=len(results))
+    finished = summary.finished
+    # A table still to play this deal must not learn any other table's outcome of it.
+    outcomes_shown = deal_outcomes_public(event, summary) or user_may_preview(request.user, event)
+    if outcomes_shown:
+        hand_scores = HandScore.objects.filter(deal=deal).only("result_id", "seat", "percentage")
+        rows = build_result_rows(results, hand_scores)
+    else:
+        rows = build_result_rows(results, [])
     previous_number = (
         Deal.objects.filter(event=event, number__lt=number)
         .order_by("-number")
@@ -658,7 +605,8 @@ def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse
         event_progress(event, rounds),
         deal=deal,
         rows=rows,
-        frequencies=frequencies(rows),
+        outcomes_shown=outcomes_shown,
+        frequencies=frequencies(rows) if outcomes_shown else [],
         scheduled=scheduled,
         finished=finished,
         # Never leak the cards of a deal that some table has still to play.
@@ -700,31 +648,39 @@ def player_list(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @dataclass
 class ScoreCardLine:
+    """One deal of a score card; ``hidden`` while the deal's outcomes are not public yet."""
+
     score: HandScore
     row: ResultRow
     cell: SeatCell
+    hidden: bool = False
 
     @property
     def partners(self) -> list[SeatCell]:
         """Players on the same side at that table (the other defenders, or nobody)."""
-        if self.cell.is_taker:
+        if self.hidden or self.cell.is_taker:  # the sides would tell who took, and whether
             return []
         return [c for c in self.row.seats if c is not self.cell and not c.is_taker]
 
     @property
     def opponents(self) -> list[SeatCell]:
+        if self.hidden:
+            return []
         if self.cell.is_taker:
             return [c for c in self.row.seats if c is not self.cell]
         return [c for c in self.row.seats if c.is_taker]
 
     @property
     def role(self) -> str:
-        if not self.row.played:
+        if self.hidden or not self.row.played:
             return ""
         return _("taker") if self.cell.is_taker else _("defence")
 
 
-def score_card_lines(event: Event, entrant: Entrant) -> list[ScoreCardLine]:
+def score_card_lines(
+    event: Event, entrant: Entrant, hidden_deals: frozenset[int] | set[int] = frozenset()
+) -> list[ScoreCardLine]:
+    """The entrant's deals; those in ``hidden_deals`` (numbers) carry no outcome to show."""
     scores = list(
         HandScore.objects.filter(event=event, entrant=entrant)
         .select_related(*(f"result__{name}" for name in RESULT_RELATED))
@@ -736,7 +692,8 @@ def score_card_lines(event: Event, entrant: Entrant) -> list[ScoreCardLine]:
     lines: list[ScoreCardLine] = []
     for score, row in zip(scores, rows, strict=True):
         cell = next(c for c in row.seats if c.seat == score.seat)
-        lines.append(ScoreCardLine(score=score, row=row, cell=cell))
+        hidden = row.deal_number in hidden_deals
+        lines.append(ScoreCardLine(score=score, row=row, cell=cell, hidden=hidden))
     return lines
 
 
@@ -749,19 +706,28 @@ def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResp
         pk=entrant_id,
         phantom=False,
     )
-    lines = score_card_lines(event, entrant)
+    hidden_deals = deals_hidden_from(event, directs=user_may_preview(request.user, event))
+    lines = score_card_lines(event, entrant, hidden_deals)
     entries = list(
         RankingEntry.objects.filter(event=event, entrant=entrant).order_by("kind", "line")
     )
     individual = next((e for e in entries if e.kind == RankingEntry.Kind.INDIVIDUAL), None)
     line_entry = next((e for e in entries if e.kind == RankingEntry.Kind.LINE), None)
-    marks_total = sum(line.score.mark or 0 for line in lines)
-    percentages = [line.score.percentage for line in lines]
-    mean = (
-        (sum(percentages, Decimal(0)) / len(percentages)).quantize(Decimal("0.01"))
-        if percentages
-        else None
-    )
+    marks_total: int | None
+    mean: Decimal | None
+    if any(line.hidden for line in lines):
+        # Hidden lines have no mark to add up: the totals are the ranking row's (rankings are
+        # published live by design, shared/domain/duplicate.md).
+        marks_total = individual.marks_total if individual is not None else None
+        mean = individual.percentage if individual is not None else None
+    else:
+        marks_total = sum(line.score.mark or 0 for line in lines)
+        percentages = [line.score.percentage for line in lines]
+        mean = (
+            (sum(percentages, Decimal(0)) / len(percentages)).quantize(Decimal("0.01"))
+            if percentages
+            else None
+        )
     context = base_context(
         event,
         entrant=entrant,
@@ -800,8 +766,11 @@ def match_sheets(request: HttpRequest, event_id: int) -> HttpResponse:
         raise Http404(_("Match sheets exist for quadrette events only."))
     progress = event_progress(event)
     teams = {team.pk: team for team in Team.objects.filter(event=event)}
+    hidden_deals = deals_hidden_from(event, directs=user_may_preview(request.user, event))
     context = base_context(
-        event, progress, matches=match_sheet_rows(event, progress.snapshot, teams)
+        event,
+        progress,
+        matches=match_sheet_rows(event, progress.snapshot, teams, hidden_deals),
     )
     return render(request, "scoring/public/matches.html", context)
 
@@ -830,9 +799,15 @@ MATCH_ID_RE = re.compile(r"^r(?P<round>\d+)-")
 
 
 def match_sheet_rows(
-    event: Event, snapshot: StandingsSnapshot | None, teams: dict[int, Team]
+    event: Event,
+    snapshot: StandingsSnapshot | None,
+    teams: dict[int, Team],
+    hidden_deals: frozenset[int] | set[int] = frozenset(),
 ) -> list[MatchSheet]:
     """Quadrette match sheets from the snapshot's ``data["matches"]``.
+
+    The net and PM of a deal in ``hidden_deals`` (still to be played somewhere) are left out;
+    the match totals stay, like the rankings.
 
     The scoring service writes the core's ``MatchSheet.to_dict()``: ``match`` is
     ``"r<round>-t<table>-<table>"``, teams are ``"t<Team.pk>"``, deals carry ``net_a``/``pm_a``.
@@ -855,7 +830,9 @@ def match_sheet_rows(
                 team_a=team_of(match.get("team_a")),
                 team_b=team_of(match.get("team_b")),
                 deals=[
-                    MatchDeal(number=int(d["deal"]), net=d.get("net_a"), pm=d.get("pm_a"))
+                    MatchDeal(number=int(d["deal"]), net=None, pm=None)
+                    if int(d["deal"]) in hidden_deals
+                    else MatchDeal(number=int(d["deal"]), net=d.get("net_a"), pm=d.get("pm_a"))
                     for d in match.get("deals", [])
                 ],
                 pm_a=int(match.get("pm_a", 0)),

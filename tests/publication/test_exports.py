@@ -21,7 +21,8 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 @pytest.fixture
 def event() -> Event:
-    return scored_event(tables=5, deals_per_round=1, rounds_played=4)
+    """Every round played: every deal is finished, so its results may be exported."""
+    return scored_event(tables=5, deals_per_round=1)
 
 
 def read_csv(content: bytes) -> list[list[str]]:
@@ -40,7 +41,7 @@ def test_results_csv_has_one_row_per_table_result(client: Client, event: Event) 
     header, *rows = read_csv(response.content)
     assert header[:7] == ["Deal", "Round", "Table", "Player N", "Player E", "Player S",
                           "Player W"]  # fmt: skip
-    assert len(rows) == TableResult.objects.filter(event=event).count() == 20
+    assert len(rows) == TableResult.objects.filter(event=event).count() == 25
     column = {name: index for index, name in enumerate(header)}
     for row in rows:
         result = TableResult.objects.get(event=event, deal__number=int(row[column["Deal"]]),
@@ -80,7 +81,7 @@ def test_results_xlsx_holds_numbers(client: Client, event: Event) -> None:
     response = client.get(f"/en/events/{event.pk}/export/results.xlsx")
     assert response["Content-Type"] == XLSX
     rows = list(load_workbook(io.BytesIO(response.content)).active.iter_rows(values_only=True))
-    assert len(rows) == 21
+    assert len(rows) == 26
     header = rows[0]
     value = header.index("Value")
     assert all(isinstance(row[value], int) for row in rows[1:])

@@ -183,16 +183,20 @@ def test_frequency_sheet_hides_cards_until_the_deal_is_played_everywhere(
 def test_frequency_sheet_shows_every_table_with_marks_and_percentages(
     client: Client, event: Event
 ) -> None:
+    enter_round(event, 5, random.Random(5))  # deal 2 finished: its results are public
+    standings_recompute(event_id=event.pk)
     html = client.get(f"/en/events/{event.pk}/deals/2/").content.decode()
     scores = HandScore.objects.filter(deal__event=event, deal__number=2)
-    assert scores.count() == 16  # 4 tables x 4 seats
+    assert scores.count() == 20  # 5 tables x 4 seats
     for score in scores:
         assert f"{score.percentage} %" in html
         assert str(score.entrant) in html
-    assert html.count('<td class="seat taker">') == 4
+    assert html.count('<td class="seat taker">') == 5
 
 
 def test_player_search_and_score_card(client: Client, event: Event) -> None:
+    enter_round(event, 5, random.Random(5))  # every deal finished: the card shows them all
+    standings_recompute(event_id=event.pk)
     entrant = Entrant.objects.filter(event=event, phantom=False).select_related("player").first()
     assert entrant is not None and entrant.player is not None
     entrant.player.last_name = "Zéphyrin"

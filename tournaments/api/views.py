@@ -4,7 +4,8 @@ Access:
 
 - reads: anybody sees public events; organisers also see their clubs' events (non-public ones
   answer 404 to others). Deal cards stay hidden (null) until the event is finished, except for
-  the event's organisers;
+  the event's organisers. The results of a deal still to be played at some table are left out
+  for anybody but the organisers (``scoring.selectors.deals_hidden_from``);
 - ``POST /tables/<code>/results/``: the table code in the URL is the credential (no account, no
   CSRF); an unknown code is a 404;
 - ``POST /events/<id>/results/``: organisers of the event's club (session or basic auth);
@@ -41,6 +42,7 @@ from tournaments.api.serializers import (
     TableSerializer,
 )
 from tournaments.models import Deal, Entrant, Event, Table, TableResult
+from tournaments.publication import deals_hidden_from
 from tournaments.selectors import events_for_user
 from tournaments.services.results import (
     ResultConflict,
@@ -197,15 +199,22 @@ class MovementView(APIView):
 
 
 class EventResultsView(EventScopedListView):
-    """``GET``: the event's stored results. ``POST`` (organisers): enter a result."""
+    """``GET``: the event's stored results. ``POST`` (organisers): enter a result.
+
+    The list leaves out, for anybody but the organisers, the deals some table has still to play
+    (their outcomes are published once every table has played them, or the event is finished).
+    """
 
     serializer_class = TableResultSerializer
     queryset = TableResult.objects.none()
     permission_classes = [permissions.AllowAny]
 
     def get_queryset(self) -> QuerySet[TableResult]:
+        event = self.event()
+        hidden = deals_hidden_from(event, directs=user_directs(self.request.user, event))
         return (
-            TableResult.objects.filter(event=self.event())
+            TableResult.objects.filter(event=event)
+            .exclude(deal__number__in=hidden)
             .select_related("deal", "table")
             .order_by("deal__number", "table__number")
         )

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
+from django.db import connection, connections, transaction
 
 from tests.api.event_builder import build_running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments.models import Event, Penalty, ResultChange, TableResult
+from tournaments.services.events import event_finish
 from tournaments.services.results import (
     ResultConflict,
     ResultError,
@@ -459,3 +464,90 @@ def test_a_result_never_commits_into_an_event_finished_meanwhile(event, monkeypa
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "event_not_running"
     assert state(event) == before
+
+
+# --------------------------------------------- real concurrency (PostgreSQL row locks only)
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks are a no-op on SQLite"
+)
+
+
+def in_thread(work: Callable[[], str], outcomes: list[str]) -> threading.Thread:
+    """Run ``work`` on its own database connection; its answer is appended to ``outcomes``."""
+
+    def run() -> None:
+        try:
+            outcomes.append(work())
+        except ResultError as error:
+            outcomes.append(error.code)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def wait_for_blocked(count: int) -> None:
+    """Wait until ``count`` other sessions wait for a lock (held by this test's transaction)."""
+    deadline = time.monotonic() + 20
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+            if cursor.fetchone()[0] >= count:
+                return
+            assert time.monotonic() < deadline, "the writers never waited for the event lock"
+            time.sleep(0.02)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_postgres_a_submit_waiting_on_event_finish_is_refused():
+    event = build_running_event(tables=5, rounds=1)
+    table, deal, _ = first_play(event)
+    outcomes: list[str] = []
+
+    def submit() -> str:
+        return table_result_submit(table=table, deal=deal, outcome=GARDE_46).kind
+
+    with transaction.atomic():
+        event_finish(event=event)  # holds the event row lock until this block commits
+        worker = in_thread(submit, outcomes)
+        wait_for_blocked(1)  # past the early (unlocked) status check, waiting for the lock
+    worker.join(timeout=20)
+    assert outcomes == ["event_not_running"]
+    assert TableResult.objects.count() == 0
+    assert Event.objects.get(pk=event.pk).results_version == 0
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_postgres_two_devices_at_once_store_one_result_and_get_one_conflict():
+    event = build_running_event(tables=5, rounds=1)
+    table, deal, _ = first_play(event)
+    outcomes: list[str] = []
+    conflicts: list[int] = []
+
+    def submit(points: int) -> Callable[[], str]:
+        def work() -> str:
+            try:
+                outcome = {**GARDE_46, "points": points}
+                return table_result_submit(table=table, deal=deal, outcome=outcome).kind
+            except ResultConflict as conflict:
+                conflicts.append(conflict.result.pk)
+                raise
+
+        return work
+
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)  # both pass the pre-checks first
+        workers = [in_thread(submit(46), outcomes), in_thread(submit(60), outcomes)]
+        wait_for_blocked(2)
+    for worker in workers:
+        worker.join(timeout=20)
+    assert sorted(outcomes) == ["played", "result_exists"]
+    stored = TableResult.objects.get()
+    assert conflicts == [stored.pk]
+    assert Event.objects.get(pk=event.pk).results_version == 1
+    assert ResultChange.objects.count() == 1

@@ -196,8 +196,18 @@ def _parse_points_half(value: object) -> int:
             raise _type_error("points", "a number", value)
     else:
         raise _type_error("points", "a number", value)
+    # A number far outside 0..91 (``1e999999999``) is out of range before any arithmetic, and a
+    # tiny non-zero one (``1e-999999999``) cannot be a multiple of 0.5: Decimal would overflow
+    # or round it to 0.
+    if number != 0 and number.adjusted() > 3:
+        raise RuleError(
+            "points_out_of_range",
+            gettext_noop("%(points)s is outside 0..91"),
+            {"points": str(value).strip()},
+            field="points",
+        )
     doubled = number * 2
-    if doubled != doubled.to_integral_value():
+    if (number != 0 and number.adjusted() < -1) or doubled != doubled.to_integral_value():
         raise RuleError(
             "points_not_half",
             gettext_noop("%(points)s is not a multiple of 0.5"),
@@ -345,6 +355,41 @@ def _chien_cards_of(outcome: Outcome, side: Side) -> int:
     if (side is Side.ATTACK) == to_attack:
         return CHIEN_SIZE[outcome.players]
     return 0
+
+
+def _validate_side_minimums(outcome: Outcome) -> None:
+    """What a side holds without winning a trick bounds its points from below.
+
+    Every card is worth at least half a point, so the chien or écart counting for a side gives it
+    at least that many half-points; and a side with no point at all won no trick and kept no
+    Excuse: the other side made a chelem, which must then be recorded (it changes the value).
+    """
+    for side in Side:
+        side_half = (
+            outcome.points_half if side is Side.ATTACK else TOTAL_HALF_POINTS - outcome.points_half
+        )
+        chien_cards = _chien_cards_of(outcome, side)
+        if side_half < chien_cards:
+            raise RuleError(
+                "points_below_chien",
+                gettext_noop(
+                    "the %(side)s keeps the %(cards)s cards of the chien or écart, worth at least "
+                    "%(minimum)s points"
+                ),
+                {"side": side.value, "cards": chien_cards,
+                 "minimum": format_half_points(chien_cards)},
+                field="points",
+            )  # fmt: skip
+        if side_half == 0 and outcome.chelem.made_by is not side.other:
+            raise RuleError(
+                "chelem_missing",
+                gettext_noop(
+                    "the %(side)s has no point at all, so the %(other)s won every trick: "
+                    "record its chelem"
+                ),
+                {"side": side.value, "other": side.other.value},
+                field="chelem",
+            )
 
 
 def _validate_chelem(outcome: Outcome) -> None:
@@ -534,6 +579,7 @@ def validate_outcome(outcome: Outcome) -> None:
                 {"count": count, "side": side.value, "allowed": allowed},
                 field="poignees",
             )
+    _validate_side_minimums(outcome)
     _validate_chelem(outcome)
 
 

@@ -26,6 +26,7 @@ from rules import (
     seat_marks,
     validate_outcome,
 )
+from rules.enums import CHIEN_SIZE
 
 IN_REPO_CASES = Path(__file__).resolve().parent / "data" / "deal-scores.json"
 SHARED_DIR = Path(__file__).resolve().parents[2] / ".." / "shared"
@@ -273,7 +274,42 @@ def test_two_simple_poignees_fit_at_four_players() -> None:
 
 def test_defence_chelem_may_leave_the_attack_its_ecart_in_a_garde() -> None:
     validate_outcome(outcome(oudlers=1, points_half=30, chelem=Chelem(False, Side.DEFENCE)))
-    validate_outcome(outcome(oudlers=0, points_half=0, chelem=Chelem(False, Side.DEFENCE)))
+    # ... but the écart's 6 cards are the attack's: at least 3 points, never 0.
+    with pytest.raises(RuleError) as error:
+        validate_outcome(outcome(oudlers=0, points_half=0, chelem=Chelem(False, Side.DEFENCE)))
+    assert error.value.code == "points_below_chien"
+
+
+@pytest.mark.parametrize(
+    ("contract", "points_half", "oudlers", "missing_side"),
+    [
+        (Contract.GARDE, 182, 3, Side.ATTACK),  # 91 points: the defence won no trick
+        (Contract.GARDE_CONTRE, 0, 0, Side.DEFENCE),  # 0 points: the attack won no trick
+    ],
+)
+def test_a_side_with_no_point_means_a_chelem_that_must_be_recorded(
+    contract: Contract, points_half: int, oudlers: int, missing_side: Side
+) -> None:
+    with pytest.raises(RuleError) as error:
+        validate_outcome(outcome(contract=contract, oudlers=oudlers, points_half=points_half))
+    assert (error.value.code, error.value.field) == ("chelem_missing", "chelem")
+    validate_outcome(
+        outcome(contract=contract, oudlers=oudlers, points_half=points_half,
+                chelem=Chelem(False, missing_side))
+    )  # fmt: skip
+
+
+def test_points_below_the_ecart_are_refused() -> None:
+    with pytest.raises(RuleError) as error:
+        validate_outcome(outcome(contract=Contract.GARDE_SANS, oudlers=0, points_half=4))
+    assert error.value.code == "points_below_chien"
+
+
+@pytest.mark.parametrize("points", ["1e999999999", "-1e999999999", "1e-999999999"])
+def test_absurd_numbers_are_clear_errors_not_crashes(points: str) -> None:
+    with pytest.raises(RuleError) as error:
+        outcome_from_dict({**valid_input(), "points": points})
+    assert error.value.field == "points"
 
 
 def valid_input(**overrides: Any) -> dict[str, Any]:
@@ -380,7 +416,12 @@ def valid_outcomes(draw: st.DrawFn) -> Outcome:
     players = draw(st.sampled_from([3, 4, 5]))
     contract = draw(st.sampled_from(list(Contract)))
     oudlers = draw(st.integers(0, 3))
-    low, high = 8 * oudlers, 182 - 8 * (3 - oudlers)
+    # The chien or écart counts for one side (each card worth at least half a point), and a
+    # side with no point at all means a chelem (drawn below).
+    chien = CHIEN_SIZE[players]
+    attack_min, defence_min = (chien, 0) if contract.chien_to_attack else (0, chien)
+    low = max(8 * oudlers, attack_min, 1)
+    high = min(182 - 8 * (3 - oudlers), 182 - defence_min, 181)
     points_half = draw(st.integers(low, high))
     if players == 4:
         points_half -= points_half % 2

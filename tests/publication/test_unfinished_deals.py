@@ -5,7 +5,8 @@ are entered everywhere and round 5 everywhere but at table 1, so deal 5 (table 1
 round 5) has 4 of its 5 results while deals 1-4 are finished. The frequency sheet, the results
 API, the hand scores API, the results export and the score cards must not show deal 5's
 contracts, points, values, marks or percentages to the public; the organisers see them; once
-table 1 enters deal 5 (or the event is finished), everybody does.
+table 1 enters deal 5 (or the event is finished), everybody does. Quadrette match sheets (page
+and team ranking API) likewise leave out the per-deal net of an open deal.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from scoring.selectors import deals_hidden_from, deals_open_for_public
 from scoring.services import standings_recompute
 from tests.api.event_builder import random_outcome
 from tests.factories import OrganiserFactory, UserFactory
-from tests.publication.builders import scored_event
+from tests.publication.builders import scored_event, team_event
 from tournaments.models import Contract, Deal, Entrant, Event, Table, TableResult
 from tournaments.services.results import table_result_mark_not_played, table_result_submit
 
@@ -274,3 +275,37 @@ def test_a_plain_user_sees_what_the_public_sees(event: Event) -> None:
     response = user.get(f"/api/v1/events/{event.pk}/deals/{OPEN_DEAL}/hand-scores/")
     assert response.status_code == 404
     assert len(csv_rows(user, event)) == 20
+
+
+def match_sheet_nets(html: str, event: Event, deal_number: int) -> list[str]:
+    """The net cell of ``deal_number`` in every match sheet of the page."""
+    link = f'<a href="/en/events/{event.pk}/deals/{deal_number}/">{deal_number}</a></td>'
+    nets: list[str] = []
+    for part in html.split(link)[1:]:
+        cell = part.split("</td>", 1)[0]
+        nets.append(cell.split(">", 1)[1])
+    return nets
+
+
+def test_quadrette_match_sheets_hide_the_open_deal(client: Client) -> None:
+    """Deal 1 is played by both round-1 matches; table 4 has not entered it yet."""
+    event = team_event(format=Event.Format.QUADRETTE, teams=4)
+    TableResult.objects.filter(event=event, deal__number=1, table__number=4).delete()
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+    standings_recompute(event_id=event.pk)
+    event.refresh_from_db()
+    organiser = Client()
+    organiser.force_login(OrganiserFactory(clubs=[event.club]))
+
+    url = f"/en/events/{event.pk}/matches/"
+    assert set(match_sheet_nets(client.get(url).content.decode(), event, 1)) == {"—"}
+    directed = match_sheet_nets(organiser.get(url).content.decode(), event, 1)
+    assert any(net.lstrip("-").isdigit() for net in directed)  # tables 1-2 both entered it
+    assert any(net.lstrip("-").isdigit() for net in match_sheet_nets(
+        client.get(url).content.decode(), event, 2))  # fmt: skip
+
+    api = f"/api/v1/events/{event.pk}/rankings/?kind=team"
+    public_deals = {d["deal"] for m in client.get(api).json()["matches"] for d in m["deals"]}
+    assert public_deals == {2, 3}
+    directed_deals = {d["deal"] for m in organiser.get(api).json()["matches"] for d in m["deals"]}
+    assert directed_deals == {1, 2, 3}

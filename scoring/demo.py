@@ -52,7 +52,7 @@ from rules.play import (
 )
 from rules.scoring import outcome_to_dict
 from scoring.services import standings_recompute
-from tournaments.models import Club, Deal, Entrant, Event, Player, Table, TableResult
+from tournaments.models import Club, Deal, Entrant, Event, Player, ResultChange, Table, TableResult
 from tournaments.services import events as setup
 from tournaments.services.results import table_result_submit
 
@@ -138,7 +138,9 @@ def demo_reset() -> None:
         return
     with transaction.atomic():
         events = Event.objects.filter(club=club)
-        # Results protect the entrants seated in them: remove them before the events.
+        # History protects results, results protect the entrants seated in them: remove the
+        # demo's history, then its results, before its events.
+        ResultChange.objects.filter(event__in=events).delete()
         TableResult.objects.filter(event__in=events).delete()
         events.delete()
         Player.objects.filter(club=club).exclude(entries__isnull=False).delete()

@@ -143,6 +143,20 @@ class TableAdmin(admin.ModelAdmin):
     search_fields = ("event__name", "code")
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Results, penalties and their history change only through the services (the organiser's
+    entry screens): they compute the marks, keep the history and trigger the recompute."""
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 class ResultChangeInline(admin.TabularInline):
     model = ResultChange
     extra = 0
@@ -155,7 +169,7 @@ class ResultChangeInline(admin.TabularInline):
 
 
 @admin.register(TableResult)
-class TableResultAdmin(admin.ModelAdmin):
+class TableResultAdmin(ReadOnlyAdmin):
     list_display = (
         "event",
         "deal",
@@ -176,7 +190,7 @@ class TableResultAdmin(admin.ModelAdmin):
 
 
 @admin.register(ResultChange)
-class ResultChangeAdmin(admin.ModelAdmin):
+class ResultChangeAdmin(ReadOnlyAdmin):
     """Append-only history: visible, never edited."""
 
     list_display = ("event", "result", "action", "actor_label", "at")
@@ -184,18 +198,9 @@ class ResultChangeAdmin(admin.ModelAdmin):
     list_select_related = ("event", "result__deal", "result__table")
     search_fields = ("event__name", "actor_label", "reason")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(Penalty)
-class PenaltyAdmin(admin.ModelAdmin):
+class PenaltyAdmin(ReadOnlyAdmin):
     list_display = ("event", "entrant", "team", "points", "created_by", "created_at")
     list_select_related = ("event", "entrant__player", "team", "created_by")
     search_fields = ("event__name", "reason")

@@ -401,7 +401,8 @@ class ResultChange(models.Model):
         NOT_PLAYED = "not_played", _("Marked not played")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="result_changes")
-    result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="history")
+    # PROTECT: a result with a history cannot be deleted (corrections are new history lines).
+    result = models.ForeignKey(TableResult, on_delete=models.PROTECT, related_name="history")
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

@@ -12,6 +12,7 @@ and team ranking API) likewise leave out the per-deal net of an open deal.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import random
 
@@ -22,9 +23,10 @@ from scoring.models import HandScore, RankingEntry
 from scoring.selectors import deals_hidden_from, deals_open_for_public
 from scoring.services import standings_recompute
 from tests.api.event_builder import random_outcome
-from tests.factories import OrganiserFactory, UserFactory
-from tests.publication.builders import scored_event, team_event
+from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory, UserFactory
+from tests.publication.builders import scored_event
 from tournaments.models import Contract, Deal, Entrant, Event, Table, TableResult
+from tournaments.services import events as setup
 from tournaments.services.results import table_result_mark_not_played, table_result_submit
 
 pytestmark = pytest.mark.django_db
@@ -287,13 +289,40 @@ def match_sheet_nets(html: str, event: Event, deal_number: int) -> list[str]:
     return nets
 
 
-def test_quadrette_match_sheets_hide_the_open_deal(client: Client) -> None:
-    """Deal 1 is played by both round-1 matches; table 4 has not entered it yet."""
-    event = team_event(format=Event.Format.QUADRETTE, teams=4)
-    TableResult.objects.filter(event=event, deal__number=1, table__number=4).delete()
-    Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+def quadrette_with_open_deal() -> Event:
+    """A running 4-team quadrette, every result entered but deal 1 at table 4 (round 1)."""
+    club = ClubFactory()
+    event = setup.event_create(club=club, name="Quadrette", date=dt.date(2026, 12, 5),
+                               format=Event.Format.QUADRETTE, deals_per_round=1,
+                               public=True)  # fmt: skip
+    entrants = [
+        setup.entrant_register(event=event, player=PlayerFactory(club=club)) for _ in range(16)
+    ]
+    for index in range(4):
+        setup.team_create(event=event, name=f"Team {index + 1}",
+                          entrants=entrants[index * 4 : (index + 1) * 4])  # fmt: skip
+    setup.event_movement_set(event=event, seed=5)
+    setup.event_deals_generate(event=event, seed=5)
+    event = setup.event_start(event=Event.objects.get(pk=event.pk))
+    tables = {table.number: table for table in Table.objects.filter(event=event)}
+    rng = random.Random(5)
+    for round_doc in event.movement["schedule"]:
+        for entry in round_doc["tables"]:
+            for deal in Deal.objects.filter(event=event, deal_set=entry["deal_set"]):
+                if (deal.number, entry["table"]) == (1, 4):
+                    continue
+                table_result_submit(
+                    table=tables[entry["table"]], deal=deal, outcome=random_outcome(rng)
+                )
     standings_recompute(event_id=event.pk)
     event.refresh_from_db()
+    return event
+
+
+def test_quadrette_match_sheets_hide_the_open_deal(client: Client) -> None:
+    """Deal 1 is played by both round-1 matches; table 4 has not entered it yet."""
+    event = quadrette_with_open_deal()
+    assert TableResult.objects.filter(event=event, deal__number=1).count() == 3
     organiser = Client()
     organiser.force_login(OrganiserFactory(clubs=[event.club]))
 

@@ -88,8 +88,14 @@ def build_running_event(
 
 def random_outcome(rng: random.Random) -> dict[str, Any]:
     """A legal 4-player outcome: contract, oudlers, points (sometimes a petit au bout)."""
+    contract = rng.choice(["garde", "garde", "garde_sans", "garde_contre"])
     oudlers = rng.randint(0, 3)
-    points = rng.randint(4 * oudlers, 91 - 4 * (3 - oudlers))
+    # The chien or écart (6 cards, at least 3 points) counts for one side; no side ends with
+    # no point at all (that would be a chelem).
+    attack_min, defence_min = (0, 3) if contract == "garde_contre" else (3, 0)
+    low = max(4 * oudlers, attack_min, 1)
+    high = min(91 - 4 * (3 - oudlers), 91 - defence_min, 90)
+    points = rng.randint(low, high)
     petit = None
     if rng.random() < 0.1:
         if oudlers > 0:
@@ -97,7 +103,7 @@ def random_outcome(rng: random.Random) -> dict[str, Any]:
         elif oudlers < 3:
             petit = "defence"
     return {
-        "contract": rng.choice(["garde", "garde", "garde_sans", "garde_contre"]),
+        "contract": contract,
         "oudlers": oudlers,
         "points": points,
         "petit_au_bout": petit,

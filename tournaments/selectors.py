@@ -50,6 +50,15 @@ def events_for_user(user: UserLike) -> QuerySet[Event]:
     return events.filter(club__organisers=user).distinct()
 
 
+def user_directs(user: UserLike | None, event: Event) -> bool:
+    """Whether ``user`` directs ``event``: an organiser of its club, or a superuser."""
+    if user is None or not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    return event.club.organisers.filter(pk=user.pk).exists()
+
+
 def events_for_user_with_counts(user: UserLike) -> QuerySet[Event]:
     """:func:`events_for_user` with the number of real entrants (``entrant_count``)."""
     return events_for_user(user).annotate(

@@ -29,10 +29,10 @@ from scoring.views.public import (
     RESULT_RELATED,
     build_result_rows,
     ranking_entries,
-    user_may_preview,
     visible_event_or_404,
 )
 from tournaments.models import SEATS, Event, Seat, TableResult
+from tournaments.selectors import user_directs
 
 CSV_TYPE = "text/csv; charset=utf-8"
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -204,7 +204,7 @@ def _export(request: HttpRequest, event_id: int, fmt: str, what: str) -> HttpRes
         header, rows = ranking_table(event)
         title = _("Ranking")
     else:
-        hidden = deals_hidden_from(event, directs=user_may_preview(request.user, event))
+        hidden = deals_hidden_from(event, directs=user_directs(request.user, event))
         header, rows = results_table(event, hidden)
         title = _("Results")
     filename = f"{slugify(event.name) or 'event'}-{event.pk}-{what}"

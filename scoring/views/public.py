@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.cache import cache
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -64,7 +63,7 @@ from tournaments.models import (
     TableResult,
     Team,
 )
-from tournaments.selectors import SuitLine, deal_diagram
+from tournaments.selectors import SuitLine, deal_diagram, user_directs
 
 SEAT_FIELDS: dict[str, str] = {"N": "seat_n", "E": "seat_e", "S": "seat_s", "W": "seat_w"}
 # Everything a result row needs to name its players and teams, in one query.
@@ -80,18 +79,9 @@ RANKING_CACHE_SECONDS = 3600
 # ------------------------------------------------------------------------------ access
 
 
-def user_may_preview(user: AbstractBaseUser | AnonymousUser, event: Event) -> bool:
-    """Organisers of the event's club (and superusers) may see a non-public event."""
-    if not user.is_authenticated:
-        return False
-    if getattr(user, "is_superuser", False):
-        return True
-    return event.club.organisers.filter(pk=user.pk).exists()
-
-
 def visible_event_or_404(request: HttpRequest, event_id: int) -> Event:
     event = get_object_or_404(Event.objects.select_related("club"), pk=event_id)
-    if not event.public and not user_may_preview(request.user, event):
+    if not event.public and not user_directs(request.user, event):
         raise Http404(_("No public event with this number."))
     return event
 
@@ -582,7 +572,7 @@ def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse
     summary = DealSummary(deal=deal, scheduled=scheduled, entered=len(results))
     finished = summary.finished
     # A table still to play this deal must not learn any other table's outcome of it.
-    outcomes_shown = deal_outcomes_public(event, summary) or user_may_preview(request.user, event)
+    outcomes_shown = deal_outcomes_public(event, summary) or user_directs(request.user, event)
     if outcomes_shown:
         hand_scores = HandScore.objects.filter(deal=deal).only("result_id", "seat", "percentage")
         rows = build_result_rows(results, hand_scores)
@@ -706,7 +696,7 @@ def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResp
         pk=entrant_id,
         phantom=False,
     )
-    hidden_deals = deals_hidden_from(event, directs=user_may_preview(request.user, event))
+    hidden_deals = deals_hidden_from(event, directs=user_directs(request.user, event))
     lines = score_card_lines(event, entrant, hidden_deals)
     entries = list(
         RankingEntry.objects.filter(event=event, entrant=entrant).order_by("kind", "line")
@@ -766,7 +756,7 @@ def match_sheets(request: HttpRequest, event_id: int) -> HttpResponse:
         raise Http404(_("Match sheets exist for quadrette events only."))
     progress = event_progress(event)
     teams = {team.pk: team for team in Team.objects.filter(event=event)}
-    hidden_deals = deals_hidden_from(event, directs=user_may_preview(request.user, event))
+    hidden_deals = deals_hidden_from(event, directs=user_directs(request.user, event))
     context = base_context(
         event,
         progress,

@@ -43,7 +43,7 @@ from tournaments.api.serializers import (
 )
 from tournaments.models import Deal, Entrant, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
-from tournaments.selectors import events_for_user
+from tournaments.selectors import events_for_user, user_directs
 from tournaments.services.results import (
     ResultConflict,
     ResultError,
@@ -61,13 +61,6 @@ def visible_events(user: Any) -> QuerySet[Event]:
         own = events_for_user(user).values("pk")
         return Event.objects.filter(Q(public=True) | Q(pk__in=own)).select_related("club")
     return Event.objects.filter(public=True).select_related("club")
-
-
-def user_directs(user: Any, event: Event) -> bool:
-    """Whether ``user`` organises ``event`` (its club's organiser, or a superuser)."""
-    if user is None or not user.is_authenticated:
-        return False
-    return events_for_user(user).filter(pk=event.pk).exists()
 
 
 def visible_event_or_404(request: Request, event_id: int) -> Event:

@@ -63,7 +63,7 @@ from tournaments.models import (
     TableResult,
     Team,
 )
-from tournaments.selectors import events_for_user
+from tournaments.selectors import user_directs
 from tournaments.signals import results_changed
 
 PLAYERS_AT_A_TABLE = 4
@@ -317,13 +317,6 @@ def _actor_label(actor: User, fallback: str) -> str:
     if user is None:
         return fallback
     return str(user.get_username())[:120]
-
-
-def user_directs(user: User, event: Event) -> bool:
-    """Whether ``user`` directs ``event``: an organiser of its club, or a superuser."""
-    if user is None or not user.is_authenticated:
-        return False
-    return events_for_user(user).filter(pk=event.pk).exists()
 
 
 def _locked_event(event_id: int) -> Event:

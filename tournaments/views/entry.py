@@ -46,7 +46,7 @@ from tournaments.models import (
     TableResult,
     Team,
 )
-from tournaments.selectors import events_for_user
+from tournaments.selectors import events_for_user, user_directs
 from tournaments.services.results import (
     ResultConflict,
     ResultError,
@@ -62,7 +62,6 @@ from tournaments.services.results import (
     table_result_correct,
     table_result_mark_not_played,
     table_result_submit,
-    user_directs,
 )
 
 DUPLICATE_CONTRACTS = [

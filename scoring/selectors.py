@@ -116,7 +116,7 @@ def hand_scores_for_deal(event: Event, deal: Deal) -> QuerySet[HandScore]:
     """A frequency sheet's rows: every seat of every table of the deal."""
     return (
         HandScore.objects.filter(event=event, deal=deal)
-        .select_related("entrant__player", "result")
+        .select_related("entrant__player", "result", "deal")
         .order_by("table_number", "seat")
     )
 

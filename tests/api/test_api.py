@@ -184,7 +184,7 @@ def test_reads(client, event):
     assert {s["seat"] for s in plan["rounds"][0]["seats"]} == set("NESW")
 
 
-def test_rankings_and_hand_scores(client, event):
+def test_rankings_and_hand_scores(client, event, django_assert_max_num_queries):
     table, deal = first_play(event)
     client.post(
         f"/api/v1/tables/{table.code}/results/",
@@ -218,7 +218,8 @@ def test_rankings_and_hand_scores(client, event):
         format="json",
     )
     standings_recompute(event_id=event.pk)
-    scores = client.get(url).json()
+    with django_assert_max_num_queries(8):  # one query for the rows, not one per row
+        scores = client.get(url).json()
     assert len(scores) == 8
     assert {s["percentage"] for s in scores} == {"50.00"}
     assert client.get(f"/api/v1/events/{event.pk}/deals/999/hand-scores/").status_code == 404

@@ -15,6 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from rules.i18n import gettext_noop
+
+# Parameters that name a side of the table: their values ("attack", "defence") are words of
+# the message and are translated with it.
+SIDE_PARAMS = frozenset({"side", "other"})
+SIDE_WORDS = (gettext_noop("attack"), gettext_noop("defence"))
+
 
 class RuleError(ValueError):
     """A tarot rule or an input shape was violated."""
@@ -45,7 +52,13 @@ class RuleError(ValueError):
     def translated(self, gettext: Callable[[str], str]) -> str:
         """The message translated by ``gettext`` (e.g. Django's), parameters substituted."""
         translated = gettext(self.template)
-        return translated % self.params if self.params else translated
+        if not self.params:
+            return translated
+        params = {
+            name: gettext(value) if name in SIDE_PARAMS and isinstance(value, str) else value
+            for name, value in self.params.items()
+        }
+        return translated % params
 
     def describe(self) -> str:
         """One line for command-line output: ``[code] field: message``."""

@@ -497,3 +497,17 @@ def test_enum_labels_and_multipliers() -> None:
     assert [c.multiplier for c in Contract] == [1, 2, 4, 6]
     assert [p.bonus for p in PoigneeSize] == [20, 30, 40]
     assert Side.ATTACK.other is Side.DEFENCE and Side.DEFENCE.label == "defence"
+
+
+def test_side_names_in_messages_are_translated_with_the_message() -> None:
+    catalogue = {
+        "the %(side)s has no point at all, so the %(other)s won every trick: record its chelem": (
+            "le camp %(side)s n'a aucun point : le camp %(other)s a donc remporté tous les plis"
+        ),
+        "attack": "attaque",
+        "defence": "défense",
+    }
+    with pytest.raises(RuleError) as error:
+        validate_outcome(outcome(contract=Contract.GARDE_CONTRE, oudlers=0, points_half=0))
+    text = error.value.translated(lambda message: catalogue.get(message, message))
+    assert text.startswith("le camp attaque n'a aucun point : le camp défense")

@@ -114,7 +114,7 @@ def walk_through(page: Any, base: str, tmp_path: Path) -> None:
     page.click("#next-step")
     page.wait_for_selector("#movement-preview")
     preview = page.inner_text("#movement-preview")
-    assert "7 tables" in preview and "Movement OK" in preview
+    assert "7 tables" in preview and "Every hard check passes." in preview
     page.click("#movement-form button[type=submit]")
     page.wait_for_url(re.compile(r"/deals/$"))
     event.refresh_from_db()

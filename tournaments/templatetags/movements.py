@@ -1,0 +1,19 @@
+"""Movement words for display: the document's codes stay English, the page speaks French."""
+
+from django import template
+from django.utils.translation import gettext_lazy as _
+
+register = template.Library()
+
+KIND_LABELS = {
+    "line": _("line movement"),
+    "howell": _("Howell"),
+    "pools": _("pools"),
+    "matches": _("crossed matches"),
+}
+
+
+@register.filter
+def movement_kind(kind: object) -> str:
+    """The label of a movement ``kind`` (line, howell, pools, matches) in the active language."""
+    return str(KIND_LABELS.get(str(kind), kind))

@@ -10,11 +10,8 @@ pytest-django's ``live_server``.
 
 from __future__ import annotations
 
-import os
 import random
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,47 +22,14 @@ from tests.api.event_builder import build_running_event
 from tests.publication.builders import enter_round
 from tournaments.models import Deal, Entrant, Event, Player, Table, TableResult
 
-# Playwright's sync API runs an asyncio loop in this thread; Django's ORM (used by the live
-# server's fixtures and our checks) refuses to run there unless told it is safe.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
-TIMEOUT_MS = 20_000
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def phone() -> Iterator[Any]:
+def phone(new_page: Any) -> Any:
     """A headless Chromium page with a phone-sized viewport."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium) "
-            "to run the browser tests."
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        try:
-            yield page
-        finally:
-            context.close()
-            browser.close()
+    return new_page(viewport=PHONE, is_mobile=True, has_touch=True)
 
 
 @pytest.fixture

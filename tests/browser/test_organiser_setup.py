@@ -8,10 +8,7 @@ headless by Playwright's sync API against pytest-django's ``live_server``.
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,46 +17,7 @@ import pytest
 from tests.factories import DEFAULT_PASSWORD, ClubFactory, OrganiserFactory
 from tournaments.models import Deal, Entrant, Event
 
-# Playwright's sync API runs an asyncio loop in this thread; Django's ORM (used by the live
-# server's fixtures and our checks) refuses to run there unless told it is safe.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-TIMEOUT_MS = 20_000
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@contextmanager
-def chromium_page() -> Iterator[Any]:
-    """A headless Chromium page; a missing browser FAILS the test (never a silent skip)."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium) "
-            "to run the browser tests."
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        context = browser.new_context(locale="en-GB")
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        try:
-            yield page
-        finally:
-            context.close()
-            browser.close()
 
 
 def players_csv(path: Path, count: int) -> Path:
@@ -73,10 +31,9 @@ def players_csv(path: Path, count: int) -> Path:
 
 
 def test_organiser_creates_event_imports_players_and_prints_table_cards(
-    live_server, tmp_path: Path
+    live_server, new_page: Any, tmp_path: Path
 ) -> None:
-    with chromium_page() as page:
-        walk_through(page, live_server.url, tmp_path)
+    walk_through(new_page(locale="en-GB"), live_server.url, tmp_path)
 
 
 def walk_through(page: Any, base: str, tmp_path: Path) -> None:

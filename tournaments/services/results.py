@@ -607,6 +607,40 @@ def _percentage(value: object, seat: str) -> Decimal:
     return number.quantize(Decimal("0.01"))
 
 
+def _director_decision(
+    *,
+    event: Event,
+    table: Table,
+    deal: Deal,
+    actor: User,
+    reason: str,
+    kind: str,
+    action: str,
+    artificial: Mapping[str, Decimal | None],
+) -> TableResult:
+    """A director's decision replacing any outcome at (deal, table): artificial or not played.
+
+    Takes the event lock, keeps the history (before/after, who, why) and bumps the version.
+    """
+    with transaction.atomic():
+        event = _locked_event(event.pk)
+        _require_directable(event)
+        result, created, before = _director_result(event, table, deal)
+        _clear_outcome(result)
+        result.kind = kind
+        result.artificial_n, result.artificial_e = artificial["N"], artificial["E"]
+        result.artificial_s, result.artificial_w = artificial["S"], artificial["W"]
+        result.director_assigned = True
+        result.confirmed = True
+        if created:
+            result.entered_by = _actor_user(actor)
+            result.entered_via = "organiser"
+        result.save()
+        _record(result, action, actor, reason, before, "")
+        _bump_results_version(event.pk)
+    return result
+
+
 def table_result_assign_artificial(
     *,
     event: Event,
@@ -619,23 +653,11 @@ def table_result_assign_artificial(
     """Artificial scores per seat (e.g. 60 / 50 / 40): kept out of the real comparison."""
     reason = _require_reason(reason)
     values = {seat: _percentage(percentages.get(seat), seat) for seat in SEATS}
-    with transaction.atomic():
-        event = _locked_event(event.pk)
-        _require_directable(event)
-        result, created, before = _director_result(event, table, deal)
-        _clear_outcome(result)
-        result.kind = TableResult.Kind.ARTIFICIAL
-        result.artificial_n, result.artificial_e = values["N"], values["E"]
-        result.artificial_s, result.artificial_w = values["S"], values["W"]
-        result.director_assigned = True
-        result.confirmed = True
-        if created:
-            result.entered_by = _actor_user(actor)
-            result.entered_via = "organiser"
-        result.save()
-        _record(result, ResultChange.Action.ARTIFICIAL, actor, reason, before, "")
-        _bump_results_version(event.pk)
-    return result
+    return _director_decision(
+        event=event, table=table, deal=deal, actor=actor, reason=reason,
+        kind=TableResult.Kind.ARTIFICIAL, action=ResultChange.Action.ARTIFICIAL,
+        artificial=values,
+    )  # fmt: skip
 
 
 def table_result_mark_not_played(
@@ -643,23 +665,11 @@ def table_result_mark_not_played(
 ) -> TableResult:
     """The deal was not played at that table: it counts as scheduled (Neuberg), never compared."""
     reason = _require_reason(reason)
-    with transaction.atomic():
-        event = _locked_event(event.pk)
-        _require_directable(event)
-        result, created, before = _director_result(event, table, deal)
-        _clear_outcome(result)
-        for name in _ARTIFICIAL_FIELDS:
-            setattr(result, name, None)
-        result.kind = TableResult.Kind.NOT_PLAYED
-        result.director_assigned = True
-        result.confirmed = True
-        if created:
-            result.entered_by = _actor_user(actor)
-            result.entered_via = "organiser"
-        result.save()
-        _record(result, ResultChange.Action.NOT_PLAYED, actor, reason, before, "")
-        _bump_results_version(event.pk)
-    return result
+    return _director_decision(
+        event=event, table=table, deal=deal, actor=actor, reason=reason,
+        kind=TableResult.Kind.NOT_PLAYED, action=ResultChange.Action.NOT_PLAYED,
+        artificial=dict.fromkeys(SEATS),
+    )  # fmt: skip
 
 
 def penalty_record(

@@ -81,22 +81,6 @@ class ScoringInputError(ValueError):
     """The tournament handed to the core is inconsistent; the message names the culprit."""
 
 
-def percentage_hundredths(value: Decimal | int | str, what: str) -> int:
-    """An exact percentage in 0..100 with at most two decimals, as hundredths (60 → 6000)."""
-    try:
-        number = Decimal(value)
-    except (InvalidOperation, TypeError, ValueError):
-        raise ScoringInputError(f"{what}: {value!r} is not a number") from None
-    if not number.is_finite():
-        raise ScoringInputError(f"{what}: {value!r} is not a number")
-    scaled = number * 100
-    if scaled != scaled.to_integral_value():
-        raise ScoringInputError(f"{what}: {value} has more than two decimals")
-    if not 0 <= number <= 100:
-        raise ScoringInputError(f"{what}: {value} is outside 0..100")
-    return int(scaled)
-
-
 def points_hundredths(value: Decimal | int | str, what: str) -> int:
     """An exact number of percentage points with at most two decimals, as hundredths."""
     try:
@@ -105,10 +89,21 @@ def points_hundredths(value: Decimal | int | str, what: str) -> int:
         raise ScoringInputError(f"{what}: {value!r} is not a number") from None
     if not number.is_finite():
         raise ScoringInputError(f"{what}: {value!r} is not a number")
+    if number != 0 and not -3 <= number.adjusted() <= 6:
+        # Far outside any percentage (1e999999999 would overflow, 1e-999999999 underflow).
+        raise ScoringInputError(f"{what}: {value} is not a plausible percentage")
     scaled = number * 100
     if scaled != scaled.to_integral_value():
         raise ScoringInputError(f"{what}: {value} has more than two decimals")
     return int(scaled)
+
+
+def percentage_hundredths(value: Decimal | int | str, what: str) -> int:
+    """An exact percentage in 0..100 with at most two decimals, as hundredths (60 → 6000)."""
+    hundredths = points_hundredths(value, what)
+    if not 0 <= hundredths <= 10_000:
+        raise ScoringInputError(f"{what}: {value} is outside 0..100")
+    return hundredths
 
 
 @dataclass(frozen=True)

@@ -393,3 +393,11 @@ def test_ranking_per_line(score) -> None:  # type: ignore[no-untyped-def]
 def test_inconsistent_input_is_refused(score, results, kwargs, message) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ScoringInputError, match=message):
         score(TournamentInput.from_results(results, **kwargs))
+
+
+@pytest.mark.parametrize("value", ["1e999999999", "1e-999999999", "100.5", "-1", "0.001"])
+def test_absurd_artificial_percentages_are_clear_input_errors(value: str) -> None:
+    from scoring.core.model import percentage_hundredths
+
+    with pytest.raises(ScoringInputError, match="results\\[0\\]"):
+        percentage_hundredths(value, "results[0]")

@@ -41,6 +41,10 @@ Public API
 - ``validate(document, *, max_meetings=None) -> ValidationReport`` (``ok``, ``errors``
   [:class:`Violation` (check, code, message)], ``warnings``, ``metrics``, ``to_dict()``,
   ``format_text()``); never raises.
+- ``Schedule.from_document(doc)``: THE reader of a stored document (typed rounds, table plays,
+  sit-out tables, the tables playing a deal set); ``deal_numbers(deal_set, dpr)``,
+  ``deal_set_of(deal, dpr)``. Nothing outside the generators and the validator indexes the
+  document's ``schedule`` (see ``schedule.py``).
 - ``table_cards(doc)``, ``route_cards(doc)``, ``deal_set_routes(doc)``, ``render_text(doc)``.
 - ``MovementError(ValueError)``.
 """
@@ -48,6 +52,7 @@ Public API
 from .document import SCHEMA, SEATS, TEAM_TAKER_SEAT, MovementError
 from .individual import generate_individual
 from .propose import propose
+from .schedule import Round, Schedule, TablePlay, deal_numbers, deal_set_of
 from .teams import (
     Pairing,
     circle_pairings,
@@ -66,9 +71,14 @@ __all__ = [
     "MovementError",
     "Pairing",
     "QualityWarning",
+    "Round",
+    "Schedule",
+    "TablePlay",
     "ValidationReport",
     "Violation",
     "circle_pairings",
+    "deal_numbers",
+    "deal_set_of",
     "deal_set_routes",
     "generate_individual",
     "generate_quadrette",

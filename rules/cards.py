@@ -18,7 +18,7 @@ simulator fast. Pickling and copying preserve that identity.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Final
 
@@ -197,8 +197,3 @@ def card_points_half(cards: Iterable[Card]) -> int:
 
 def count_oudlers(cards: Iterable[Card]) -> int:
     return sum(1 for card in cards if card.is_oudler)
-
-
-def count_trumps(cards: Sequence[Card] | Iterable[Card]) -> int:
-    """Trumps only (the Excuse is not a trump)."""
-    return sum(1 for card in cards if card.is_trump)

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rules.cards import EXCUSE, JACK, KING, KNIGHT, PETIT, PLAIN_SUITS, QUEEN, Card, Suit
-from rules.deal import Deal, max_poignee, next_seat, seat_index
+from rules.deal import Deal, max_poignee, next_seat
 from rules.enums import CHIEN_SIZE, HAND_SIZE, TOTAL_HALF_POINTS, Contract, PoigneeSize, Side
 from rules.errors import RuleError
 from rules.i18n import gettext_noop
@@ -465,8 +465,3 @@ def outcome_from_play(record: PlayRecord, validate: bool = True) -> Outcome:
         chelem=Chelem(announced=record.chelem_announced, made_by=count.chelem_made_by),
         partner=record.partner is not None,
     )
-
-
-def seat_of(deal: Deal, seat: str) -> int:
-    """Seat name → index (re-exported convenience for play records built from names)."""
-    return seat_index(deal.players, seat)

@@ -21,6 +21,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.movements import Schedule
+
 SEATS = ("N", "E", "S", "W")
 
 
@@ -137,6 +139,18 @@ class Event(models.Model):
     @property
     def is_team_event(self) -> bool:
         return self.format != self.Format.INDIVIDUAL
+
+    @property
+    def schedule(self) -> Schedule:
+        """The stored movement read through its one reader (empty before it is set).
+
+        Read once per instance and per stored document (a new document is read again).
+        """
+        cached = self.__dict__.get("_schedule")
+        if cached is None or cached[0] is not self.movement:
+            cached = (self.movement, Schedule.from_document(self.movement))
+            self.__dict__["_schedule"] = cached
+        return cached[1]
 
 
 class EventSession(models.Model):

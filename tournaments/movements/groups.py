@@ -14,7 +14,6 @@ entrant plays a deal set, at most once).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import gcd
 
 
 @dataclass(frozen=True)
@@ -109,7 +108,3 @@ def galois_field(q: int) -> FiniteGroup:
         if all(mul[a][b] != 0 for a in range(1, q) for b in range(1, q)):
             return FiniteGroup(q, add, neg, mul)
     raise ValueError(f"no irreducible polynomial found for GF({q})")  # pragma: no cover
-
-
-def coprime_to_six(n: int) -> bool:
-    return gcd(n, 6) == 1

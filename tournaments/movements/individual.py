@@ -46,7 +46,6 @@ from .validation import validate
 
 LINE_COUNT = 5  # N, E, S, W and the deal sets
 DEAL_LINE = 4
-PAIRS = [(a, b) for a in range(LINE_COUNT) for b in range(a + 1, LINE_COUNT)]
 
 #: Restarts and wall-clock seconds granted to the row search and the sit-out search.
 SEARCH_RESTARTS = 60

@@ -58,9 +58,6 @@ class TablePlay:
         """The slots seated N, E, S, W."""
         return tuple(self.seats[seat] for seat in SEATS)
 
-    def seat_of(self, slot: int) -> str | None:
-        return next((seat for seat in SEATS if self.seats[seat] == slot), None)
-
 
 @dataclass(frozen=True)
 class Round:

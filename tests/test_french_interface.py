@@ -2,7 +2,7 @@
 
 from django.utils import translation
 
-from tournaments.selectors import card_label
+from tournaments.presentation import card_label
 from tournaments.templatetags.seats import seat_letter
 
 

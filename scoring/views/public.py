@@ -52,6 +52,7 @@ from scoring.selectors import (
     movement_rounds,
     scheduled_tables_per_deal_set,
 )
+from tournaments.access import user_directs
 from tournaments.models import (
     SEATS,
     Contract,
@@ -63,7 +64,7 @@ from tournaments.models import (
     TableResult,
     Team,
 )
-from tournaments.selectors import SuitLine, deal_diagram, user_directs
+from tournaments.presentation import SuitLine, deal_diagram
 
 SEAT_FIELDS: dict[str, str] = {"N": "seat_n", "E": "seat_e", "S": "seat_s", "W": "seat_w"}
 # Everything a result row needs to name its players and teams, in one query.

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.models import Event
+from tournaments.presentation import deal_diagram
 
 
 def _event_with_movement(request: HttpRequest, pk: int) -> Event | HttpResponse:
@@ -97,5 +98,5 @@ def hand_diagrams(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "tournaments/print/hands.html",
         event,
-        {"diagrams": [selectors.deal_diagram(d) for d in deals]},
+        {"diagrams": [deal_diagram(d) for d in deals]},
     )

@@ -137,6 +137,10 @@ CASES = [
         lambda d: d["penalties"][0].update(points=0.125),
         r"penalties\[0\]: points: 0.125 has more than two decimals",
     ),
+    (
+        lambda d: d["penalties"][0].update(points="1e999999999"),
+        r"penalties\[0\]: points: 1e999999999 is not a plausible percentage",
+    ),
     (lambda d: d.update(result=[]), r"file: unknown key 'result'"),
     (
         lambda d: d["deals"][1].update(taker_seat="X"),

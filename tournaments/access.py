@@ -8,7 +8,7 @@
 
 Views fetch events through these helpers so that an event somebody may not see is a 404,
 never a 403 that would tell it exists. Table phones need no account: the table code is their
-credential (see ``tournaments.views.entry``).
+credential (:func:`table_or_404`; see ``tournaments.views.entry``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import Club, Event
+from tournaments.models import Club, Event, Table
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -40,7 +40,7 @@ def clubs_directed_by(user: UserLike) -> QuerySet[Club]:
         return Club.objects.none()
     if _is_superuser(user):
         return Club.objects.all()
-    return Club.objects.filter(organisers=user)
+    return Club.objects.filter(organisers=user.pk)
 
 
 def events_directed_by(user: UserLike) -> QuerySet[Event]:
@@ -50,7 +50,7 @@ def events_directed_by(user: UserLike) -> QuerySet[Event]:
     events = Event.objects.select_related("club")
     if _is_superuser(user):
         return events
-    return events.filter(club__organisers=user).distinct()
+    return events.filter(club__organisers=user.pk).distinct()
 
 
 def user_directs(user: UserLike | None, event: Event) -> bool:
@@ -69,7 +69,7 @@ def events_visible_to(user: UserLike | None) -> QuerySet[Event]:
         return events.filter(public=True)
     if _is_superuser(user):
         return events
-    return events.filter(Q(public=True) | Q(club__organisers=user)).distinct()
+    return events.filter(Q(public=True) | Q(club__organisers=user.pk)).distinct()
 
 
 def visible_event_or_404(request: HttpRequest, event_id: int) -> Event:
@@ -82,13 +82,22 @@ def directed_event_or_404(request: HttpRequest, event_id: int) -> Event:
     return get_object_or_404(events_directed_by(request.user), pk=event_id)
 
 
+def table_or_404(code: str) -> Table:
+    """The table whose code is ``code`` (a table phone's credential), with its event, else 404."""
+    return get_object_or_404(Table.objects.select_related("event__club"), code=code)
+
+
 def directs_event(
     view: Callable[Concatenate[HttpRequest, Event, P], R],
-) -> Callable[Concatenate[HttpRequest, int, P], R]:
-    """Decorator: the view receives the directed event instead of its ``pk`` (else 404)."""
+) -> Callable[..., R]:
+    """Decorator: the view receives the event it directs instead of its ``pk`` (else 404).
+
+    ``pk`` comes from the URL (Django passes it by keyword); put ``login_required`` and the
+    method checks above it so that they answer first, as everywhere else.
+    """
 
     @wraps(view)
-    def wrapper(request: HttpRequest, pk: int, /, *args: P.args, **kwargs: P.kwargs) -> R:
+    def wrapper(request: HttpRequest, pk: int, *args: P.args, **kwargs: P.kwargs) -> R:
         return view(request, directed_event_or_404(request, pk), *args, **kwargs)
 
     return wrapper

@@ -8,6 +8,8 @@ rules of the templates.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 import qrcode
@@ -15,21 +17,29 @@ import qrcode.image.svg
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from tournaments import selectors
+from tournaments.access import directs_event
 from tournaments.models import Event
 from tournaments.presentation import deal_diagram
 
+PrintView = Callable[[HttpRequest, Event], HttpResponse]
 
-def _event_with_movement(request: HttpRequest, pk: int) -> Event | HttpResponse:
-    event = get_object_or_404(selectors.events_for_user(request.user), pk=pk)
-    if not event.movement:
-        messages.error(request, _("Choose the movement before printing."))
-        return redirect("organiser-movement", pk=event.pk)
-    return event
+
+def needs_movement(view: PrintView) -> PrintView:
+    """Decorator: without a movement there is nothing to print; back to the movement step."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, event: Event) -> HttpResponse:
+        if not event.schedule:
+            messages.error(request, _("Choose the movement before printing."))
+            return redirect("organiser-movement", pk=event.pk)
+        return view(request, event)
+
+    return wrapper
 
 
 def table_entry_url(request: HttpRequest, code: str) -> str:
@@ -50,10 +60,9 @@ def _print(
 
 
 @login_required
-def table_cards(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_with_movement(request, pk)
-    if isinstance(event, HttpResponse):
-        return event
+@directs_event
+@needs_movement
+def table_cards(request: HttpRequest, event: Event) -> HttpResponse:
     cards = []
     for card in selectors.event_table_cards(event):
         url = table_entry_url(request, card.table.code)
@@ -62,41 +71,27 @@ def table_cards(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def route_cards(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_with_movement(request, pk)
-    if isinstance(event, HttpResponse):
-        return event
-    return _print(
-        request,
-        "tournaments/print/route_cards.html",
-        event,
-        {"cards": selectors.event_route_cards(event)},
-    )
+@directs_event
+@needs_movement
+def route_cards(request: HttpRequest, event: Event) -> HttpResponse:
+    cards = selectors.event_route_cards(event)
+    return _print(request, "tournaments/print/route_cards.html", event, {"cards": cards})
 
 
 @login_required
-def deal_set_routes(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event_with_movement(request, pk)
-    if isinstance(event, HttpResponse):
-        return event
-    return _print(
-        request,
-        "tournaments/print/deal_set_routes.html",
-        event,
-        {"routes": selectors.event_deal_set_routes(event)},
-    )
+@directs_event
+@needs_movement
+def deal_set_routes(request: HttpRequest, event: Event) -> HttpResponse:
+    routes = selectors.event_deal_set_routes(event)
+    return _print(request, "tournaments/print/deal_set_routes.html", event, {"routes": routes})
 
 
 @login_required
-def hand_diagrams(request: HttpRequest, pk: int) -> HttpResponse:
-    event = get_object_or_404(selectors.events_for_user(request.user), pk=pk)
+@directs_event
+def hand_diagrams(request: HttpRequest, event: Event) -> HttpResponse:
     deals = selectors.event_deals(event)
     if not deals or not all(d.cards for d in deals):
         messages.error(request, _("Hand diagrams need deals with their cards."))
         return redirect("organiser-deals", pk=event.pk)
-    return _print(
-        request,
-        "tournaments/print/hands.html",
-        event,
-        {"diagrams": [deal_diagram(d) for d in deals]},
-    )
+    diagrams = [deal_diagram(d) for d in deals]
+    return _print(request, "tournaments/print/hands.html", event, {"diagrams": diagrams})

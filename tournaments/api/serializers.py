@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import SEATS, Contract, Deal, Entrant, Event, Seat, Side, TableResult
+from tournaments.models import Contract, Deal, Entrant, Event, Seat, Side, TableResult
 from tournaments.services.results import result_outcome
 
 
@@ -206,7 +206,10 @@ class ErrorSerializer(serializers.Serializer):
 
     code = serializers.CharField()
     detail = serializers.CharField(required=False)
-    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    # The documented key shadows Serializer.errors; this serializer only describes the schema.
+    errors = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=serializers.CharField())
+    )
 
 
 class TableSeatSerializer(serializers.Serializer):
@@ -229,6 +232,3 @@ class TableSerializer(serializers.Serializer):
     event = EventSerializer()
     table = serializers.IntegerField()
     rounds = TablePlaySerializer(many=True)
-
-
-SEAT_CODES = list(SEATS)

@@ -1,0 +1,47 @@
+"""Forms of the tournaments screens: they parse and shape input; the services decide and store.
+
+One module per subject: ``events`` (details), ``registration`` (players), ``teams``,
+``movement``, ``deals``, ``results`` (entry, director decisions, penalties); ``base`` holds
+:func:`add_error`, the one way a refused operation (``TournamentError``) reaches a form.
+"""
+
+from tournaments.forms.base import add_error, add_service_errors, error_field
+from tournaments.forms.deals import DealsGenerateForm, DealsImportForm
+from tournaments.forms.events import EventCreateForm, EventDetailsForm
+from tournaments.forms.movement import MovementForm, MovementImportForm
+from tournaments.forms.registration import (
+    PlayerForm,
+    PlayerRegisterForm,
+    PlayerSearchForm,
+    PlayersImportForm,
+)
+from tournaments.forms.results import (
+    ArtificialForm,
+    CorrectionForm,
+    DealOutcomeForm,
+    PenaltyForm,
+    ReasonForm,
+)
+from tournaments.forms.teams import TeamForm
+
+__all__ = [
+    "ArtificialForm",
+    "CorrectionForm",
+    "DealOutcomeForm",
+    "DealsGenerateForm",
+    "DealsImportForm",
+    "EventCreateForm",
+    "EventDetailsForm",
+    "MovementForm",
+    "MovementImportForm",
+    "PenaltyForm",
+    "PlayerForm",
+    "PlayerRegisterForm",
+    "PlayerSearchForm",
+    "PlayersImportForm",
+    "ReasonForm",
+    "TeamForm",
+    "add_error",
+    "add_service_errors",
+    "error_field",
+]

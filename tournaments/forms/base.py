@@ -1,0 +1,67 @@
+"""What every form of the app shares: attaching a refused operation, uploads, reasons.
+
+A service refuses with a :class:`~tournaments.errors.TournamentError`; :func:`add_error` puts
+its message on the form field it names (a form may translate service field names with a
+``field_for_error`` method), else form-wide, and its details as further form-wide lines.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.errors import TournamentError
+from tournaments.models import Contract
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+
+
+def error_field(form: forms.Form, field: str | None) -> str | None:
+    """The field of ``form`` where an error on the service input ``field`` belongs, or None."""
+    if not field:
+        return None
+    translate = getattr(form, "field_for_error", None)
+    name = translate(field) if translate is not None else field
+    return name if name in form.fields else None
+
+
+def add_error(form: forms.Form, error: TournamentError | Any) -> None:
+    """Attach ``error`` to ``form`` (see the module docstring)."""
+    form.add_error(error_field(form, error.field), error.message)
+    for line in getattr(error, "details", ()):
+        form.add_error(None, line)
+
+
+def add_service_errors(form: forms.Form, exc: ValidationError) -> None:
+    """Transitional: attach a service's ``ValidationError`` (until the services raise
+    ``TournamentError``)."""
+    if hasattr(exc, "error_dict"):
+        for name, errors in exc.error_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, exc)
+
+
+def checked_upload(file: Any) -> Any:
+    """``file`` unless it is larger than :data:`MAX_UPLOAD_BYTES`."""
+    if file.size > MAX_UPLOAD_BYTES:
+        raise ValidationError(_("The file is larger than 2 MB."))
+    return file
+
+
+def reason_field() -> forms.CharField:
+    """The reason a director gives for a decision (kept in the history)."""
+    return forms.CharField(
+        label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}), max_length=1000
+    )
+
+
+def contract_choices() -> list[tuple[str, StrOrPromise]]:
+    """The contracts a duplicate deal is played at (at least Garde), with their labels."""
+    return [(value, label) for value, label in Contract.choices if value != Contract.PRISE]

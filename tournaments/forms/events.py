@@ -1,0 +1,43 @@
+"""Forms of an event's details (creation and edition)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Club, Event
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class EventDetailsForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    date = forms.DateField(label=_("Date"), widget=DateInput)
+    deals_per_round = forms.IntegerField(
+        label=_("Deals per round"), min_value=1, max_value=12, initial=4
+    )
+    public = forms.BooleanField(label=_("Public results"), required=False)
+    opponent_confirmation = forms.BooleanField(
+        label=_("A defender confirms each result"), required=False
+    )
+
+
+class EventCreateForm(EventDetailsForm):
+    """The details, plus the club (among ``clubs``) and the format, fixed once created."""
+
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none())
+    format = forms.ChoiceField(label=_("Format"), choices=Event.Format.choices)
+
+    field_order = ["name", "date", "club", "format"]
+
+    def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        club_field = self.fields["club"]
+        assert isinstance(club_field, forms.ModelChoiceField)
+        club_field.queryset = clubs
+        if clubs.count() == 1:
+            club_field.initial = clubs.first()

@@ -1,0 +1,40 @@
+"""Forms of registration: a new player, a known player, the search, the CSV import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.forms.base import checked_upload
+from tournaments.models import Club, Player
+
+
+class PlayerForm(forms.Form):
+    last_name = forms.CharField(label=_("Last name"), max_length=80)
+    first_name = forms.CharField(label=_("First name"), max_length=80)
+    licence = forms.CharField(label=_("Licence number"), max_length=20, required=False)
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all(), required=False)
+    series = forms.CharField(label=_("Series"), max_length=20, required=False)
+
+
+class PlayerRegisterForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.all(), widget=forms.HiddenInput)
+
+
+class PlayerSearchForm(forms.Form):
+    q = forms.CharField(label=_("Name or licence"), max_length=80, required=False)
+
+
+class PlayersImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "Header row: last_name, first_name, licence, club, series; separated by ';' or ','; "
+            "UTF-8."
+        ),
+    )
+
+    def clean_file(self) -> Any:
+        return checked_upload(self.cleaned_data["file"])

@@ -1,9 +1,9 @@
 """Organiser screens: event setup step by step, registration, teams, movement, deals, start.
 
-Thin views: forms parse, services decide and store, selectors read. Every view needs a login
-and fetches the event through :func:`tournaments.selectors.events_for_user`, so another
-club's event is a 404. Invalid input re-renders the page with the errors and status 400;
-nothing stored changes.
+Thin views: forms parse, services decide and store, selectors read. Every view needs a login;
+an event's views receive it from :func:`tournaments.access.directs_event`, so another club's
+event is a 404. A refused operation (``TournamentError``) re-renders the page with its errors
+and status 400; nothing stored changes.
 """
 
 from __future__ import annotations
@@ -20,15 +20,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import forms, selectors
+from tournaments import forms, movements, selectors
+from tournaments.access import clubs_directed_by, directs_event
 from tournaments.models import Entrant, Event, Team
 from tournaments.services import events as services
-
-EVENT_STEPS = ("details", "players", "teams", "movement", "deals", "start")
-
-
-def _event(request: HttpRequest, pk: int) -> Event:
-    return get_object_or_404(selectors.events_for_user(request.user), pk=pk)
 
 
 def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any]]:
@@ -60,7 +55,7 @@ def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any
                 % {"teams": state.team_count, "loose": state.players_without_team},
             }
         )
-    movement = event.movement or {}
+    schedule = event.schedule
     steps += [
         {
             "key": "movement",
@@ -69,11 +64,11 @@ def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any
             "url": reverse("organiser-movement", args=[event.pk]),
             "detail": _("%(tables)s tables, %(rounds)s rounds, %(sets)s deal sets")
             % {
-                "tables": movement.get("tables"),
-                "rounds": movement.get("rounds"),
-                "sets": movement.get("deal_sets"),
+                "tables": schedule.table_count,
+                "rounds": len(schedule.rounds),
+                "sets": schedule.deal_set_count,
             }
-            if movement
+            if schedule
             else _("to choose"),
         },
         {
@@ -121,7 +116,7 @@ def _render(
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     events = selectors.events_for_user_with_counts(request.user)
-    clubs = selectors.clubs_for_user(request.user)
+    clubs = clubs_directed_by(request.user)
     return render(
         request, "tournaments/organiser/home.html", {"events": events, "has_clubs": clubs.exists()}
     )
@@ -130,13 +125,13 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def event_create(request: HttpRequest) -> HttpResponse:
-    clubs = selectors.clubs_for_user(request.user)
+    clubs = clubs_directed_by(request.user)
     form = forms.EventCreateForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:
             event = services.event_create(**form.cleaned_data)
-        except ValidationError as exc:
-            forms.add_service_errors(form, exc)
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
         else:
             messages.success(request, _("Event created. Now register the players."))
             return redirect("organiser-players", pk=event.pk)
@@ -150,8 +145,8 @@ def event_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+@directs_event
+def event_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     problems = services.event_start_problems(event) if event.status == Event.Status.DRAFT else []
     tables = [
         {"table": table, "entry_url": f"/table/{table.code}/"}
@@ -168,8 +163,8 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+@directs_event
+def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     initial = {
         "name": event.name,
         "date": event.date,
@@ -181,8 +176,8 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.event_update(event=event, **form.cleaned_data)
-        except ValidationError as exc:
-            forms.add_service_errors(form, exc)
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
         else:
             messages.success(request, _("Details saved."))
             return redirect("organiser-event", pk=event.pk)
@@ -198,19 +193,19 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def event_start(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+@directs_event
+def event_start(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         services.event_start(event=event)
-    except ValidationError as exc:
-        for message in exc.messages:
+    except ValidationError as error:
+        for message in error.messages:
             messages.error(request, message)
         return _render(
             request,
             "tournaments/organiser/event_dashboard.html",
             event,
             "start",
-            {"problems": exc.messages},
+            {"problems": error.messages},
             status=409,
         )
     messages.success(request, _("The event has started."))
@@ -219,12 +214,12 @@ def event_start(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+@directs_event
+def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         services.event_finish(event=event)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
         return redirect("organiser-event", pk=event.pk)
     messages.success(request, _("The event is finished."))
     return redirect("organiser-event", pk=event.pk)
@@ -254,8 +249,8 @@ def _players_page(
 
 
 @login_required
-def players(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+@directs_event
+def players(request: HttpRequest, event: Event) -> HttpResponse:
     if request.headers.get("HX-Request") and "q" in request.GET:
         search = forms.PlayerSearchForm(request.GET)
         found = selectors.players_search(query=search.data.get("q", ""), exclude_event=event)
@@ -275,23 +270,17 @@ def _stale_notice(request: HttpRequest, had_movement: bool, event: Event) -> Non
 
 @login_required
 @require_POST
-def player_add(request: HttpRequest, pk: int) -> HttpResponse:
+@directs_event
+def player_add(request: HttpRequest, event: Event) -> HttpResponse:
     """Register a new player typed by hand."""
-    event = _event(request, pk)
     form = forms.PlayerForm(request.POST)
     had_movement = event.movement is not None
     if form.is_valid():
         try:
-            player = services.player_create(
-                first_name=form.cleaned_data["first_name"],
-                last_name=form.cleaned_data["last_name"],
-                licence=form.cleaned_data["licence"],
-                club=form.cleaned_data["club"],
-                series=form.cleaned_data["series"],
-            )
+            player = services.player_create(**form.cleaned_data)
             services.entrant_register(event=event, player=player)
-        except ValidationError as exc:
-            forms.add_service_errors(form, exc)
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
         else:
             messages.success(request, _("%(player)s registered.") % {"player": player})
             _stale_notice(request, had_movement, event)
@@ -301,17 +290,17 @@ def player_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def player_register(request: HttpRequest, pk: int) -> HttpResponse:
+@directs_event
+def player_register(request: HttpRequest, event: Event) -> HttpResponse:
     """Register a known player found by search."""
-    event = _event(request, pk)
     form = forms.PlayerRegisterForm(request.POST)
     had_movement = event.movement is not None
     if form.is_valid():
         player = form.cleaned_data["player"]
         try:
             services.entrant_register(event=event, player=player)
-        except ValidationError as exc:
-            for message in exc.messages:
+        except ValidationError as error:
+            for message in error.messages:
                 messages.error(request, message)
             return _players_page(request, event, status=400)
         messages.success(request, _("%(player)s registered.") % {"player": player})
@@ -323,16 +312,16 @@ def player_register(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def players_import(request: HttpRequest, pk: int) -> HttpResponse:
+@directs_event
+def players_import(request: HttpRequest, event: Event) -> HttpResponse:
     """Register the players of a CSV file and show the per-line report."""
-    event = _event(request, pk)
     form = forms.PlayersImportForm(request.POST, request.FILES)
     had_movement = event.movement is not None
     if form.is_valid():
         try:
             report = services.players_import_csv(event=event, file=form.cleaned_data["file"])
-        except ValidationError as exc:
-            forms.add_service_errors(form, exc)
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
         else:
             _stale_notice(request, had_movement, event)
             return _players_page(
@@ -346,16 +335,16 @@ def players_import(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def entrant_withdraw(request: HttpRequest, pk: int, entrant_pk: int) -> HttpResponse:
-    event = _event(request, pk)
+@directs_event
+def entrant_withdraw(request: HttpRequest, event: Event, entrant_pk: int) -> HttpResponse:
     entrant = get_object_or_404(
         Entrant.objects.select_related("player"), pk=entrant_pk, event=event
     )
     had_movement = event.movement is not None
     try:
         services.entrant_withdraw(entrant=entrant)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
         return _players_page(request, event, status=409)
     messages.success(request, _("%(player)s withdrawn.") % {"player": entrant})
     _stale_notice(request, had_movement, event)
@@ -367,8 +356,8 @@ def entrant_withdraw(request: HttpRequest, pk: int, entrant_pk: int) -> HttpResp
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def teams(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+@directs_event
+def teams(request: HttpRequest, event: Event) -> HttpResponse:
     if not event.is_team_event:
         messages.info(request, _("Individual events have no teams."))
         return redirect("organiser-event", pk=event.pk)
@@ -380,8 +369,8 @@ def teams(request: HttpRequest, pk: int) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 entrants=list(form.cleaned_data["members"]),
             )
-        except ValidationError as exc:
-            forms.add_service_errors(form, exc)
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
         else:
             messages.success(request, _("Team created."))
             return redirect("organiser-teams", pk=event.pk)
@@ -393,7 +382,7 @@ def teams(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "form": form,
             "teams": selectors.event_teams(event),
-            "team_size": selectors.TEAM_SIZES[event.format],
+            "team_size": selectors.TEAM_SIZES[Event.Format(event.format)],
         },
         status=400 if form.errors else 200,
     )
@@ -401,12 +390,12 @@ def teams(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def teams_auto(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+@directs_event
+def teams_auto(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         created = services.teams_build_in_order(event=event)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("%(count)s teams created.") % {"count": len(created)})
     return redirect("organiser-teams", pk=event.pk)
@@ -414,13 +403,13 @@ def teams_auto(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def team_delete(request: HttpRequest, pk: int, team_pk: int) -> HttpResponse:
-    event = _event(request, pk)
+@directs_event
+def team_delete(request: HttpRequest, event: Event, team_pk: int) -> HttpResponse:
     team = get_object_or_404(Team, pk=team_pk, event=event)
     try:
         services.team_delete(team=team)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("Team dissolved."))
     return redirect("organiser-teams", pk=event.pk)
@@ -431,13 +420,13 @@ def team_delete(request: HttpRequest, pk: int, team_pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def movement(request: HttpRequest, pk: int) -> HttpResponse:
+@directs_event
+def movement(request: HttpRequest, event: Event) -> HttpResponse:
     """Show the proposed movement with its quality report; POST stores the previewed one.
 
     The preview posts back the exact document it showed (generators may search within a time
     box), and the service validates it again before storing: what is seen is what is stored.
     """
-    event = _event(request, pk)
     context: dict[str, Any] = {}
     status = 200
     if request.method == "POST":
@@ -451,8 +440,8 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
                     seed=form.cleaned_data["seed"] or 0,
                     movement=form.cleaned_data["document"],
                 )
-            except ValidationError as exc:
-                forms.add_service_errors(form, exc)
+            except ValidationError as error:
+                forms.add_service_errors(form, error)
             else:
                 messages.success(request, _("Movement saved."))
                 for warning in report.warnings:
@@ -469,15 +458,15 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def movement_import(request: HttpRequest, pk: int) -> HttpResponse:
+@directs_event
+def movement_import(request: HttpRequest, event: Event) -> HttpResponse:
     """Store a movement document uploaded as a file (validated like a generated one)."""
-    event = _event(request, pk)
     form = forms.MovementImportForm(request.POST, request.FILES)
     if form.is_valid():
         try:
             services.event_movement_set(event=event, movement=form.cleaned_data["file"])
-        except ValidationError as exc:
-            forms.add_service_errors(form, exc)
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
         else:
             messages.success(request, _("Movement saved."))
             return redirect("organiser-deals", pk=event.pk)
@@ -496,13 +485,13 @@ def _movement_preview(
 ) -> tuple[forms.MovementForm, int]:
     """Fill ``context`` with the stored movement's report and a preview (draft events)."""
     if event.movement:
-        context["stored_report"] = services.movements.validate(event.movement)
+        context["stored_report"] = movements.validate(event.movement)
     if event.status != Event.Status.DRAFT:
         return forms.MovementForm(), 200
     try:
         proposal = services.event_movement_propose(event=event)
-    except ValidationError as exc:
-        context["proposal_error"] = exc.messages
+    except ValidationError as error:
+        context["proposal_error"] = error.messages
         return forms.MovementForm(), 200
     initial = {"tables": proposal.get("tables"), "rounds": proposal.get("rounds"), "seed": 0}
     form = forms.MovementForm(query or None, initial=initial)
@@ -518,14 +507,14 @@ def _movement_preview(
                 rounds=form.cleaned_data["rounds"],
                 seed=form.cleaned_data["seed"] or 0,
             )
-        except ValidationError as exc:
-            context["preview_error"] = exc.messages
+        except ValidationError as error:
+            context["preview_error"] = error.messages
             return form, 200
     else:
         doc = proposal["document"]  # the proposal already generated and validated it
     context["preview"] = doc
     context["preview_json"] = json.dumps(doc, separators=(",", ":"))
-    context["preview_report"] = services.movements.validate(doc)
+    context["preview_report"] = movements.validate(doc)
     return form, 200
 
 
@@ -534,9 +523,9 @@ def _movement_preview(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def deals(request: HttpRequest, pk: int) -> HttpResponse:
+@directs_event
+def deals(request: HttpRequest, event: Event) -> HttpResponse:
     """Generate the deals from a seed (POST here) or import them (see :func:`deals_import`)."""
-    event = _event(request, pk)
     generate = forms.DealsGenerateForm(request.POST or None, initial={"seed": event.seed})
     if request.method == "POST" and generate.is_valid():
         try:
@@ -545,8 +534,8 @@ def deals(request: HttpRequest, pk: int) -> HttpResponse:
                 seed=generate.cleaned_data["seed"],
                 imposed_contract=generate.cleaned_data["imposed_contract"],
             )
-        except ValidationError as exc:
-            forms.add_service_errors(generate, exc)
+        except ValidationError as error:
+            forms.add_service_errors(generate, error)
         else:
             messages.success(request, _("%(count)s deals generated.") % {"count": len(created)})
             return redirect("organiser-event", pk=event.pk)
@@ -578,8 +567,8 @@ def _deals_page(
 
 @login_required
 @require_POST
-def deals_import(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+@directs_event
+def deals_import(request: HttpRequest, event: Event) -> HttpResponse:
     form = forms.DealsImportForm(request.POST, request.FILES)
     if form.is_valid():
         try:
@@ -588,8 +577,8 @@ def deals_import(request: HttpRequest, pk: int) -> HttpResponse:
                 text=form.cleaned_data["file"],
                 imposed_contract=form.cleaned_data["imposed_contract"],
             )
-        except ValidationError as exc:
-            forms.add_service_errors(form, exc)
+        except ValidationError as error:
+            forms.add_service_errors(form, error)
         else:
             messages.success(request, _("%(count)s deals imported.") % {"count": len(created)})
             return redirect("organiser-event", pk=event.pk)

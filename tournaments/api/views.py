@@ -5,13 +5,13 @@ Access:
 - reads: anybody sees public events; organisers also see their clubs' events (non-public ones
   answer 404 to others). Deal cards stay hidden (null) until the event is finished, except for
   the event's organisers. The results of a deal still to be played at some table are left out
-  for anybody but the organisers (``scoring.selectors.deals_hidden_from``);
+  for anybody but the organisers (``tournaments.publication.deals_hidden_from``);
 - ``POST /tables/<code>/results/``: the table code in the URL is the credential (no account, no
   CSRF); an unknown code is a 404;
 - ``POST /events/<id>/results/``: organisers of the event's club (session or basic auth);
   403 for another user of a public event, 404 when the event is not visible.
 
-Writes call ``tournaments.services.results``: 201 with the stored result and its marks; 409 with
+Writes call the result services: 201 with the stored result and its marks; 409 with
 the stored result when the deal is already entered; 400 naming the faulty field.
 """
 
@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
-from django.shortcuts import get_object_or_404
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -30,6 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.access import events_visible_to, table_or_404, user_directs, visible_event_or_404
 from tournaments.api.serializers import (
     DealSerializer,
     EntrantSerializer,
@@ -43,38 +43,18 @@ from tournaments.api.serializers import (
 )
 from tournaments.models import Deal, Entrant, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
-from tournaments.selectors import events_for_user, user_directs
-from tournaments.services.results import (
-    ResultConflict,
-    ResultError,
-    table_plays,
-    table_result_submit,
-)
+from tournaments.services import results as services
+from tournaments.services.results import ResultConflict, ResultError
 
 # Fields of a result request that are not inside the outcome object.
 REQUEST_FIELDS = {"deal", "table"}
 
 
-def visible_events(user: Any) -> QuerySet[Event]:
-    """Public events, plus the events the user organises."""
-    if user is not None and user.is_authenticated:
-        own = events_for_user(user).values("pk")
-        return Event.objects.filter(Q(public=True) | Q(pk__in=own)).select_related("club")
-    return Event.objects.filter(public=True).select_related("club")
-
-
-def visible_event_or_404(request: Request, event_id: int) -> Event:
-    return get_object_or_404(visible_events(request.user), pk=event_id)
-
-
-def error_response(error: ResultError, *, in_outcome: bool = True) -> Response:
-    """400 body: ``code`` and ``errors`` {field: [message naming the field]}."""
+def error_response(error: ResultError) -> Response:
+    """400 body: ``code`` and ``errors`` {field: [message naming the field]}; the fields of
+    the outcome are named ``outcome.<field>``."""
     field = error.field or "non_field_errors"
-    key = (
-        field
-        if not in_outcome or field in REQUEST_FIELDS or field == "non_field_errors"
-        else (f"outcome.{field}")
-    )
+    key = field if field in REQUEST_FIELDS or field == "non_field_errors" else f"outcome.{field}"
     return Response(
         {"code": error.code, "detail": error.describe(), "errors": {key: [error.describe()]}},
         status=status.HTTP_400_BAD_REQUEST,
@@ -112,7 +92,9 @@ def submit(
         message = _("no deal %(deal)s in this event") % {"deal": deal_number}
         return error_response(ResultError("unknown_deal", message, field="deal"))
     try:
-        result = table_result_submit(table=table, deal=deal, outcome=outcome, actor=actor, via=via)
+        result = services.table_result_submit(
+            table=table, deal=deal, outcome=outcome, actor=actor, via=via
+        )
     except ResultConflict as conflict:
         return conflict_response(conflict)
     except ResultError as error:
@@ -136,11 +118,11 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Event.objects.none()
 
     def get_queryset(self) -> QuerySet[Event]:
-        return visible_events(self.request.user).order_by("-date", "name")
+        return events_visible_to(self.request.user).order_by("-date", "name")
 
 
 class EventScopedListView(generics.ListAPIView):
-    """A list scoped to a visible event (``event_id`` in the URL)."""
+    """A list scoped to an event the visitor may see (``event_id`` in the URL), else 404."""
 
     def event(self) -> Event:
         if not hasattr(self, "_event"):
@@ -172,7 +154,7 @@ class DealListView(EventScopedListView):
         return Deal.objects.filter(event=self.event()).order_by("number")
 
     def get_serializer_context(self) -> dict[str, Any]:
-        context = super().get_serializer_context()
+        context = dict(super().get_serializer_context())
         if getattr(self, "swagger_fake_view", False):
             return context
         event = self.event()
@@ -249,7 +231,7 @@ class TableView(APIView):
 
     @extend_schema(responses={200: TableSerializer, 404: ErrorSerializer})
     def get(self, request: Request, code: str) -> Response:
-        table = get_object_or_404(Table.objects.select_related("event__club"), code=code)
+        table = table_or_404(code)
         rounds = [
             {
                 "round": play.round_number,
@@ -259,7 +241,7 @@ class TableView(APIView):
                 "deals": play.deals,
                 "results": list(play.results.values()),
             }
-            for play in table_plays(table)
+            for play in services.table_plays(table)
         ]
         data = {"event": table.event, "table": table.number, "rounds": rounds}
         show = table.event.status == Event.Status.FINISHED
@@ -274,7 +256,7 @@ class TableResultsView(APIView):
 
     @extend_schema(responses={200: TableResultSerializer(many=True), 404: ErrorSerializer})
     def get(self, request: Request, code: str) -> Response:
-        table = get_object_or_404(Table, code=code)
+        table = table_or_404(code)
         results = (
             TableResult.objects.filter(table=table)
             .select_related("deal", "table")
@@ -284,7 +266,7 @@ class TableResultsView(APIView):
 
     @extend_schema(request=TableResultInputSerializer, responses=WRITE_RESPONSES)
     def post(self, request: Request, code: str) -> Response:
-        table = get_object_or_404(Table.objects.select_related("event"), code=code)
+        table = table_or_404(code)
         body = TableResultInputSerializer(data=request.data)
         if not body.is_valid():
             return invalid_input_response(body.errors)

@@ -28,8 +28,8 @@ def client() -> APIClient:
 
 def first_play(event: Event):
     table = event.tables.get(number=1)
-    entry = event.movement["schedule"][0]["tables"][0]
-    deal = event.deals.filter(deal_set=entry["deal_set"]).order_by("number").first()
+    play = event.schedule.play(table=1, round=1)
+    deal = event.deals.filter(deal_set=play.deal_set).order_by("number").first()
     return table, deal
 
 
@@ -99,8 +99,7 @@ def test_invalid_entry_is_400_naming_the_field_and_changes_nothing(client, event
 def test_deal_not_scheduled_at_this_table_is_400(client, event):
     table, deal = first_play(event)
     other = event.deals.exclude(deal_set=deal.deal_set).order_by("-number").first()
-    sets = {e["deal_set"] for r in event.movement["schedule"] for e in r["tables"]
-            if e["table"] == 1}  # fmt: skip
+    sets = {play.deal_set for play in event.schedule.plays_of_table(1)}
     assert other.deal_set not in sets
     response = client.post(
         f"/api/v1/tables/{table.code}/results/",
@@ -208,9 +207,7 @@ def test_rankings_and_hand_scores(client, event, django_assert_max_num_queries):
     # The deal is still to be played at its round-2 table: its scores are not published yet.
     assert client.get(url).status_code == 404
     second = next(
-        entry["table"]
-        for entry in event.movement["schedule"][1]["tables"]
-        if entry["deal_set"] == deal.deal_set
+        play.table for play in event.schedule.round(2).tables if play.deal_set == deal.deal_set
     )
     client.post(
         f"/api/v1/tables/{event.tables.get(number=second).code}/results/",

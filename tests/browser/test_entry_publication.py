@@ -48,8 +48,7 @@ def test_a_table_enters_a_deal_and_the_public_ranking_shows_it(
     live_server: Any, phone: Any, event: Event
 ) -> None:
     table = Table.objects.get(event=event, number=1)
-    round_4 = next(r for r in event.movement["schedule"] if r["round"] == 4)
-    deal_set = next(t["deal_set"] for t in round_4["tables"] if t["table"] == 1)
+    deal_set = event.schedule.play(table=1, round=4).deal_set
     deal = Deal.objects.get(event=event, deal_set=deal_set)
     ranking_url = f"{live_server.url}/en/events/{event.pk}/ranking/"
 

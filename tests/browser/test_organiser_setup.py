@@ -96,7 +96,6 @@ def walk_through(page: Any, base: str, tmp_path: Path) -> None:
             (e.slot, e) for e in Entrant.objects.filter(event=event).select_related("player")
         )
     }
-    first_round = event.movement["schedule"][0]["tables"]
     for index in range(7):
         card = cards.nth(index)
         table_number = int(card.get_attribute("data-table") or 0)
@@ -104,7 +103,7 @@ def walk_through(page: Any, base: str, tmp_path: Path) -> None:
         text = card.inner_text()
         assert f"Table {table_number}" in text
         assert card.locator("svg").count() == 1  # the QR code of the table's entry URL
-        seats = next(t for t in first_round if t["table"] == table_number)["seats"]
+        seats = event.schedule.play(table=table_number, round=1).seats
         for seat in ("N", "E", "S", "W"):
             assert seated[seats[seat]] in text
     # Printed: one card per A4 page, screen-only parts hidden.

@@ -24,9 +24,9 @@ def event() -> Event:
 
 def first_play(event: Event):
     table = event.tables.get(number=1)
-    entry = event.movement["schedule"][0]["tables"][0]
-    deals = list(event.deals.filter(deal_set=entry["deal_set"]).order_by("number"))
-    return table, deals, entry
+    play = event.schedule.play(table=1, round=1)
+    deals = list(event.deals.filter(deal_set=play.deal_set).order_by("number"))
+    return table, deals, play
 
 
 def form_data(deal, **values) -> dict[str, str]:
@@ -36,7 +36,7 @@ def form_data(deal, **values) -> dict[str, str]:
 
 
 def test_phone_page_shows_round_players_and_one_form_per_deal(client: Client, event):
-    table, deals, entry = first_play(event)
+    table, deals, play = first_play(event)
     response = client.get(f"/table/{table.code}/")
     assert response.status_code == 200
     html = response.content.decode()
@@ -45,7 +45,7 @@ def test_phone_page_shows_round_players_and_one_form_per_deal(client: Client, ev
         assert f'id="deal-{deal.number}"' in html
         assert f'name="d{deal.number}-points"' in html
         assert f"/table/{table.code}/deal/{deal.number}/preview/" in html
-    player = event.entrants.get(slot=entry["seats"]["N"]).player
+    player = event.entrants.get(slot=play.seats["N"]).player
     assert player.last_name.upper() in html
     assert 'value="prise"' not in html  # duplicate: at least a Garde
 
@@ -147,11 +147,11 @@ def test_grid_saves_filled_rows_and_reports_bad_ones(client: Client, event):
     client.force_login(organiser)
     url = f"/organiser/events/{event.pk}/entry/round/1/"
     page = client.get(url).content.decode()
-    entries = event.movement["schedule"][0]["tables"]
-    assert len(re.findall(r'name="t\d+-d\d+-points"', page)) == len(entries) * 2
-    t1, t2 = entries[0], entries[1]
-    d1 = event.deals.filter(deal_set=t1["deal_set"]).order_by("number").first()
-    d2 = event.deals.filter(deal_set=t2["deal_set"]).order_by("number").first()
+    plays = event.schedule.round(1).tables
+    assert len(re.findall(r'name="t\d+-d\d+-points"', page)) == len(plays) * 2
+    t1, t2 = plays[0], plays[1]
+    d1 = event.deals.filter(deal_set=t1.deal_set).order_by("number").first()
+    d2 = event.deals.filter(deal_set=t2.deal_set).order_by("number").first()
     data = {
         f"t1-d{d1.number}-contract": "garde",
         f"t1-d{d1.number}-oudlers": "2",

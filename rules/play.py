@@ -29,14 +29,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rules.cards import EXCUSE, JACK, KING, KNIGHT, PETIT, PLAIN_SUITS, QUEEN, Card, Suit
+from rules.cards import EXCUSE, JACK, KING, KNIGHT, PETIT, PLAIN_SUITS, QUEEN, Card
 from rules.deal import Deal, max_poignee, next_seat
 from rules.enums import CHIEN_SIZE, HAND_SIZE, TOTAL_HALF_POINTS, Contract, PoigneeSize, Side
 from rules.errors import RuleError
 from rules.i18n import gettext_noop
 from rules.scoring import Chelem, Outcome, Poignee
 
-_TRUMP = Suit.TRUMP
 # The taker calls a King; holding all four, a Queen; and so on down to the Jacks.
 _CALLABLE_RANKS = (KING, QUEEN, KNIGHT, JACK)
 
@@ -122,17 +121,21 @@ def led_card(trick: Sequence[Card]) -> Card | None:
 
 
 def legal_cards(hand: Sequence[Card], trick: Sequence[Card]) -> list[Card]:
-    """Cards of ``hand`` that may be played on ``trick`` (cards already played, in order)."""
-    led = led_card(trick) if trick else None
+    """Cards of ``hand`` that may be played on ``trick`` (cards already played, in order).
+
+    In the hand's order, the Excuse (always playable) last. Hot in simulations: the Excuse is
+    found by its flag, not by ``EXCUSE in hand`` (each comparison would go through ``Card``'s
+    rich comparison).
+    """
+    led = led_card(trick)
     if led is None:
         return list(hand)
-    if led.suit is not _TRUMP:
+    excuse = [card for card in hand if card.is_excuse]  # [] or [EXCUSE]
+    if not led.is_trump:
         led_suit = led.suit
         follow = [card for card in hand if card.suit is led_suit]
         if follow:
-            if EXCUSE in hand:
-                follow.append(EXCUSE)
-            return follow
+            return follow + excuse
     trumps = [card for card in hand if card.is_trump]
     if not trumps:
         return list(hand)
@@ -140,16 +143,25 @@ def legal_cards(hand: Sequence[Card], trick: Sequence[Card]) -> list[Card]:
     for card in trick:
         if card.is_trump and card.rank > best:
             best = card.rank
-    result = [card for card in trumps if card.rank > best] or trumps
-    if EXCUSE in hand:
-        result.append(EXCUSE)
-    return result
+    return ([card for card in trumps if card.rank > best] or trumps) + excuse
+
+
+def beats(card: Card, best: Card) -> bool:
+    """Whether ``card``, played after ``best`` (the card winning the trick so far), takes over.
+
+    A trump beats any plain card and lower trumps; a plain card beats only a lower card of its
+    own suit; the Excuse never beats anything.
+    """
+    if card.is_trump:
+        return not best.is_trump or card.rank > best.rank
+    return card.suit is best.suit and card.rank > best.rank
 
 
 def trick_winner(trick: Sequence[Card], excuse_wins: bool = False) -> int:
-    """Position in ``trick`` of the winning card.
+    """Position in ``trick`` of the winning card (so far, for an unfinished trick).
 
-    ``excuse_wins`` is set for the last trick of a chelem whose side played the Excuse.
+    ``excuse_wins`` is set for the last trick of a chelem whose side played the Excuse
+    (:func:`excuse_takes_last_trick`).
     """
     if excuse_wins and EXCUSE in trick:
         return trick.index(EXCUSE)
@@ -160,11 +172,9 @@ def trick_winner(trick: Sequence[Card], excuse_wins: bool = False) -> int:
         )
     best_position = trick.index(led)
     best = led
-    for position, card in enumerate(trick):
-        if card.is_trump:
-            if not best.is_trump or card.rank > best.rank:
-                best, best_position = card, position
-        elif card.suit is best.suit and card.rank > best.rank:
+    for position in range(best_position + 1, len(trick)):
+        card = trick[position]
+        if beats(card, best):
             best, best_position = card, position
     return best_position
 
@@ -333,7 +343,8 @@ def validate_play(record: PlayRecord) -> None:
                 )
             hand.remove(card)
         position = trick_winner(
-            trick.cards, _excuse_wins(trick, players, attack, winner_sides, number == last)
+            trick.cards,
+            excuse_takes_last_trick(trick, players, attack, winner_sides, number == last),
         )
         winner = trick.seat_at(position, players)
         winner_sides.append(winner in attack)
@@ -371,10 +382,17 @@ def required_called_rank(hand: Sequence[Card]) -> int:
     return JACK  # unreachable with 15 cards: kept for completeness
 
 
-def _excuse_wins(
-    trick: Trick, players: int, attack: frozenset[int], winner_sides: list[bool], last: bool
+def excuse_takes_last_trick(
+    trick: Trick,
+    players: int,
+    attack: frozenset[int],
+    winner_sides: Sequence[bool],
+    last: bool,
 ) -> bool:
-    """The Excuse wins the last trick when its owner's side has won every other trick."""
+    """The Excuse wins the last trick when its owner's side has won every other trick.
+
+    ``winner_sides`` tells, for each trick before this one, whether the attack won it.
+    """
     if not last or EXCUSE not in trick.cards:
         return False
     owner_attack = trick.seat_at(trick.cards.index(EXCUSE), players) in attack
@@ -404,7 +422,7 @@ def count_play(record: PlayRecord) -> PlayCount:
     excuse_won_last = False
     for number, trick in enumerate(record.tricks):
         is_last = number == last
-        excuse_wins = _excuse_wins(trick, players, attack, winner_sides, is_last)
+        excuse_wins = excuse_takes_last_trick(trick, players, attack, winner_sides, is_last)
         excuse_won_last = excuse_won_last or excuse_wins
         winner = trick.seat_at(trick_winner(trick.cards, excuse_wins), players)
         winner_attack = winner in attack

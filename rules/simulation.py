@@ -5,7 +5,13 @@ show poignées when eligible (not always), announce a chelem now and then with a
 and play only legal cards with a few greedy habits (win cheaply, give points to a winning
 partner, shed low cards otherwise, never keep the Excuse for the last trick unless their side
 is on its way to a chelem). They know who is in the attack, including the called partner at 5
-players: the heuristics do not model hidden information.
+players: the heuristics do not model hidden information. The legal cards and the winner of a
+trick come from the rules engine itself (:func:`rules.play.legal_cards`,
+:func:`rules.play.trick_winner`, :func:`rules.play.beats`).
+
+Variety: the greedy players are deterministic, so identical cards give identical play; a
+``whim`` (probability of playing any legal card instead of the greedy one) makes tables
+holding the same cards play them differently (the demo uses it).
 
 Duplicate use: ``taker_seat`` imposes the taker (everybody else passes) and ``min_contract``
 imposes a floor (at least a Garde in duplicate). Everything random comes from the ``rng``
@@ -28,11 +34,15 @@ from rules.play import (
     PlayRecord,
     PoigneeShown,
     Trick,
+    beats,
     can_discard,
+    excuse_takes_last_trick,
     first_leader,
     hands_at_play,
+    legal_cards,
     outcome_from_play,
     required_called_rank,
+    trick_winner,
 )
 from rules.scoring import DealScore, Outcome, score_deal
 
@@ -136,40 +146,15 @@ def _choose_called_card(hand: Sequence[Card], rng: random.Random) -> Card:
     return rng.choice([card for card in not_held if lengths[card.suit] == best])
 
 
-def _beats(card: Card, best: Card) -> bool:
-    if card.is_trump:
-        return not best.is_trump or card.rank > best.rank
-    return not best.is_trump and card.suit is best.suit and card.rank > best.rank
-
-
 # Precomputed sort keys (dict lookups keep the per-card cost low).
 _CHEAP_KEY = {card: (card.points_half * 2 + card.is_trump) * 32 + card.rank for card in DECK}
 _GIVE_KEY = {card: card.points_half * 32 + card.rank for card in DECK}
 _SPARE_TRUMP_KEY = {card: card.is_oudler * 32 + card.rank for card in DECK}
 
 
-def _legal_in_play(hand: list[Card], led: Card | None, top_trump: int) -> list[Card]:
-    """Same rule as :func:`rules.play.legal_cards`, using state tracked during the trick.
-
-    Hands stay in canonical order, so the Excuse, when held, is the last card; the independent
-    check in the tests compares every choice with ``legal_cards`` itself.
-    """
-    if led is None:
-        return hand
-    if not led.is_trump:
-        led_suit = led.suit
-        follow = [card for card in hand if card.suit is led_suit]
-        if follow:
-            if hand[-1] is EXCUSE:
-                follow.append(EXCUSE)
-            return follow
-    trumps = [card for card in hand if card.is_trump]
-    if not trumps:
-        return hand
-    legal = [card for card in trumps if card.rank > top_trump] or trumps
-    if hand[-1] is EXCUSE:
-        legal.append(EXCUSE)
-    return legal
+def _excuse_due(hand: list[Card], legal: list[Card]) -> bool:
+    """The Excuse is held with one other card: played now, or kept for the last trick."""
+    return len(hand) == 2 and legal[-1] is EXCUSE
 
 
 def _choose(
@@ -194,7 +179,7 @@ def _choose(
             and best is not None
             and not partner_winning
             and all(_GIVE_KEY[card] >= 5 * 32 for card in others)
-            and not any(_beats(card, best) for card in others)
+            and not any(beats(card, best) for card in others)
         ):
             return EXCUSE  # protect a valuable card the trick would lose
         legal = others
@@ -210,7 +195,7 @@ def _choose(
         return min(legal, key=_SPARE_TRUMP_KEY.__getitem__)
     # Opponents winning: win as cheaply as possible (legal cards of one kind are in rank
     # order), keeping the Petit back unless it wins for sure, or else shed the cheapest card.
-    winners = [card for card in legal if _beats(card, best)]
+    winners = [card for card in legal if beats(card, best)]
     if winners:
         if winners[0] is PETIT and len(winners) > 1 and not last_to_play:
             return winners[1]
@@ -245,11 +230,15 @@ def simulate_deal(
     min_contract: Contract | None = None,
     poignee_rate: float = 0.6,
     chelem_rate: float = 0.5,
+    whim: float = 0.0,
 ) -> PlayedDeal:
     """Bid, discard, show poignées, play and score one deal with heuristic players.
 
     ``taker_seat`` (index or name) imposes the taker; ``min_contract`` imposes a floor on the
     contract (the imposed taker bids at least that, free bidders may not bid below it).
+    ``whim`` is the probability that a player with a choice plays any legal card instead of
+    the greedy one (never keeping the Excuse for the last trick): with ``whim > 0`` tables
+    holding the same cards play them differently, as the demo's tables do.
     Returns a passed-out :class:`PlayedDeal` when everybody passes and no taker is imposed.
     """
     players = deal.players
@@ -324,40 +313,37 @@ def simulate_deal(
     hand_size = HAND_SIZE[players]
     for number in range(hand_size):
         cards: list[Card] = []
-        led: Card | None = None
-        best: Card | None = None
+        best: Card | None = None  # the card winning the trick so far (None: none but the Excuse)
         best_position = -1
-        top_trump = 0
         seat = leader
         for position in range(players):
             hand = hands[seat]
             attacker = is_attack[seat]
-            mine = attack_tricks if attacker else number - attack_tricks
-            card = _choose(
-                hand,
-                _legal_in_play(hand, led, top_trump),
-                best,
-                best is not None and is_attack[(leader - best_position) % players] == attacker,
-                position == players - 1,
-                number > 0 and mine == number,
-                attacker,
-            )
+            legal = legal_cards(hand, cards)
+            if whim and len(legal) > 1 and not _excuse_due(hand, legal) and rng.random() < whim:
+                card = rng.choice(legal)
+            else:
+                mine = attack_tricks if attacker else number - attack_tricks
+                card = _choose(
+                    hand,
+                    legal,
+                    best,
+                    best is not None and is_attack[(leader - best_position) % players] == attacker,
+                    position == players - 1,
+                    number > 0 and mine == number,
+                    attacker,
+                )
             hand.remove(card)
             cards.append(card)
-            if card is not EXCUSE:
-                if led is None:
-                    led = card
-                if best is None or _beats(card, best):
-                    best, best_position = card, position
-                if card.is_trump and card.rank > top_trump:
-                    top_trump = card.rank
+            if card is not EXCUSE and (best is None or beats(card, best)):
+                best, best_position = card, position  # what trick_winner(cards) gives
             seat = (seat - 1) % players
-        winner = (leader - best_position) % players
-        if number == hand_size - 1 and EXCUSE in cards:
-            owner = (leader - cards.index(EXCUSE)) % players
-            if all(side == is_attack[owner] for side in winner_sides):
-                winner = owner
-        tricks.append(Trick(leader=leader, cards=tuple(cards)))
+        trick = Trick(leader=leader, cards=tuple(cards))
+        excuse_wins = excuse_takes_last_trick(
+            trick, players, attack, winner_sides, number == hand_size - 1
+        )
+        winner = trick.seat_at(trick_winner(cards, excuse_wins), players)
+        tricks.append(trick)
         winner_sides.append(is_attack[winner])
         attack_tricks += is_attack[winner]
         leader = winner

@@ -186,6 +186,36 @@ def test_free_bidding_may_pass_out_and_is_reproducible() -> None:
     )
 
 
+@pytest.mark.parametrize("players", [4, 5])
+def test_whims_vary_the_play_and_every_play_stays_legal(players: int) -> None:
+    """``whim``: tables holding the same cards play them differently, always legally."""
+    deals = generate_deals(players, 400, f"whim-{players}")
+
+    def play(whim: float) -> list[PlayedDeal]:
+        return [
+            simulate_deal(
+                deal,
+                random.Random(number),
+                taker_seat=number % players,
+                min_contract=Contract.GARDE,
+                whim=whim,
+            )
+            for number, deal in enumerate(deals)
+        ]
+
+    steady, whimsical = play(0.0), play(0.3)
+    assert whimsical == play(0.3)
+    for one in whimsical:
+        check(one)
+        assert one.record is not None
+        assert outcome_from_play(one.record, validate=True) == one.outcome
+    changed = sum(
+        a.record is not None and b.record is not None and a.record.tricks != b.record.tricks
+        for a, b in zip(steady, whimsical, strict=True)
+    )
+    assert changed > len(deals) // 2
+
+
 def test_petit_au_bout_side_matches_the_last_trick() -> None:
     played, _ = run(4, 300, "petit")
     for one in played:

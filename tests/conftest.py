@@ -1,8 +1,13 @@
-"""Shared fixtures. Tests of the pure packages never touch the database."""
+"""Shared fixtures. Tests of the pure packages never touch the database.
+
+The run uses ``config.settings_test`` (pytest's ``DJANGO_SETTINGS_MODULE``) and turns every
+warning into an error (``filterwarnings`` in pyproject.toml).
+"""
 
 from collections.abc import Iterator
 
 import pytest
+from django.core.cache import cache
 from django.utils import translation
 
 
@@ -15,3 +20,10 @@ def _english_outside_requests() -> Iterator[None]:
     """
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> Iterator[None]:
+    """Nothing cached by one test (rendered rankings) is seen by the next one."""
+    yield
+    cache.clear()

@@ -1,0 +1,19 @@
+"""Settings of the test run (pytest's ``DJANGO_SETTINGS_MODULE``): the project's settings, made
+fast and hermetic.
+
+Everything still comes from ``config.settings`` and so from the environment: ``DATABASE_URL``,
+``REDIS_URL``, ``CELERY_BROKER_URL`` and ``CELERY_TASK_ALWAYS_EAGER`` choose the services, which
+is how ``.ci/run`` runs the integration tests against real PostgreSQL, Redis and a real Celery
+worker (the worker inherits ``DJANGO_SETTINGS_MODULE`` from pytest's environment). Only what
+must differ in tests is overridden here:
+
+- a fast password hasher: the tests create many users, PBKDF2 would dominate their time;
+- a local-memory cache, even when ``REDIS_URL`` is set: each test process caches on its own
+  and nothing leaks between runs through a shared Redis (no test needs Redis as a cache).
+"""
+
+from config.settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

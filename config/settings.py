@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "tournaments",
     "scoring",
+    "demo",
 ]
 
 MIDDLEWARE = [

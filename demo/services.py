@@ -9,15 +9,16 @@ What :func:`build_demo` leaves behind (in the configured database):
   ranking, deals still in play with their cards hidden) shows;
 - a 16-team **triplette** event and an 8-team **quadrette** event, finished.
 
-Everything goes through the real services, as at a real tournament: the setup services of
-``tournaments.services.events`` (players, entrants, teams, generated movement, seeded deals,
-start), ``table_result_submit`` for every result, ``standings_recompute`` for the standings.
-Every result comes from a complete simulated play of the deal's actual cards with the rules
-engine: ``rules.simulation`` bids (the taker sits at the étui's taker seat and bids at least a
-Garde), discards and shows poignées; the tricks are played again by slightly whimsical players
-(the engine's players are deterministic, so identical cards would give identical results at
-every table) and ``rules.play.outcome_from_play`` validates the whole play before counting
-it: each result is a legally played deal.
+Everything goes through the real services, as at a real tournament: the tournaments services
+set the events up (players, entrants, teams, generated movement, seeded deals, start),
+``table_result_submit`` takes every result, ``standings_recompute`` computes the standings.
+Every result comes from a complete simulated play of the deal's actual cards by the rules
+engine's one card-play AI, :func:`rules.simulation.simulate_deal`: the taker sits at the étui's
+taker seat and bids at least a Garde (sometimes more, :data:`CONTRACT_FLOORS`), and the players
+follow a whim now and then (``whim``: the engine's players are otherwise deterministic, so
+identical cards would give identical results at every table). ``rules.play.outcome_from_play``
+validates the whole play before counting it: each result is a legally played deal. The tables
+that play are the movement's, read through ``event.schedule``.
 
 Idempotent: the demo club's previous events, players and results are deleted first; nothing
 outside the demo club is touched. Deterministic for a given ``seed``.
@@ -30,7 +31,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -38,22 +39,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from rules import deal as rules_deal
-from rules import simulation
-from rules.cards import EXCUSE, Card, sort_cards
 from rules.enums import Contract as RulesContract
-from rules.play import (
-    PlayRecord,
-    Trick,
-    first_leader,
-    hands_at_play,
-    legal_cards,
-    outcome_from_play,
-    trick_winner,
-)
+from rules.play import outcome_from_play
 from rules.scoring import outcome_to_dict
+from rules.simulation import simulate_deal
 from scoring.services import standings_recompute
 from tournaments.models import Club, Deal, Entrant, Event, Player, ResultChange, Table, TableResult
-from tournaments.services import events as setup
+from tournaments.services.events import (
+    entrant_register,
+    event_create,
+    event_deals_generate,
+    event_finish,
+    event_movement_set,
+    event_start,
+    player_create,
+    team_create,
+)
 from tournaments.services.results import table_result_submit
 
 DEMO_CLUB_NAME = "Tarot Club de Démo"
@@ -161,7 +162,7 @@ def _demo_players(rng: random.Random, count: int, club: Club, start: int) -> lis
         used.add(name)
         number = start + len(players)
         players.append(
-            setup.player_create(
+            player_create(
                 first_name=name[0],
                 last_name=name[1],
                 licence=f"{690000 + number:07d}",
@@ -173,112 +174,46 @@ def _demo_players(rng: random.Random, count: int, club: Club, start: int) -> lis
 
 
 def _register(event: Event, players: Sequence[Player]) -> list[Entrant]:
-    return [setup.entrant_register(event=event, player=player) for player in players]
+    return [entrant_register(event=event, player=player) for player in players]
 
 
 # ------------------------------------------------------------------------------- play
 
 
 # Contract floors a demo taker is given, by weight: most tables bid Garde, some go higher.
-CONTRACT_FLOORS = (
+CONTRACT_FLOORS: tuple[tuple[RulesContract, float], ...] = (
     (RulesContract.GARDE, 0.65),
     (RulesContract.GARDE_SANS, 0.25),
     (RulesContract.GARDE_CONTRE, 0.10),
 )
-
-
-def _cheap(card: Card) -> tuple[int, int, int]:
-    return (card.points_half, int(card.is_trump), card.rank)
-
-
-def _choose_card(
-    hand: list[Card],
-    trick: list[Card],
-    leader: int,
-    seat: int,
-    attack: frozenset[int],
-    players: int,
-    rng: random.Random,
-    whim: float,
-) -> Card:
-    """A legal card: a simple greedy habit, or (with probability ``whim``) any legal card."""
-    legal = legal_cards(hand, trick)
-    if len(legal) == 1:
-        return legal[0]
-    if EXCUSE in legal and len(hand) == 2:
-        return EXCUSE  # kept to the last trick it would be lost
-    if rng.random() < whim:
-        return rng.choice(legal)
-    choices = [card for card in legal if card is not EXCUSE] or legal
-    if not any(card is not EXCUSE for card in trick):  # leading (or after a led Excuse)
-        kings = [card for card in choices if card.is_king]
-        return kings[0] if kings else min(choices, key=_cheap)
-    best = trick_winner(trick)
-    partner_winning = (((leader - best) % players) in attack) == (seat in attack)
-    if partner_winning:
-        return max(choices, key=lambda card: (not card.is_trump, card.points_half))
-    top = trick[best]
-    winners = [
-        card
-        for card in choices
-        if (card.is_trump and (not top.is_trump or card.rank > top.rank))
-        or (card.suit is top.suit and card.rank > top.rank)
-    ]
-    return min(winners or choices, key=_cheap)
-
-
-def replay_with_whims(record: PlayRecord, rng: random.Random, whim: float) -> PlayRecord:
-    """The same auction, écart and poignées, with the card play redone by players who now and
-    then follow a whim: tables holding the same cards then play them differently."""
-    players = record.deal.players
-    hands = [sort_cards(hand) for hand in hands_at_play(record)]
-    attack = record.attack
-    leader = first_leader(record)
-    tricks: list[Trick] = []
-    for _number in range(len(hands[0])):
-        cards: list[Card] = []
-        seat = leader
-        for _position in range(players):
-            card = _choose_card(hands[seat], cards, leader, seat, attack, players, rng, whim)
-            hands[seat].remove(card)
-            cards.append(card)
-            seat = (seat - 1) % players  # play goes counter-clockwise
-        tricks.append(Trick(leader=leader, cards=tuple(cards)))
-        if any(card is not EXCUSE for card in cards):
-            leader = (leader - trick_winner(cards)) % players
-    return replace(record, tricks=tuple(tricks))
+# A table's players play a random legal card with a probability drawn in this range.
+WHIMS = (0.05, 0.3)
 
 
 def play_outcome(deal: Deal, rng: random.Random) -> dict[str, Any]:
     """A complete simulated play of ``deal``'s cards: the outcome the table reports.
 
-    The rules engine's heuristic players bid (the taker sits at the étui's taker seat and bids
-    at least a Garde, sometimes more), discard and show poignées; the tricks are then played by
-    slightly whimsical players so that tables differ. ``outcome_from_play`` validates the whole
-    play (legal cards, écart, leaders) before counting it.
+    The rules engine's players bid (the taker sits at the étui's taker seat and bids at least
+    the floor drawn from :data:`CONTRACT_FLOORS`), discard, show poignées and play, following a
+    whim now and then so that tables differ. ``outcome_from_play`` validates the whole play
+    (legal cards, écart, leaders) before counting it.
     """
-    cards = rules_deal.deal_from_text(deal.cards)
-    floors, weights = zip(*CONTRACT_FLOORS, strict=True)
-    floor = rng.choices(floors, weights=weights)[0]
-    played = simulation.simulate_deal(cards, rng, taker_seat=deal.taker_seat, min_contract=floor)
+    floor = rng.choices(
+        [contract for contract, _ in CONTRACT_FLOORS],
+        weights=[weight for _, weight in CONTRACT_FLOORS],
+    )[0]
+    played = simulate_deal(
+        rules_deal.deal_from_text(deal.cards),
+        rng,
+        taker_seat=deal.taker_seat,
+        min_contract=floor,
+        whim=rng.uniform(*WHIMS),
+    )
     if played.record is None:  # cannot happen with an imposed taker; never store a guess
         raise DemoError(f"deal {deal.number}: the simulation passed the deal out")
-    record = replay_with_whims(played.record, rng, whim=rng.uniform(0.05, 0.3))
-    outcome = outcome_to_dict(outcome_from_play(record))
+    outcome = outcome_to_dict(outcome_from_play(played.record))
     outcome.pop("players", None)  # always 4 at a duplicate table
     return outcome
-
-
-def _scheduled_tables(event: Event) -> list[tuple[int, int, int]]:
-    """(round, table, deal_set) of every table that plays (no phantom seated)."""
-    phantoms = set(Entrant.objects.filter(event=event, phantom=True).values_list("slot", flat=True))
-    plays = []
-    for round_doc in event.movement["schedule"]:
-        for entry in round_doc["tables"]:
-            if {int(slot) for slot in entry["seats"].values()} & phantoms:
-                continue
-            plays.append((int(round_doc["round"]), int(entry["table"]), int(entry["deal_set"])))
-    return sorted(plays)
 
 
 def play_event(
@@ -287,7 +222,7 @@ def play_event(
     *,
     keep: Callable[[int, int, int], bool] = lambda round_number, table, index: True,
 ) -> int:
-    """Enter a simulated result for every scheduled (deal, table) that ``keep`` accepts.
+    """Enter a simulated result for every (deal, table) played that ``keep`` accepts.
 
     ``keep(round, table, deal index in the set)``. All results go in one transaction, so the
     standings recompute sent on commit runs once for the lot (later tasks find it up to date).
@@ -298,12 +233,12 @@ def play_event(
         deals_by_set.setdefault(deal.deal_set, []).append(deal)
     stored = 0
     with transaction.atomic():
-        for round_number, table_number, deal_set in _scheduled_tables(event):
-            for index, deal in enumerate(deals_by_set.get(deal_set, [])):
-                if not keep(round_number, table_number, index):
+        for play in event.schedule.playing():
+            for index, deal in enumerate(deals_by_set.get(play.deal_set, [])):
+                if not keep(play.round, play.table, index):
                     continue
                 table_result_submit(
-                    table=tables[table_number],
+                    table=tables[play.table],
                     deal=deal,
                     outcome=play_outcome(deal, rng),
                     via="table",
@@ -316,7 +251,7 @@ def play_event(
 
 
 def _new_event(club: Club, name: str, date: dt.date, format: str) -> Event:
-    return setup.event_create(
+    return event_create(
         club=club,
         name=name,
         date=date,
@@ -327,17 +262,17 @@ def _new_event(club: Club, name: str, date: dt.date, format: str) -> Event:
 
 
 def _prepare(event: Event, seed: int, **movement: Any) -> Event:
-    setup.event_movement_set(event=event, seed=seed, **movement)
-    setup.event_deals_generate(event=event, seed=seed)
-    return setup.event_start(event=Event.objects.get(pk=event.pk))
+    event_movement_set(event=event, seed=seed, **movement)
+    event_deals_generate(event=event, seed=seed)
+    return event_start(event=Event.objects.get(pk=event.pk))
 
 
 def _individual(club: Club, rng: random.Random, seed: int, today: dt.date) -> DemoEvent:
     event = _new_event(club, "Individuel du samedi", today, Event.Format.INDIVIDUAL)
     _register(event, _demo_players(rng, 28, club, start=1))
     event = _prepare(event, seed, tables=7)
-    last = max(int(r["round"]) for r in event.movement["schedule"])
-    tables = int(event.movement["tables"])
+    last = event.schedule.round_numbers[-1]
+    tables = event.schedule.table_count
 
     def keep(round_number: int, table: int, index: int) -> bool:
         # The last round is in play: the first tables are done, one table is halfway through.
@@ -367,13 +302,13 @@ def _team_event(
     event = _new_event(club, name, date, format)
     entrants = _register(event, _demo_players(rng, len(team_names) * size, club, start=start))
     for index, team_name in enumerate(team_names):
-        setup.team_create(
+        team_create(
             event=event, name=team_name, entrants=entrants[index * size : (index + 1) * size]
         )
     event = _prepare(event, seed)
     stored = play_event(event, rng)
     standings_recompute(event_id=event.pk)
-    setup.event_finish(event=event)
+    event_finish(event=event)
     return DemoEvent(event=Event.objects.get(pk=event.pk), results=stored)
 
 

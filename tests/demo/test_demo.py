@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from scoring.demo import DEMO_CLUB_NAME, DEMO_USERNAME, demo_reset
+from demo.services import DEMO_CLUB_NAME, DEMO_USERNAME, demo_reset
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from tests.api.event_builder import build_running_event
 from tests.factories import ClubFactory
@@ -70,7 +70,7 @@ def test_demo_builds_three_public_events_with_sound_scores(client: Client) -> No
     by_hand: dict[tuple[int, str], list[HandScore]] = defaultdict(list)
     for score in HandScore.objects.filter(event=individual):
         by_hand[(score.deal_id, score.seat)].append(score)
-    scheduled = individual.movement["tables"]  # a line movement: each set at every table once
+    scheduled = individual.schedule.table_count  # a line movement: each set at every table once
     complete = [scores for scores in by_hand.values() if len(scores) == scheduled]
     assert len(complete) >= 4 * 9  # the deal sets whose last-round table is done
     for scores in complete:

@@ -1,7 +1,7 @@
 """``python manage.py demo``: a ready-to-click demonstration of duplitarot on this machine.
 
 Migrates the database, (re)builds the demo club with its organiser and three simulated events
-(see :mod:`scoring.demo`), prints what to open, then serves the site on 127.0.0.1 (``--port``,
+(see :mod:`demo.services`), prints what to open, then serves the site on 127.0.0.1 (``--port``,
 default 8000) until Ctrl-C. ``--no-serve`` stops after the setup. Running it again rebuilds the
 demo data from scratch; nothing outside the demo club is touched.
 """
@@ -13,13 +13,12 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError, CommandParser
-from django.db.models import Count
 
-from scoring.demo import DEFAULT_SEED, DemoError, DemoSummary, build_demo
-from scoring.models import RankingEntry
+from demo.selectors import finished_deal, ranking_leader, table_in_play
+from demo.services import DEFAULT_SEED, DemoError, DemoSummary, build_demo
+from tournaments.errors import TournamentError
 from tournaments.management.base import OneLineErrorCommand
-from tournaments.models import Deal, Event, Table, TableResult
-from tournaments.services.results import ResultError
+from tournaments.models import Event
 
 
 def _port(value: str) -> int:
@@ -59,7 +58,7 @@ class Command(OneLineErrorCommand):
             summary = build_demo(seed=options["seed"], password=password or None)
         except DemoError as exc:
             raise CommandError(f"demo: {exc}", returncode=2) from exc
-        except (ValidationError, ResultError) as exc:
+        except (ValidationError, TournamentError) as exc:
             message = "; ".join(getattr(exc, "messages", None) or [str(exc)])
             raise CommandError(f"demo: could not set up the events: {message}",
                                returncode=2) from exc  # fmt: skip
@@ -99,19 +98,14 @@ class Command(OneLineErrorCommand):
             if event.format == Event.Format.QUADRETTE:
                 out(f"  match sheets      {base}/events/{event.pk}/matches/")
             out(f"  movement          {base}/events/{event.pk}/movement/")
-            finished = self._finished_deal(event)
+            finished = finished_deal(event)
             if finished is not None:
                 out(f"  frequency sheet   {base}/events/{event.pk}/deals/{finished}/")
-            leader = (
-                RankingEntry.objects.filter(event=event, kind=RankingEntry.Kind.INDIVIDUAL)
-                .order_by("rank", "pk")
-                .values_list("entrant_id", flat=True)
-                .first()
-            )
+            leader = ranking_leader(event)
             if leader is not None:
                 out(f"  a score card      {base}/events/{event.pk}/players/{leader}/")
             if item.unfinished_round is not None:
-                table = self._table_in_play(event, item.unfinished_round)
+                table = table_in_play(event, item.unfinished_round)
                 if table is not None:
                     out(f"  table entry       {base}/table/{table.code}/   "
                         f"(table {table.number}, still playing)")  # fmt: skip
@@ -120,39 +114,3 @@ class Command(OneLineErrorCommand):
         out("")
         out(f"REST API:           {base}/api/v1/   (docs: {base}/api/docs/)")
         out("")
-
-    @staticmethod
-    def _finished_deal(event: Event) -> int | None:
-        """A deal with a result at every table that plays it (its hands are shown)."""
-        counts = dict(
-            TableResult.objects.filter(event=event)
-            .values("deal__number")
-            .annotate(n=Count("id"))
-            .values_list("deal__number", "n")
-        )
-        scheduled: dict[int, int] = {}
-        for round_doc in event.movement["schedule"]:
-            for entry in round_doc["tables"]:
-                scheduled[int(entry["deal_set"])] = scheduled.get(int(entry["deal_set"]), 0) + 1
-        for deal in Deal.objects.filter(event=event).order_by("number"):
-            if counts.get(deal.number, 0) >= scheduled.get(deal.deal_set, 1):
-                return deal.number
-        return None
-
-    @staticmethod
-    def _table_in_play(event: Event, round_number: int) -> Table | None:
-        """A table of the unfinished round that has not entered all its deals."""
-        tables = {t.number: t for t in Table.objects.filter(event=event)}
-        for round_doc in event.movement["schedule"]:
-            if int(round_doc["round"]) != round_number:
-                continue
-            for entry in sorted(round_doc["tables"], key=lambda e: e["table"]):
-                table = tables.get(int(entry["table"]))
-                if table is None:
-                    continue
-                entered = TableResult.objects.filter(
-                    event=event, table=table, round_number=round_number
-                ).count()
-                if entered < event.deals_per_round:
-                    return table
-        return None

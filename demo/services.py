@@ -39,7 +39,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rules import deal as rules_deal
-from rules.enums import Contract as RulesContract
+from rules.enums import Contract
 from rules.play import outcome_from_play
 from rules.scoring import outcome_to_dict
 from rules.simulation import simulate_deal
@@ -181,10 +181,10 @@ def _register(event: Event, players: Sequence[Player]) -> list[Entrant]:
 
 
 # Contract floors a demo taker is given, by weight: most tables bid Garde, some go higher.
-CONTRACT_FLOORS: tuple[tuple[RulesContract, float], ...] = (
-    (RulesContract.GARDE, 0.65),
-    (RulesContract.GARDE_SANS, 0.25),
-    (RulesContract.GARDE_CONTRE, 0.10),
+CONTRACT_FLOORS: tuple[tuple[Contract, float], ...] = (
+    (Contract.GARDE, 0.65),
+    (Contract.GARDE_SANS, 0.25),
+    (Contract.GARDE_CONTRE, 0.10),
 )
 # A table's players play a random legal card with a probability drawn in this range.
 WHIMS = (0.05, 0.3)

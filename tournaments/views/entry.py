@@ -136,7 +136,6 @@ def _render_table_page(
         "complete": not play.missing,
         "error": error,
         "seats": SEATS,
-        "awaiting": [c.result for c in cards if c.result is not None and not c.result.confirmed],
     }
     return render(request, "tournaments/entry/table.html", context, status=status)
 

@@ -26,7 +26,7 @@ Input (frozen dataclasses, :mod:`scoring.core.model`)::
     SeatColumns.from_results(results: Iterable[SeatResult]) -> SeatColumns
     Penalty(entrant: str, points: Decimal, reason: str = "")   # percentage points
     Team(id: str, members: tuple[str, ...], name: str = "")
-    Match(id: str, team_a: str, team_b: str, tables: tuple[int, int])
+    Match(id: str, team_a: str, team_b: str, tables: tuple[int, int], round: int = 0)
     ScoringOptions(pm_scale: tuple[int, ...] = IMP_THRESHOLDS,
                    team_ranking: "pm" | "vp" = "pm", rank_by_line: bool = False)
     TournamentInput(seats: SeatColumns, scheduled: Mapping[int, int] = {},
@@ -50,8 +50,8 @@ Output (frozen dataclasses with ``to_dict()``, :mod:`scoring.core.results`)::
                   deals: int, line: str | None, line_rank: int | None)
     TeamRow(rank, team, name, members, percentage: Decimal, penalty: Decimal, marks: int,
             entries: int, pm: int | None, vp: Decimal | None, matches: int)
-    MatchSheet(match, team_a, team_b, tables, deals: tuple[DealPM, ...], pm_a: int,
-               pm_b: int, vp_a: Decimal, vp_b: Decimal)
+    MatchSheet(match, round: int, team_a, team_b, tables, deals: tuple[DealPM, ...],
+               pm_a: int, pm_b: int, vp_a: Decimal, vp_b: Decimal)
     DealPM(deal: int, net_a: int | None, pm_a: int)
 
 Rules applied (each hand = deal × seat; duplicate.md)

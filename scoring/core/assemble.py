@@ -212,6 +212,7 @@ def match_sheets(
         sheets.append(
             MatchSheet(
                 match=match.id,
+                round=match.round,
                 team_a=match.team_a,
                 team_b=match.team_b,
                 tables=match.tables,

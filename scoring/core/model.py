@@ -302,13 +302,16 @@ class Match:
     """A quadrette match: ``team_a`` against ``team_b`` on two tables with the same deals.
 
     The match's deals are the deals played at those tables by members of the two teams (so the
-    same table numbers can host other matches in other rounds).
+    same table numbers can host other matches in other rounds). ``round`` is the round of the
+    movement it is played in (0 when unknown, e.g. in an event file); it is carried to the
+    match sheet.
     """
 
     id: str
     team_a: str
     team_b: str
     tables: tuple[int, int]
+    round: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tables", tuple(self.tables))

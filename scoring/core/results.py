@@ -250,9 +250,13 @@ class DealPM:
 
 @dataclass(frozen=True)
 class MatchSheet:
-    """A quadrette match sheet: per-deal nets and PM, totals and WBF victory points."""
+    """A quadrette match sheet: per-deal nets and PM, totals and WBF victory points.
+
+    ``round`` is the match's round (``Match.round``).
+    """
 
     match: str
+    round: int
     team_a: str
     team_b: str
     tables: tuple[int, int]
@@ -265,6 +269,7 @@ class MatchSheet:
     def to_dict(self) -> dict[str, object]:
         return {
             "match": self.match,
+            "round": self.round,
             "team_a": self.team_a,
             "team_b": self.team_b,
             "tables": list(self.tables),

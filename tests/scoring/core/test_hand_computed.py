@@ -283,16 +283,20 @@ def test_match_tables_reused_by_another_match_keep_their_own_deals(score) -> Non
     """Round 1: A v B on tables 1-2 (deal 1); round 2: C v A on the same tables (deal 2).
 
     Each sheet holds only the deal its two teams played: A v B has deal 1 alone (net 0),
-    C v A deal 2 alone (C's net: 3·(60 − 50) = 30 → 1 PM for C).
+    C v A deal 2 alone (C's net: 3·(60 − 50) = 30 → 1 PM for C). Each sheet keeps its round.
     """
     results = table(1, 1, "b1 b2 a1 b3", 60) + table(1, 2, "a2 a3 b4 a4", 60)
     results += table(2, 1, "a1 a2 c1 a3", 60) + table(2, 2, "c2 c3 a4 c4", 50)
     teams = [Team(t, tuple(f"{t.lower()}{i}" for i in range(1, 5))) for t in "ABC"]
-    matches = [Match("R1", "A", "B", (1, 2)), Match("R2", "C", "A", (1, 2))]
+    matches = [Match("R1", "A", "B", (1, 2), round=1), Match("R2", "C", "A", (1, 2), round=2)]
     standings = score(TournamentInput.from_results(results, teams=teams, matches=matches))
     sheets = {sheet.match: sheet for sheet in standings.matches}
     assert [(d.deal, d.net_a, d.pm_a) for d in sheets["R1"].deals] == [(1, 0, 0)]
     assert [(d.deal, d.net_a, d.pm_a) for d in sheets["R2"].deals] == [(2, 30, 1)]
+    assert [(sheet.round, sheet.to_dict()["round"]) for sheet in standings.matches] == [
+        (1, 1),
+        (2, 2),
+    ]
 
 
 def test_quadrette_ranking_by_vp_and_custom_scale(score) -> None:  # type: ignore[no-untyped-def]

@@ -3,7 +3,13 @@
 A snapshot is written in one transaction by the recompute task and carries the
 ``results_version`` it was computed from; pages and the API read only snapshots, so they show
 "provisional" while results are missing (``complete`` is false) or the snapshot is behind the
-event's current ``results_version``.
+event's current ``results_version`` (``scoring.selectors.StandingsStatus``).
+
+``StandingsSnapshot.data`` holds ``team_basis`` (what ranks the teams), ``matches`` (the core's
+``MatchSheet.to_dict()``: round, tables, teams as core keys, per-deal ``net_a``/``pm_a``) and
+``rounds`` (``{"round", "entered", "expected"}``: results counted per round of the movement).
+Core entrant keys are ``"e<Entrant.pk>"`` and ``"t<Team.pk>"`` (:func:`entrant_key`,
+:func:`team_key`, :func:`key_pk`).
 
 Rows are denormalised for reading: a score card or a frequency sheet is one indexed query.
 """
@@ -16,6 +22,19 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Deal, Entrant, Event, TableResult, Team
 
 
+def entrant_key(entrant_id: int) -> str:
+    return f"e{entrant_id}"
+
+
+def team_key(team_id: int) -> str:
+    return f"t{team_id}"
+
+
+def key_pk(key: str) -> int:
+    """The primary key inside a core entrant key (``"t12"`` → 12)."""
+    return int(key[1:])
+
+
 class StandingsSnapshot(models.Model):
     event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="standings")
     results_version = models.PositiveIntegerField(default=0)
@@ -23,7 +42,7 @@ class StandingsSnapshot(models.Model):
     complete = models.BooleanField(default=False)
     results_expected = models.PositiveIntegerField(default=0)
     results_entered = models.PositiveIntegerField(default=0)
-    # Team match sheets (quadrettes) and any summary figures, as the core's to_dict() gives them.
+    # Match sheets, team basis and progress per round (see the module docstring).
     data = models.JSONField(default=dict, blank=True)
 
     class Meta:

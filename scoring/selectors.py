@@ -1,119 +1,273 @@
-"""Reads of the published standings (pages, API, exports): snapshot rows only.
+"""Reads of the published standings: THE read path of the public pages, exports and API.
 
-Every selector owns its ``select_related``: one query per list, none per row.
+Every query those views make is here; each selector owns its ``select_related`` /
+``prefetch_related`` (one query per list, none per row). Views call selectors, then the
+presentation helpers of ``scoring.presentation``; they never query a model themselves.
 
-``snapshot_status(event)`` says how to label what is shown:
+Vocabulary:
 
-- ``"none"``: never computed;
-- ``"behind"``: the snapshot is older than the event's results (a recompute is pending);
-- ``"provisional"``: up to date, but results are still missing or the event is not finished;
-- ``"complete"``: up to date, every expected result entered, and the event is finished.
+- *results expected* (:func:`results_expected`): one result per deal at every table that really
+  plays, over the event or in one round. Computed here only; the recompute stores it in the
+  snapshot with the results it counted (overall and per round);
+- :class:`StandingsStatus` says how to label what is shown, from what the snapshot stores plus
+  the event's current ``results_version`` and status. Its ``state`` is
 
-Which deals' per-table outcomes may be shown (``deals_open_for_public``, ``deals_hidden_from``)
-is decided by ``tournaments.publication`` (re-exported here), where the tournaments API can
-reach it too: ``tournaments`` never imports ``scoring``.
+  - ``"none"``: never computed;
+  - ``"behind"``: the snapshot is older than the event's results (a recompute is pending);
+  - ``"provisional"``: up to date, but results are still missing or the event is not finished;
+  - ``"complete"``: up to date, every expected result counted, and the event is finished;
+
+  and a ranking is *provisional* in every state but ``"complete"``.
+
+Which deals' per-table outcomes may be shown is decided by ``tournaments.publication`` (the
+tournaments API applies the same rule; ``tournaments`` never imports ``scoring``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
-from tournaments.models import Deal, Entrant, Event
-from tournaments.publication import (
-    DealSummary,
-    RoundPlan,
-    TablePlan,
-    deal_outcomes_public,
-    deal_summaries,
-    deals_hidden_from,
-    deals_open_for_public,
-    movement_rounds,
-    scheduled_tables_per_deal_set,
+from tournaments.models import Deal, Entrant, Event, TableResult, Team
+
+# Everything a result row needs to name its players and teams, in one query.
+RESULT_RELATED: tuple[str, ...] = (
+    "table",
+    "deal",
+    *(f"seat_{seat}__{related}" for related in ("player", "team") for seat in "nesw"),
 )
 
-__all__ = [
-    "DealSummary",
-    "RoundPlan",
-    "SnapshotStatus",
-    "TablePlan",
-    "deal_outcomes_public",
-    "deal_summaries",
-    "deals_hidden_from",
-    "deals_open_for_public",
-    "hand_scores_for_deal",
-    "hand_scores_for_entrant",
-    "movement_rounds",
-    "ranking_for_event",
-    "scheduled_tables_per_deal_set",
-    "snapshot_for_event",
-    "snapshot_status",
-]
+# ------------------------------------------------------------------------------ status
 
-RANKING_KINDS = tuple(RankingEntry.Kind.values)
+
+def results_expected(event: Event, round: int | None = None) -> int:
+    """Results expected over the event, or in round ``round``: deals × tables really playing."""
+    return event.schedule.playing_count(round) * event.deals_per_round
 
 
 @dataclass(frozen=True)
-class SnapshotStatus:
+class RoundProgress:
+    number: int
+    entered: int
+    expected: int
+
+
+@dataclass(frozen=True)
+class StandingsStatus:
+    """How far the published standings are (see the module docstring).
+
+    ``entered`` and ``expected`` are the snapshot's counts (without a snapshot, nothing entered
+    of what the movement expects); ``snapshot`` is the snapshot read, for its match sheets.
+    """
+
     state: str  # none / behind / provisional / complete
     snapshot_version: int
     results_version: int
-    results_entered: int
-    results_expected: int
-    computed_at: object
+    entered: int
+    expected: int
+    computed_at: dt.datetime | None
+    finished: bool  # the organiser closed the event: no more corrections expected
+    rounds: tuple[RoundProgress, ...] = ()
+    snapshot: StandingsSnapshot | None = field(default=None, repr=False, compare=False)
 
     @property
-    def is_final(self) -> bool:
-        return self.state == "complete"
+    def behind(self) -> bool:
+        return self.state in ("none", "behind")
+
+    @property
+    def provisional(self) -> bool:
+        return self.state != "complete"
+
+    @property
+    def missing(self) -> int:
+        return max(self.expected - self.entered, 0)
 
 
-def snapshot_for_event(event: Event) -> StandingsSnapshot | None:
-    return StandingsSnapshot.objects.filter(event=event).first()
-
-
-def snapshot_status(event: Event) -> SnapshotStatus:
-    snapshot = snapshot_for_event(event)
-    current = Event.objects.values_list("results_version", "status").get(pk=event.pk)
-    results_version, status = current
+def standings_status(event: Event) -> StandingsStatus:
+    """The status of the event's standings, with the event's current version (two queries)."""
+    snapshot = StandingsSnapshot.objects.filter(event=event).first()
+    results_version, status = Event.objects.values_list("results_version", "status").get(
+        pk=event.pk
+    )
+    finished = status == Event.Status.FINISHED
+    stored: list[dict[str, Any]] | None = snapshot.data.get("rounds") if snapshot else None
+    if stored is None:  # not computed yet: nothing entered of what the movement expects
+        rounds = tuple(
+            RoundProgress(number, 0, results_expected(event, number))
+            for number in event.schedule.round_numbers
+        )
+    else:
+        rounds = tuple(RoundProgress(r["round"], r["entered"], r["expected"]) for r in stored)
     if snapshot is None:
-        return SnapshotStatus("none", 0, results_version, 0, 0, None)
+        return StandingsStatus("none", 0, results_version, 0, results_expected(event), None,
+                               finished, rounds)  # fmt: skip
     if snapshot.results_version < results_version:
         state = "behind"
-    elif snapshot.complete and status == Event.Status.FINISHED:
+    elif snapshot.complete and finished:
         state = "complete"
     else:
         state = "provisional"
-    return SnapshotStatus(
+    return StandingsStatus(
         state,
         snapshot.results_version,
         results_version,
         snapshot.results_entered,
         snapshot.results_expected,
         snapshot.computed_at,
+        finished,
+        rounds,
+        snapshot,
     )
 
 
-def ranking_for_event(
+def snapshot_matches(snapshot: StandingsSnapshot | None) -> list[dict[str, Any]]:
+    """The quadrette match sheets of a snapshot, as the core's ``MatchSheet.to_dict()``."""
+    return list((snapshot.data or {}).get("matches", [])) if snapshot is not None else []
+
+
+# ---------------------------------------------------------------------------- rankings
+
+
+def ranking_rows(
     event: Event, kind: str = RankingEntry.Kind.INDIVIDUAL, line: str | None = None
-) -> QuerySet[RankingEntry]:
-    """Ranking rows of one kind (``individual``, ``line``, ``team``), best first.
+) -> list[RankingEntry]:
+    """Ranking rows of one kind (``individual``, ``line``, ``team``), by line then rank.
 
-    Rows carry ``entrant.player`` and ``team``; per-line rows are ordered by line then rank.
+    Player rows carry ``entrant.player`` and ``entrant.team``; team rows carry ``team`` and its
+    members with their players (slot order).
     """
-    if kind not in RANKING_KINDS:
+    if kind not in RankingEntry.Kind.values:
         raise ValueError(f"unknown ranking kind {kind!r}")
-    rows = RankingEntry.objects.filter(event=event, kind=kind).select_related(
-        "entrant__player__club", "entrant__team", "team"
-    )
+    rows = RankingEntry.objects.filter(event=event, kind=kind)
+    if kind == RankingEntry.Kind.TEAM:
+        members = Entrant.objects.select_related("player").order_by("slot")
+        rows = rows.select_related("team").prefetch_related(
+            Prefetch("team__members", queryset=members)
+        )
+    else:
+        rows = rows.select_related("entrant__player", "entrant__team")
     if line:
         rows = rows.filter(line=line)
-    return rows.order_by("line", "rank", "pk")
+    return list(rows.order_by("line", "rank", "pk"))
+
+
+def ranking_kinds(event: Event) -> list[str]:
+    """The rankings the event has: team (team events), individual, per line (line movements)."""
+    kinds: list[str] = [RankingEntry.Kind.TEAM] if event.is_team_event else []
+    kinds.append(RankingEntry.Kind.INDIVIDUAL)
+    if RankingEntry.objects.filter(event=event, kind=RankingEntry.Kind.LINE).exists():
+        kinds.append(RankingEntry.Kind.LINE)
+    return kinds
+
+
+def ranking_entries_of(event: Event, entrant: Entrant) -> list[RankingEntry]:
+    """The entrant's individual and per-line ranking rows."""
+    return list(RankingEntry.objects.filter(event=event, entrant=entrant).order_by("kind", "line"))
+
+
+def ranked_count(event: Event) -> int:
+    return RankingEntry.objects.filter(event=event, kind=RankingEntry.Kind.INDIVIDUAL).count()
+
+
+# ------------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class EventFigures:
+    tables: int
+    entrants: int
+    teams: int
+    deals: int
+
+
+def public_events() -> list[Event]:
+    """Public events, running first, then finished (then announced drafts), latest first."""
+    order: dict[str, int] = {
+        Event.Status.RUNNING: 0,
+        Event.Status.FINISHED: 1,
+        Event.Status.DRAFT: 2,
+    }
+    return sorted(
+        Event.objects.filter(public=True).select_related("club"),
+        key=lambda event: (order.get(event.status, 3), -event.date.toordinal(), event.name),
+    )
+
+
+def event_figures(event: Event) -> EventFigures:
+    rounds = event.schedule.rounds
+    return EventFigures(
+        tables=len(rounds[0].tables) if rounds else 0,
+        entrants=Entrant.objects.filter(event=event, phantom=False).count(),
+        teams=Team.objects.filter(event=event).count() if event.is_team_event else 0,
+        deals=Deal.objects.filter(event=event).count(),
+    )
+
+
+def teams_by_pk(event: Event) -> dict[int, Team]:
+    return {team.pk: team for team in Team.objects.filter(event=event)}
+
+
+def entrants_by_slot(event: Event) -> dict[int, Entrant]:
+    """Every entrant of the event (phantoms included) with player and team, by slot."""
+    entrants = Entrant.objects.filter(event=event).select_related("player", "team")
+    return {entrant.slot: entrant for entrant in entrants}
+
+
+# ------------------------------------------------------------------------------- deals
+
+
+def deals_of(event: Event) -> QuerySet[Deal]:
+    return Deal.objects.filter(event=event)
+
+
+def deal_neighbours(event: Event, number: int) -> tuple[int | None, int | None]:
+    """The numbers of the deals before and after deal ``number`` (None at the ends)."""
+    numbers = list(deals_of(event).order_by("number").values_list("number", flat=True))
+    before = [n for n in numbers if n < number]
+    after = [n for n in numbers if n > number]
+    return (before[-1] if before else None, after[0] if after else None)
+
+
+def deal_results(deal: Deal) -> list[TableResult]:
+    """The table results of a deal by table, with their players and teams (one query)."""
+    return list(
+        TableResult.objects.filter(deal=deal)
+        .select_related(*RESULT_RELATED)
+        .order_by("table__number")
+    )
+
+
+def load_hand_scores(results: list[TableResult]) -> None:
+    """Fetch the snapshot's hand scores of ``results`` into their ``hand_scores`` (one query),
+    so a row reads its percentages from its own result, never matched up afterwards."""
+    prefetch_related_objects(results, _hand_scores())
+
+
+def results_with_scores(
+    event: Event, hidden_deals: frozenset[int] | set[int] = frozenset()
+) -> list[TableResult]:
+    """Every table result of the event but those of ``hidden_deals`` (numbers), with players,
+    teams and hand scores, by deal then table (two queries)."""
+    return list(
+        TableResult.objects.filter(event=event)
+        .exclude(deal__number__in=hidden_deals)
+        .select_related(*RESULT_RELATED)
+        .prefetch_related(_hand_scores())
+        .order_by("deal__number", "table__number")
+    )
+
+
+def _hand_scores() -> Prefetch[Any]:
+    scores = HandScore.objects.only("result_id", "seat", "percentage")
+    return Prefetch("hand_scores", queryset=scores)
 
 
 def hand_scores_for_deal(event: Event, deal: Deal) -> QuerySet[HandScore]:
-    """A frequency sheet's rows: every seat of every table of the deal."""
+    """A frequency sheet's rows for the API: every seat of every table of the deal."""
     return (
         HandScore.objects.filter(event=event, deal=deal)
         .select_related("entrant__player", "result", "deal")
@@ -121,16 +275,31 @@ def hand_scores_for_deal(event: Event, deal: Deal) -> QuerySet[HandScore]:
     )
 
 
-def hand_scores_for_entrant(event: Event, entrant: Entrant) -> QuerySet[HandScore]:
-    """A personal score card: the entrant's deals with mark and percentage, in play order."""
-    return (
-        HandScore.objects.filter(event=event, entrant=entrant)
-        .select_related(
-            "deal",
-            "result__seat_n__player",
-            "result__seat_e__player",
-            "result__seat_s__player",
-            "result__seat_w__player",
+# ----------------------------------------------------------------------------- players
+
+
+def real_entrants(event: Event) -> QuerySet[Entrant]:
+    """The event's entrants but phantoms, with player and team."""
+    return Entrant.objects.filter(event=event, phantom=False).select_related("player", "team")
+
+
+def search_entrants(event: Event, query: str) -> list[Entrant]:
+    """Real entrants whose player's names contain every word of ``query`` (any order)."""
+    entrants = real_entrants(event).filter(player__isnull=False)
+    for word in query.split():
+        entrants = entrants.filter(
+            Q(player__first_name__icontains=word)
+            | Q(player__last_name__icontains=word)
+            | Q(player__licence__iexact=word)
         )
-        .order_by("round_number", "deal__number")
+    return list(entrants.order_by("player__last_name", "player__first_name"))
+
+
+def hand_scores_for_entrant(event: Event, entrant: Entrant) -> list[HandScore]:
+    """A score card: the entrant's hand scores by deal, each with its table result, the
+    result's players and teams (one query)."""
+    return list(
+        HandScore.objects.filter(event=event, entrant=entrant)
+        .select_related(*(f"result__{name}" for name in RESULT_RELATED))
+        .order_by("deal__number", "round_number")
     )

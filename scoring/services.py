@@ -2,7 +2,9 @@
 
 Vocabulary: the *snapshot* (``StandingsSnapshot`` + its ``HandScore`` and ``RankingEntry`` rows)
 is what pages and the API read; it carries the ``results_version`` of the event it was computed
-from. Core entrant ids are ``"e<Entrant.pk>"`` for players and ``"t<Team.pk>"`` for teams.
+from, the results expected and counted (``scoring.selectors.results_expected``, overall and per
+round) and the quadrette match sheets. Core entrant ids are ``"e<Entrant.pk>"`` for players and
+``"t<Team.pk>"`` for teams (``scoring.models.entrant_key`` / ``team_key``).
 
 Invariants:
 
@@ -15,13 +17,13 @@ Invariants:
 - what is scored: played results (confirmed ones when the event asks for a defender's
   confirmation) and artificial scores. A deal *not played* (and an unconfirmed result) counts
   in the deal's scheduled total (Neuberg's N) but is not compared;
-- the scheduled count of a deal is the number of (round, table) entries of the movement playing
-  its deal set, less the tables where a phantom sits (they play nothing that round).
+- the scheduled count of a deal is the number of tables of the movement that really play its
+  deal set (``Schedule.tables_per_deal_set``: a table where a phantom sits plays nothing).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -41,22 +43,19 @@ from scoring.core.model import (
 from scoring.core.model import Penalty as CorePenalty
 from scoring.core.model import Team as CoreTeam
 from scoring.core.results import Standings
-from scoring.models import HandScore, RankingEntry, StandingsSnapshot
+from scoring.models import (
+    HandScore,
+    RankingEntry,
+    StandingsSnapshot,
+    entrant_key,
+    key_pk,
+    team_key,
+)
+from scoring.selectors import results_expected
 from tournaments.models import SEATS, Deal, Entrant, Event, Penalty, TableResult, Team
+from tournaments.movements import Schedule, TablePlay
 
 TWO_PLACES = Decimal("0.01")
-
-
-def entrant_key(entrant_id: int) -> str:
-    return f"e{entrant_id}"
-
-
-def team_key(team_id: int) -> str:
-    return f"t{team_id}"
-
-
-def _key_id(key: str) -> int:
-    return int(key[1:])
 
 
 @dataclass
@@ -66,60 +65,40 @@ class EventData:
     tournament: TournamentInput
     results: dict[tuple[int, int], dict[str, Any]]  # (deal number, table number) -> row
     deal_ids: dict[int, int]  # deal number -> Deal.pk
-    expected: int
-    entered: int
+    entered: Counter[int]  # round number -> results counted (scored or not played)
 
 
 def _decimal(value: object) -> Decimal:
     return Decimal(str(value))
 
 
-def scheduled_plays(event: Event, phantom_slots: set[int]) -> list[tuple[int, int, int]]:
-    """(round, table, deal_set) of every table that actually plays (no phantom seated)."""
-    plays = []
-    for round_entry in (event.movement or {}).get("schedule", []):
-        for entry in round_entry.get("tables", []):
-            slots = {int(slot) for slot in entry.get("seats", {}).values()}
-            if slots & phantom_slots:
-                continue
-            plays.append((int(round_entry["round"]), int(entry["table"]), int(entry["deal_set"])))
-    return plays
-
-
-def _quadrette_matches(
-    event: Event, team_of_slot: dict[int, int | None], phantom_slots: set[int]
-) -> list[Match]:
+def _quadrette_matches(schedule: Schedule, team_of_slot: dict[int, int]) -> list[Match]:
     """Quadrette matches from the movement: in a round, the two tables playing the same deal set
     with the same two teams seated (A's member at B's table is mirrored at the other one).
 
     Team A is the team seated North at the lower-numbered table.
     """
     matches: list[Match] = []
-    for round_entry in (event.movement or {}).get("schedule", []):
-        groups: dict[tuple[int, frozenset[int]], list[dict[str, Any]]] = defaultdict(list)
-        for entry in round_entry.get("tables", []):
-            slots = [int(s) for s in entry.get("seats", {}).values()]
-            if set(slots) & phantom_slots:
+    for rnd in schedule.rounds:
+        groups: dict[tuple[int, frozenset[int]], list[TablePlay]] = defaultdict(list)
+        for play in rnd.playing:
+            seated = [team_of_slot.get(slot) for slot in play.slots]
+            teams = frozenset(team for team in seated if team is not None)
+            if len(teams) == 2 and None not in seated:
+                groups[(play.deal_set, teams)].append(play)
+        for (_deal_set, teams), plays in groups.items():
+            if len(plays) != 2:
                 continue
-            teams = {team_of_slot.get(s) for s in slots}
-            if None in teams or len(teams) != 2:
-                continue
-            key = (int(entry["deal_set"]), frozenset(t for t in teams if t is not None))
-            groups[key].append(entry)
-        for (_deal_set, teams), entries in groups.items():
-            if len(entries) != 2:
-                continue
-            first, second = sorted(entries, key=lambda e: int(e["table"]))
-            team_a = team_of_slot.get(int(first["seats"]["N"]))
-            if team_a is None:
-                continue
+            first, second = plays  # by table number
+            team_a = team_of_slot[first.seats["N"]]
             (team_b,) = teams - {team_a}
             matches.append(
                 Match(
-                    id=f"r{round_entry['round']}-t{first['table']}-{second['table']}",
+                    id=f"r{rnd.number}-t{first.table}-{second.table}",
                     team_a=team_key(team_a),
                     team_b=team_key(team_b),
-                    tables=(int(first["table"]), int(second["table"])),
+                    tables=(first.table, second.table),
+                    round=rnd.number,
                 )
             )
     return matches
@@ -130,20 +109,16 @@ def event_scoring_input(event: Event) -> EventData:
     entrants = list(
         Entrant.objects.filter(event=event).values("id", "slot", "phantom", "line", "team_id")
     )
-    phantom_slots = {e["slot"] for e in entrants if e["phantom"]}
+    schedule = event.schedule
     deals = list(Deal.objects.filter(event=event).values("id", "number", "deal_set"))
     deal_ids = {d["number"]: d["id"] for d in deals}
-    plays = scheduled_plays(event, phantom_slots)
-    tables_per_set: dict[int, int] = defaultdict(int)
-    for _round, _table, deal_set in plays:
-        tables_per_set[deal_set] += 1
+    tables_per_set = schedule.tables_per_deal_set()
     scheduled = {
         d["number"]: tables_per_set[d["deal_set"]] for d in deals if tables_per_set[d["deal_set"]]
     }
-    expected = sum(scheduled.values())
 
-    rows = list(
-        TableResult.objects.filter(event=event).values(
+    rows: list[dict[str, Any]] = list(
+        TableResult.objects.filter(event=event).values(  # type: ignore[arg-type]
             "id", "kind", "confirmed", "director_assigned", "round_number", "deal_id",
             "deal__number", "table__number", "seat_n_id", "seat_e_id", "seat_s_id", "seat_w_id",
             "mark_n", "mark_e", "mark_s", "mark_w",
@@ -152,14 +127,14 @@ def event_scoring_input(event: Event) -> EventData:
     )  # fmt: skip
     records: list[SeatResult] = []
     results: dict[tuple[int, int], dict[str, Any]] = {}
-    entered = 0
+    entered: Counter[int] = Counter()  # counted results per round
     for row in rows:
         deal, table = row["deal__number"], row["table__number"]
         results[(deal, table)] = row
         kind = row["kind"]
         if kind == TableResult.Kind.PLAYED and not row["confirmed"]:
             continue
-        entered += 1
+        entered[row["round_number"]] += 1
         if kind == TableResult.Kind.NOT_PLAYED:
             continue
         for seat in SEATS:
@@ -207,18 +182,17 @@ def event_scoring_input(event: Event) -> EventData:
         or (p.team_id is not None and team_key(p.team_id) in ranked_teams)
     ]
     if event.format == Event.Format.QUADRETTE:
-        team_of_slot = {e["slot"]: e["team_id"] for e in entrants}
+        team_of_slot = {e["slot"]: e["team_id"] for e in entrants if e["team_id"]}
         matches = [
             match
-            for match in _quadrette_matches(event, team_of_slot, phantom_slots)
+            for match in _quadrette_matches(schedule, team_of_slot)
             if match.team_a in ranked_teams and match.team_b in ranked_teams
         ]
-    line_movement = (event.movement or {}).get("kind") == "line"
     lines = {entrant_key(e["id"]): e["line"] for e in entrants if e["line"]}
     options = ScoringOptions(
         pm_scale=tuple(int(t) for t in event.pm_scale) if event.pm_scale else IMP_THRESHOLDS,
         team_ranking="vp" if event.ranking == Event.Ranking.VP else "pm",
-        rank_by_line=line_movement and bool(lines),
+        rank_by_line=schedule.kind == "line" and bool(lines),
     )
     tournament = TournamentInput.from_results(
         records,
@@ -230,7 +204,7 @@ def event_scoring_input(event: Event) -> EventData:
         options=options,
     )
     return EventData(tournament=tournament, results=results, deal_ids=deal_ids,
-                     expected=expected, entered=entered)  # fmt: skip
+                     entered=entered)  # fmt: skip
 
 
 def _fraction_decimal(value: Fraction | None) -> Decimal | None:
@@ -248,7 +222,7 @@ def _hand_score_rows(event: Event, data: EventData, standings: Standings) -> Ite
             event=event,
             result_id=result["id"],
             deal_id=result["deal_id"],
-            entrant_id=_key_id(hand.entrant),
+            entrant_id=key_pk(hand.entrant),
             table_number=hand.table,
             round_number=result["round_number"],
             seat=hand.seat,
@@ -264,7 +238,7 @@ def _ranking_rows(event: Event, standings: Standings) -> Iterable[RankingEntry]:
     for row in standings.individual:
         common = {
             "event": event,
-            "entrant_id": _key_id(row.entrant),
+            "entrant_id": key_pk(row.entrant),
             "percentage": row.percentage,
             "penalty": row.penalty,
             "marks_total": row.marks,
@@ -279,7 +253,7 @@ def _ranking_rows(event: Event, standings: Standings) -> Iterable[RankingEntry]:
             event=event,
             kind=RankingEntry.Kind.TEAM,
             rank=team.rank,
-            team_id=_key_id(team.team),
+            team_id=key_pk(team.team),
             percentage=team.percentage,
             penalty=team.penalty,
             marks_total=team.marks,
@@ -306,13 +280,22 @@ def standings_recompute(*, event_id: int, force: bool = False) -> StandingsSnaps
         RankingEntry.objects.filter(event=event).delete()
         HandScore.objects.bulk_create(_hand_score_rows(event, data, standings), batch_size=2000)
         RankingEntry.objects.bulk_create(_ranking_rows(event, standings), batch_size=2000)
+        expected, entered = results_expected(event), sum(data.entered.values())
         snapshot.results_version = event.results_version
-        snapshot.results_expected = data.expected
-        snapshot.results_entered = data.entered
-        snapshot.complete = data.expected > 0 and data.entered >= data.expected
+        snapshot.results_expected = expected
+        snapshot.results_entered = entered
+        snapshot.complete = expected > 0 and entered >= expected
         snapshot.data = {
             "team_basis": standings.team_basis,
             "matches": [sheet.to_dict() for sheet in standings.matches],
+            "rounds": [
+                {
+                    "round": number,
+                    "entered": data.entered[number],
+                    "expected": results_expected(event, round=number),
+                }
+                for number in event.schedule.round_numbers
+            ],
         }
         snapshot.save()
     return snapshot

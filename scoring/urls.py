@@ -2,26 +2,28 @@
 
 from django.urls import path
 
-from scoring.views import exports, public
+from scoring.views import exports
+from scoring.views.public import deals, events, movement, players, ranking, teams
 
 app_name = "public"
 
 urlpatterns = [
-    path("", public.home, name="home"),
-    path("events/<int:event_id>/", public.event_home, name="event"),
-    path("events/<int:event_id>/ranking/", public.ranking, name="ranking"),
+    path("", events.home, name="home"),
+    path("events/<int:event_id>/", events.event_home, name="event"),
+    path("events/<int:event_id>/ranking/", ranking.ranking, name="ranking"),
     path(
         "events/<int:event_id>/ranking/projector/",
-        public.ranking_projector,
+        ranking.ranking,
+        {"projector": True},
         name="ranking_projector",
     ),
-    path("events/<int:event_id>/deals/", public.deal_list, name="deals"),
-    path("events/<int:event_id>/deals/<int:number>/", public.deal_sheet, name="deal"),
-    path("events/<int:event_id>/players/", public.player_list, name="players"),
-    path("events/<int:event_id>/players/<int:entrant_id>/", public.score_card, name="scorecard"),
-    path("events/<int:event_id>/teams/", public.team_ranking, name="teams"),
-    path("events/<int:event_id>/matches/", public.match_sheets, name="matches"),
-    path("events/<int:event_id>/movement/", public.movement, name="movement"),
+    path("events/<int:event_id>/deals/", deals.deal_list, name="deals"),
+    path("events/<int:event_id>/deals/<int:number>/", deals.deal_sheet, name="deal"),
+    path("events/<int:event_id>/players/", players.player_list, name="players"),
+    path("events/<int:event_id>/players/<int:entrant_id>/", players.score_card, name="scorecard"),
+    path("events/<int:event_id>/teams/", teams.team_ranking, name="teams"),
+    path("events/<int:event_id>/matches/", teams.match_sheets, name="matches"),
+    path("events/<int:event_id>/movement/", movement.movement, name="movement"),
     path(
         "events/<int:event_id>/export/ranking.<str:fmt>",
         exports.ranking_export,

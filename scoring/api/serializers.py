@@ -35,6 +35,8 @@ class RankingEntrySerializer(serializers.ModelSerializer):
 
 
 class StandingsStatusSerializer(serializers.Serializer):
+    """``scoring.selectors.StandingsStatus``: how far the standings shown are."""
+
     state = serializers.ChoiceField(
         choices=[
             ("none", "none"),
@@ -45,8 +47,8 @@ class StandingsStatusSerializer(serializers.Serializer):
     )
     snapshot_version = serializers.IntegerField()
     results_version = serializers.IntegerField()
-    results_entered = serializers.IntegerField()
-    results_expected = serializers.IntegerField()
+    results_entered = serializers.IntegerField(source="entered")
+    results_expected = serializers.IntegerField(source="expected")
     computed_at = serializers.DateTimeField(allow_null=True)
 
 

@@ -2,12 +2,12 @@
 
 The hand scores of a deal some table has still to play are not published (404) to anybody but
 the event's organisers, and the team ranking's match sheets leave out their per-deal net and PM
-(``scoring.selectors.deals_hidden_from``); the rankings themselves are published live.
+(``tournaments.publication.deals_hidden_from``); the rankings themselves are published live.
+Reads go through ``scoring.selectors``, the read path of the public pages too.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -22,15 +22,15 @@ from rest_framework.views import APIView
 from scoring.api.serializers import HandScoreSerializer, RankingSerializer
 from scoring.models import RankingEntry
 from scoring.selectors import (
-    deals_hidden_from,
+    deals_of,
     hand_scores_for_deal,
-    ranking_for_event,
-    snapshot_for_event,
-    snapshot_status,
+    ranking_rows,
+    snapshot_matches,
+    standings_status,
 )
+from tournaments.access import user_directs, visible_event_or_404
 from tournaments.api.serializers import ErrorSerializer
-from tournaments.api.views import user_directs, visible_event_or_404
-from tournaments.models import Deal
+from tournaments.publication import deals_hidden_from
 
 
 def matches_without_deals(matches: list[dict[str, Any]], hidden: set[int]) -> list[dict[str, Any]]:
@@ -74,11 +74,10 @@ class RankingView(APIView):
                 }
             )
         line = request.query_params.get("line") or None
-        rows = ranking_for_event(event, kind, line=line)
-        data = {"kind": kind, "status": asdict(snapshot_status(event)), "rows": rows}
+        status = standings_status(event)
+        data = {"kind": kind, "status": status, "rows": ranking_rows(event, kind, line=line)}
         if kind == RankingEntry.Kind.TEAM:
-            snapshot = snapshot_for_event(event)
-            matches = (snapshot.data or {}).get("matches", []) if snapshot else []
+            matches = snapshot_matches(status.snapshot)
             hidden = deals_hidden_from(event, directs=user_directs(request.user, event))
             data["matches"] = matches_without_deals(matches, hidden) if hidden else matches
         return Response(RankingSerializer(data).data)
@@ -93,7 +92,7 @@ class DealHandScoresView(APIView):
     @extend_schema(responses={200: HandScoreSerializer(many=True), 404: ErrorSerializer})
     def get(self, request: Request, event_id: int, number: int) -> Response:
         event = visible_event_or_404(request, event_id)
-        deal = get_object_or_404(Deal, event=event, number=number)
+        deal = get_object_or_404(deals_of(event), number=number)
         if deal.number in deals_hidden_from(event, directs=user_directs(request.user, event)):
             raise NotFound(
                 _("The results of deal %(number)s are published once every table has played it.")

@@ -5,7 +5,8 @@ encoding right) and a dot as decimal separator; the XLSX holds real numbers. Bot
 the same rows, built from the snapshot and the table results with a bounded number of queries.
 Column headers follow the active language. The results export leaves out, for anybody but the
 event's organisers, the deals whose outcomes are not public yet
-(``scoring.selectors.deals_hidden_from``).
+(``tournaments.publication.deals_hidden_from``). Rows and labels are those of the pages
+(``scoring.presentation``), read through ``scoring.selectors``.
 """
 
 from __future__ import annotations
@@ -23,16 +24,12 @@ from django.views.decorators.http import require_GET
 from openpyxl import Workbook
 from openpyxl.utils import get_column_letter
 
-from scoring.models import HandScore, RankingEntry
-from scoring.selectors import deals_hidden_from
-from scoring.views.public import (
-    RESULT_RELATED,
-    build_result_rows,
-    ranking_entries,
-    visible_event_or_404,
-)
-from tournaments.models import SEATS, Event, Seat, TableResult
-from tournaments.selectors import user_directs
+from scoring.models import RankingEntry
+from scoring.presentation import result_rows, seat_label
+from scoring.selectors import ranking_rows, results_with_scores
+from tournaments.access import user_directs, visible_event_or_404
+from tournaments.models import SEATS, Event
+from tournaments.publication import deals_hidden_from
 
 CSV_TYPE = "text/csv; charset=utf-8"
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -60,8 +57,8 @@ def ranking_table(event: Event) -> Table:
         kinds.insert(0, RankingEntry.Kind.TEAM)
     rows: list[list[Any]] = []
     for kind in kinds:
-        for entry in ranking_entries(event, kind):
-            if entry.team_id is not None and entry.entrant_id is None:
+        for entry in ranking_rows(event, kind):
+            if entry.team is not None and entry.entrant_id is None:
                 name, licence, team = entry.team.name, "", entry.team.name
             else:
                 entrant = entry.entrant
@@ -72,7 +69,7 @@ def ranking_table(event: Event) -> Table:
             rows.append(
                 [
                     str(RankingEntry.Kind(kind).label),
-                    str(Seat(entry.line).label) if entry.line else "",
+                    seat_label(entry.line) if entry.line else "",
                     entry.rank,
                     name,
                     licence,
@@ -108,19 +105,8 @@ def results_table(event: Event, hidden_deals: frozenset[int] | set[int] = frozen
     ]
     header += [_("Mark %(seat)s") % {"seat": seat} for seat in SEATS]
     header += [_("Percentage %(seat)s") % {"seat": seat} for seat in SEATS]
-    results = (
-        TableResult.objects.filter(event=event)
-        .select_related(*RESULT_RELATED)
-        .exclude(deal__number__in=hidden_deals)
-        .order_by("deal__number", "table__number")
-    )
-    scores = (
-        HandScore.objects.filter(event=event)
-        .exclude(deal__number__in=hidden_deals)
-        .only("result_id", "seat", "percentage")
-    )
     rows: list[list[Any]] = []
-    for row in build_result_rows(results, scores):
+    for row in result_rows(results_with_scores(event, hidden_deals), with_scores=True):
         result = row.result
         taker = row.taker
         rows.append(
@@ -181,7 +167,7 @@ def xlsx_response(
     filename: str, title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
 ) -> HttpResponse:
     workbook = Workbook()
-    sheet = workbook.active
+    sheet = workbook.worksheets[0]
     sheet.title = title[:31]
     sheet.append(list(header))
     for row in rows:

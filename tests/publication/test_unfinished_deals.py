@@ -20,12 +20,12 @@ import pytest
 from django.test import Client
 
 from scoring.models import HandScore, RankingEntry
-from scoring.selectors import deals_hidden_from, deals_open_for_public
 from scoring.services import standings_recompute
 from tests.api.event_builder import random_outcome
 from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory, UserFactory
 from tests.publication.builders import scored_event
 from tournaments.models import Contract, Deal, Entrant, Event, Table, TableResult
+from tournaments.publication import deals_hidden_from
 from tournaments.services import events as setup
 from tournaments.services.results import table_result_mark_not_played, table_result_submit
 
@@ -115,12 +115,10 @@ def open_deal_player(event: Event) -> tuple[Entrant, HandScore]:
     return score.entrant, score
 
 
-def test_selectors_tell_the_open_deal_apart(event: Event) -> None:
-    assert deals_open_for_public(event) == {1, 2, 3, 4}
+def test_the_publication_rule_tells_the_open_deal_apart(event: Event) -> None:
     assert deals_hidden_from(event, directs=False) == {OPEN_DEAL}
     assert deals_hidden_from(event, directs=True) == set()
     enter_last_table(event)
-    assert deals_open_for_public(event) == {1, 2, 3, 4, 5}
     assert deals_hidden_from(event, directs=False) == set()
 
 
@@ -255,7 +253,7 @@ def test_a_not_played_result_also_finishes_the_deal(client: Client, event: Event
         reason="players arrived late",
     )
     standings_recompute(event_id=event.pk)
-    assert deals_open_for_public(event) == {1, 2, 3, 4, 5}
+    assert deals_hidden_from(event, directs=False) == set()
     html = client.get(f"/en/events/{event.pk}/deals/{OPEN_DEAL}/").content.decode()
     assert HIDDEN_SENTENCE not in html
 

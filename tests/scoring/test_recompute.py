@@ -14,8 +14,8 @@ from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from scoring.selectors import (
     hand_scores_for_deal,
     hand_scores_for_entrant,
-    ranking_for_event,
-    snapshot_status,
+    ranking_rows,
+    standings_status,
 )
 from scoring.services import event_scoring_input, standings_recompute
 from scoring.tasks import standings_recompute_task
@@ -66,16 +66,16 @@ def test_recompute_writes_the_snapshot_from_the_core(event, django_capture_on_co
             pcts = [s.percentage for s in scores if s.seat == seat]
             assert abs(sum(pcts) / len(pcts) - 50) < Decimal("0.01") * len(pcts)
     standings = compute_standings(event_scoring_input(event).tournament)
-    ranking = list(ranking_for_event(event, "individual"))
+    ranking = list(ranking_rows(event, "individual"))
     assert [(r.rank, f"e{r.entrant_id}", r.percentage) for r in ranking] == [
         (row.rank, row.entrant, row.percentage) for row in standings.individual
     ]
     assert len(ranking) == 20
-    lines = list(ranking_for_event(event, "line", line="N"))
+    lines = list(ranking_rows(event, "line", line="N"))
     assert len(lines) == 5
     assert lines[0].rank == 1
     entrant = ranking[0].entrant
-    card = list(hand_scores_for_entrant(event, entrant))
+    card = hand_scores_for_entrant(event, entrant)
     assert len(card) == ranking[0].deals_played == 6
 
 
@@ -104,22 +104,22 @@ def test_signal_on_commit_runs_the_task_in_process(event, django_capture_on_comm
         )
     snapshot = StandingsSnapshot.objects.get(event=event)
     assert snapshot.results_version == 1
-    assert snapshot_status(event).state == "provisional"
+    assert standings_status(event).state == "provisional"
     assert HandScore.objects.filter(event=event).count() == 4
     # A single result per hand scores 50 % (Neuberg on a hand scheduled several times).
     assert set(HandScore.objects.values_list("percentage", flat=True)) == {Decimal("50.00")}
 
 
 def test_status_behind_then_complete(event):
-    assert snapshot_status(event).state == "none"
+    assert standings_status(event).state == "none"
     play_all(event)
-    assert snapshot_status(event).state == "none"
+    assert standings_status(event).state == "none"
     standings_recompute(event_id=event.pk)
-    assert snapshot_status(event).state == "provisional"  # event still running
+    assert standings_status(event).state == "provisional"  # event still running
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
-    assert snapshot_status(event).state == "complete"
+    assert standings_status(event).state == "complete"
     Event.objects.filter(pk=event.pk).update(results_version=999)
-    assert snapshot_status(event).state == "behind"
+    assert standings_status(event).state == "behind"
 
 
 def test_artificial_not_played_and_penalty_are_scored(event):
@@ -272,7 +272,7 @@ def test_quadrette_match_sheet_and_team_ranking():
     assert sheet["deals"][0]["net_a"] == 90
     assert sheet["deals"][0]["pm_a"] == 3
     assert sheet["deals"][1]["net_a"] == 0
-    rows = list(ranking_for_event(event, "team"))
+    rows = list(ranking_rows(event, "team"))
     assert [(r.team.number, r.points_de_match) for r in rows] == [(1, 3), (3, 0), (4, 0), (2, -3)]
 
 
@@ -315,7 +315,7 @@ def test_team_standings_update_from_the_first_result(format):
     snapshot = standings_recompute(event_id=event.pk)
 
     assert snapshot.results_entered == 1
-    ranked = {row.team_id for row in ranking_for_event(event, "team")}
+    ranked = {row.team_id for row in ranking_rows(event, "team")}
     seated = {e.team_id for e in event.entrants.filter(slot__in=first["seats"].values())}
     assert ranked == seated
     assert idle.pk not in ranked

@@ -1,0 +1,406 @@
+"""Presentation helpers of the public pages and exports: rows, labels, frequencies, hands.
+
+Plain objects built from what the selectors (``scoring.selectors``) fetched; no query here.
+
+Vocabulary (shared/domain/duplicate.md): a *result row* is one table result made readable (its
+four *seat cells*: player, mark, percentage); a *frequency* groups the tables that reached the
+same contract and value; a *score card line* is one deal of a player's card; a *match sheet*
+is a quadrette match of the snapshot with its teams; a *movement table* is one table of one
+round of the movement page. Labels follow the active language.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.models import HandScore, RankingEntry, key_pk
+from tournaments.models import SEATS, Contract, Entrant, Seat, Side, TableResult, Team
+from tournaments.movements import Schedule, deal_numbers
+from tournaments.presentation import DealDiagram, HandView
+
+# ---------------------------------------------------------------------------- labels
+
+POIGNEE_SIZES = {
+    "simple": gettext_lazy("simple"),
+    "double": gettext_lazy("double"),
+    "triple": gettext_lazy("triple"),
+}
+
+
+def poignees_label(poignees: Any) -> str:
+    """``[{"side": "attack", "size": "simple"}]`` → ``"simple (Attack)"``."""
+    parts: list[str] = []
+    for poignee in poignees or []:
+        size = str(POIGNEE_SIZES.get(poignee.get("size"), poignee.get("size", "")))
+        side = poignee.get("side")
+        side_label = str(Side(side).label) if side in Side.values else ""
+        parts.append(f"{size} ({side_label})" if side_label else size)
+    return ", ".join(parts)
+
+
+def chelem_label(announced: bool, made_by: str) -> str:
+    if made_by:
+        side = str(Side(made_by).label)
+        if announced:
+            return _("announced, made by the %(side)s") % {"side": side.lower()}
+        return _("made by the %(side)s") % {"side": side.lower()}
+    if announced:
+        return _("announced, failed")
+    return ""
+
+
+def seat_label(seat: str) -> str:
+    return str(Seat(seat).label)
+
+
+def ranking_views(kinds: Iterable[str]) -> list[tuple[str, str]]:
+    """The tabs of the ranking page: (kind, label) of each ranking the event has."""
+    labels: dict[str, str] = {
+        RankingEntry.Kind.TEAM: _("Teams"),
+        RankingEntry.Kind.INDIVIDUAL: _("Individual"),
+        RankingEntry.Kind.LINE: _("Per line"),
+    }
+    return [(kind, labels[kind]) for kind in kinds]
+
+
+def ranking_lines(entries: Iterable[RankingEntry]) -> list[tuple[str, list[RankingEntry]]]:
+    """Per-line ranking rows grouped by line: (line label, rows) in N, E, S, W order."""
+    lines: dict[str, list[RankingEntry]] = defaultdict(list)
+    for entry in entries:
+        lines[entry.line].append(entry)
+    return [(seat_label(line) if line else "", rows) for line, rows in sorted(lines.items())]
+
+
+# ------------------------------------------------------------------------ result rows
+
+
+@dataclass
+class SeatCell:
+    seat: str
+    seat_label: str
+    entrant: Entrant | None
+    is_taker: bool
+    mark: int | None
+    percentage: Decimal | None = None
+    artificial: Decimal | None = None
+
+    @property
+    def name(self) -> str:
+        return "—" if self.entrant is None else str(self.entrant)
+
+    @property
+    def team(self) -> Team | None:
+        return self.entrant.team if self.entrant is not None else None
+
+
+@dataclass
+class ResultRow:
+    """One table result made readable: seats with players, outcome words, marks and %."""
+
+    result: TableResult
+    seats: list[SeatCell] = field(default_factory=list)
+
+    @property
+    def deal_number(self) -> int:
+        return self.result.deal.number
+
+    @property
+    def table_number(self) -> int:
+        return self.result.table.number
+
+    @property
+    def played(self) -> bool:
+        return self.result.kind == TableResult.Kind.PLAYED
+
+    @property
+    def kind_label(self) -> str:
+        return str(TableResult.Kind(self.result.kind).label)
+
+    @property
+    def contract_label(self) -> str:
+        return str(Contract(self.result.contract).label) if self.result.contract else ""
+
+    @property
+    def points(self) -> Decimal | None:
+        half = self.result.points_half
+        return None if half is None else Decimal(half) / 2
+
+    @property
+    def petit_au_bout_label(self) -> str:
+        side = self.result.petit_au_bout
+        return str(Side(side).label) if side else ""
+
+    @property
+    def poignees_label(self) -> str:
+        return poignees_label(self.result.poignees)
+
+    @property
+    def chelem_label(self) -> str:
+        return chelem_label(self.result.chelem_announced, self.result.chelem_made_by)
+
+    @property
+    def taker(self) -> SeatCell | None:
+        return next((cell for cell in self.seats if cell.is_taker), None)
+
+
+def result_row(result: TableResult, hand_scores: Iterable[HandScore] = ()) -> ResultRow:
+    """``result`` with each seat's percentage taken from ``hand_scores`` (the snapshot's rows
+    of that result; none while its outcomes are not shown)."""
+    percentage = {score.seat: score.percentage for score in hand_scores}
+    taker_seat = result.taker_seat or result.deal.taker_seat
+    played = result.kind == TableResult.Kind.PLAYED
+    entrants = {"N": result.seat_n, "E": result.seat_e, "S": result.seat_s, "W": result.seat_w}
+    marks = result.seat_marks()
+    artificial = result.seat_artificial()
+    return ResultRow(
+        result=result,
+        seats=[
+            SeatCell(
+                seat=seat,
+                seat_label=seat_label(seat),
+                entrant=entrants[seat],
+                is_taker=played and seat == taker_seat,
+                mark=marks[seat],
+                percentage=percentage.get(seat),
+                artificial=artificial[seat],  # type: ignore[arg-type]
+            )
+            for seat in SEATS
+        ],
+    )
+
+
+def result_rows(results: Iterable[TableResult], *, with_scores: bool) -> list[ResultRow]:
+    """Rows of results fetched with their ``hand_scores`` (``scoring.selectors``)."""
+    return [
+        result_row(result, result.hand_scores.all() if with_scores else ()) for result in results
+    ]
+
+
+@dataclass
+class Frequency:
+    """How many tables got one taker mark, and the taker's percentage for it."""
+
+    contract: str
+    value: int | None
+    taker_mark: int | None
+    count: int
+    taker_percentage: Decimal | None
+
+
+def frequencies(rows: Iterable[ResultRow]) -> list[Frequency]:
+    groups: dict[tuple[int | None, str], list[ResultRow]] = defaultdict(list)
+    for row in rows:
+        if row.played:
+            groups[(row.result.value, row.contract_label)].append(row)
+    table: list[Frequency] = []
+    for (value, contract), members in groups.items():
+        taker = members[0].taker
+        table.append(
+            Frequency(
+                contract=contract,
+                value=value,
+                taker_mark=taker.mark if taker else None,
+                count=len(members),
+                taker_percentage=taker.percentage if taker else None,
+            )
+        )
+    table.sort(key=lambda f: (f.taker_mark is None, -(f.taker_mark or 0)))
+    return table
+
+
+def labelled_hands(diagram: DealDiagram) -> list[tuple[str, HandView]]:
+    """The four hands of a diagram with their seat names (the chien is ``diagram.chien``)."""
+    return [(seat_label(hand.seat), hand) for hand in diagram.hands]
+
+
+# ------------------------------------------------------------------------- score card
+
+
+@dataclass
+class ScoreCardLine:
+    """One deal of a score card; ``hidden`` while the deal's outcomes are not public yet."""
+
+    score: HandScore
+    row: ResultRow
+    cell: SeatCell
+    hidden: bool = False
+
+    @property
+    def partners(self) -> list[SeatCell]:
+        """Players on the same side at that table (the other defenders, or nobody)."""
+        if self.hidden or self.cell.is_taker:  # the sides would tell who took, and whether
+            return []
+        return [c for c in self.row.seats if c is not self.cell and not c.is_taker]
+
+    @property
+    def opponents(self) -> list[SeatCell]:
+        if self.hidden:
+            return []
+        if self.cell.is_taker:
+            return [c for c in self.row.seats if c is not self.cell]
+        return [c for c in self.row.seats if c.is_taker]
+
+    @property
+    def role(self) -> str:
+        if self.hidden or not self.row.played:
+            return ""
+        return _("taker") if self.cell.is_taker else _("defence")
+
+
+def score_card_lines(
+    scores: Iterable[HandScore], hidden_deals: frozenset[int] | set[int] = frozenset()
+) -> list[ScoreCardLine]:
+    """One line per hand score of a player; those of ``hidden_deals`` carry no outcome.
+
+    Only the player's own percentage is shown on a personal card.
+    """
+    lines: list[ScoreCardLine] = []
+    for score in scores:
+        row = result_row(score.result, [score])
+        cell = next(c for c in row.seats if c.seat == score.seat)
+        lines.append(ScoreCardLine(score, row, cell, hidden=row.deal_number in hidden_deals))
+    return lines
+
+
+def score_card_totals(
+    lines: Sequence[ScoreCardLine], ranking_entry: RankingEntry | None
+) -> tuple[int | None, Decimal | None]:
+    """The card's total of marks and mean percentage.
+
+    While some line is hidden it has no mark to add up: the totals are then the ranking row's
+    (rankings are published live by design, shared/domain/duplicate.md).
+    """
+    if any(line.hidden for line in lines):
+        if ranking_entry is None:
+            return None, None
+        return ranking_entry.marks_total, ranking_entry.percentage
+    percentages = [line.score.percentage for line in lines]
+    mean = (
+        (sum(percentages, Decimal(0)) / len(percentages)).quantize(Decimal("0.01"))
+        if percentages
+        else None
+    )
+    return sum(line.score.mark or 0 for line in lines), mean
+
+
+# ------------------------------------------------------------------------ match sheets
+
+
+@dataclass
+class MatchDeal:
+    number: int
+    net: int | None  # team A's net
+    pm: int | None  # team A's PM
+
+
+@dataclass
+class MatchSheet:
+    round: int
+    tables: list[int]
+    team_a: Team | None
+    team_b: Team | None
+    deals: list[MatchDeal]
+    pm_a: int
+    pm_b: int
+    vp_a: Decimal | None
+    vp_b: Decimal | None
+
+
+def match_sheet_rows(
+    matches: Iterable[Mapping[str, Any]],
+    teams: Mapping[int, Team],
+    hidden_deals: frozenset[int] | set[int] = frozenset(),
+) -> list[MatchSheet]:
+    """Quadrette match sheets (the core's ``MatchSheet.to_dict()``) with their teams, by round.
+
+    The net and PM of a deal in ``hidden_deals`` (still to be played somewhere) are left out;
+    the match totals stay, like the rankings.
+    """
+
+    def team_of(key: str | None) -> Team | None:
+        return teams.get(key_pk(key)) if key else None
+
+    def deal_of(deal: Mapping[str, Any]) -> MatchDeal:
+        number = int(deal["deal"])
+        if number in hidden_deals:
+            return MatchDeal(number=number, net=None, pm=None)
+        return MatchDeal(number=number, net=deal.get("net_a"), pm=deal.get("pm_a"))
+
+    sheets = [
+        MatchSheet(
+            round=int(match.get("round", 0)),
+            tables=[int(table) for table in match.get("tables", [])],
+            team_a=team_of(match.get("team_a")),
+            team_b=team_of(match.get("team_b")),
+            deals=[deal_of(deal) for deal in match.get("deals", [])],
+            pm_a=int(match.get("pm_a", 0)),
+            pm_b=int(match.get("pm_b", 0)),
+            vp_a=None if match.get("vp_a") is None else Decimal(str(match["vp_a"])),
+            vp_b=None if match.get("vp_b") is None else Decimal(str(match["vp_b"])),
+        )
+        for match in matches
+    ]
+    sheets.sort(key=lambda sheet: (sheet.round, sheet.tables))
+    return sheets
+
+
+# ---------------------------------------------------------------------------- movement
+
+
+@dataclass
+class MovementCell:
+    seat: str
+    seat_label: str
+    entrant: Entrant | None
+
+
+@dataclass
+class MovementTable:
+    table: int
+    deals: range
+    real: bool
+    cells: list[MovementCell]
+
+    @property
+    def deals_label(self) -> str:
+        first, last = self.deals.start, self.deals.stop - 1
+        return str(first) if first == last else f"{first}–{last}"
+
+
+@dataclass
+class MovementRound:
+    number: int
+    tables: list[MovementTable]
+    byes: list[Entrant]
+
+
+def movement_rounds(
+    schedule: Schedule, deals_per_round: int, entrants: Mapping[int, Entrant]
+) -> list[MovementRound]:
+    """Who plays where each round, and which deals (``entrants`` by slot)."""
+    return [
+        MovementRound(
+            number=rnd.number,
+            tables=[
+                MovementTable(
+                    table=play.table,
+                    deals=deal_numbers(play.deal_set, deals_per_round),
+                    real=play.plays,
+                    cells=[
+                        MovementCell(seat, seat_label(seat), entrants.get(play.seats[seat]))
+                        for seat in SEATS
+                    ],
+                )
+                for play in rnd.tables
+            ],
+            byes=[entrants[slot] for slot in rnd.byes if slot in entrants],
+        )
+        for rnd in schedule.rounds
+    ]

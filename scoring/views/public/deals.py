@@ -1,0 +1,60 @@
+"""The deals of an event and the frequency sheet of one deal (every table's result of it)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from scoring.presentation import frequencies, labelled_hands, result_rows, seat_label
+from scoring.selectors import (
+    deal_neighbours,
+    deal_results,
+    deals_of,
+    load_hand_scores,
+    standings_status,
+)
+from scoring.views.public import page_context
+from tournaments.access import user_directs, visible_event_or_404
+from tournaments.presentation import deal_diagram
+from tournaments.publication import deal_outcomes_public, deal_summaries, deal_summary
+
+
+@require_GET
+def deal_list(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = visible_event_or_404(request, event_id)
+    context = page_context(event, standings_status(event), deals=deal_summaries(event))
+    return render(request, "scoring/public/deals.html", context)
+
+
+@require_GET
+def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    event = visible_event_or_404(request, event_id)
+    deal = get_object_or_404(deals_of(event), number=number)
+    results = deal_results(deal)
+    summary = deal_summary(event, deal, entered=len(results))
+    # A table still to play this deal must not learn any other table's outcome of it.
+    outcomes_shown = deal_outcomes_public(event, summary) or user_directs(request.user, event)
+    if outcomes_shown:
+        load_hand_scores(results)
+    rows = result_rows(results, with_scores=outcomes_shown)
+    previous_number, next_number = deal_neighbours(event, number)
+    # Never leak the cards of a deal that some table has still to play.
+    diagram = deal_diagram(deal) if summary.finished and deal.cards else None
+    context = page_context(
+        event,
+        standings_status(event),
+        deal=deal,
+        rows=rows,
+        outcomes_shown=outcomes_shown,
+        frequencies=frequencies(rows) if outcomes_shown else [],
+        scheduled=summary.scheduled,
+        finished=summary.finished,
+        diagram=diagram,
+        hands=labelled_hands(diagram) if diagram else [],
+        taker_seat_label=seat_label(deal.taker_seat),
+        dealer_seat_label=seat_label(deal.dealer_seat),
+        previous_number=previous_number,
+        next_number=next_number,
+    )
+    return render(request, "scoring/public/deal.html", context)

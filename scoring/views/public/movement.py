@@ -1,0 +1,19 @@
+"""The movement page: who plays where, round by round, and which deals each table plays."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from scoring.presentation import movement_rounds
+from scoring.selectors import entrants_by_slot
+from scoring.views.public import page_context
+from tournaments.access import visible_event_or_404
+
+
+@require_GET
+def movement(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = visible_event_or_404(request, event_id)
+    rounds = movement_rounds(event.schedule, event.deals_per_round, entrants_by_slot(event))
+    return render(request, "scoring/public/movement.html", page_context(event, schedule=rounds))

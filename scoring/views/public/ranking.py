@@ -1,0 +1,91 @@
+"""The live ranking of an event and its projector mode: one view, two templates.
+
+The ranking table is an htmx fragment refreshed every 15 seconds; the same URL answers the
+whole page or the fragment (``HX-Request``), and the fragment is cached on the standings'
+versions, the language and the view.
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+
+from scoring.models import RankingEntry
+from scoring.presentation import ranking_lines, ranking_views
+from scoring.selectors import StandingsStatus, ranking_kinds, ranking_rows, standings_status
+from scoring.views.public import page_context
+from tournaments.access import visible_event_or_404
+from tournaments.models import Event
+
+RANKING_CACHE_SECONDS = 3600
+
+
+def ranking_table(
+    request: HttpRequest, event: Event, view: str, status: StandingsStatus, projector: bool = False
+) -> SafeString:
+    """The ranking table of ``view`` (a ranking kind), cached on (event, versions, language,
+    view, mode); the team ranking page shows it too."""
+    computed_at = status.computed_at.timestamp() if status.computed_at else "none"
+    key = ":".join(
+        str(part)
+        for part in (
+            "public-ranking",
+            event.pk,
+            status.results_version,
+            status.snapshot_version if status.snapshot else "none",
+            computed_at,
+            status.entered,
+            status.finished,
+            get_language(),
+            view,
+            int(projector),
+        )
+    )
+    html = cache.get(key)
+    if html is None:
+        entries = ranking_rows(event, view)
+        html = render_to_string(
+            "scoring/public/_ranking_table.html",
+            {
+                "event": event,
+                "view": view,
+                "entries": entries,
+                "lines": ranking_lines(entries) if view == RankingEntry.Kind.LINE else [],
+                "status": status,
+                "projector": projector,
+                "show_vp": event.format == Event.Format.QUADRETTE,
+            },
+            request=request,
+        )
+        cache.set(key, html, RANKING_CACHE_SECONDS)
+    return mark_safe(html)  # rendered by our own template above, escaped there
+
+
+@require_GET
+def ranking(request: HttpRequest, event_id: int, projector: bool = False) -> HttpResponse:
+    """The ranking page (``?view=`` a ranking kind), or its full-screen projector mode."""
+    event = visible_event_or_404(request, event_id)
+    view = request.GET.get("view", "")
+    if view not in RankingEntry.Kind.values:
+        view = RankingEntry.Kind.TEAM if event.is_team_event else RankingEntry.Kind.INDIVIDUAL
+    status = standings_status(event)
+    fragment = ranking_table(request, event, view, status, projector)
+    response: HttpResponse
+    if request.headers.get("HX-Request"):
+        response = HttpResponse(fragment)
+    elif projector:
+        context = page_context(event, status, view=view, fragment=fragment)
+        response = render(request, "scoring/public/projector.html", context)
+    else:
+        views = ranking_views(ranking_kinds(event))
+        context = page_context(event, status, view=view, views=views, fragment=fragment)
+        response = render(request, "scoring/public/ranking.html", context)
+    # The same URL answers the whole page or the htmx fragment: caches must tell them apart.
+    patch_vary_headers(response, ["HX-Request"])
+    return response

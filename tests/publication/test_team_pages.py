@@ -41,6 +41,12 @@ def test_quadrette_match_sheets_and_pm_ranking(client: Client, teams: int, match
     assert [len(sheet["deals"]) for sheet in sheets] == [event.deals_per_round] * matches
     for sheet in sheets:
         assert all(deal["net_a"] is not None for deal in sheet["deals"])
+    # The page groups the sheets by the round each match carries (two matches a round).
+    rounds = sorted({sheet["round"] for sheet in sheets})
+    assert rounds == list(range(1, matches // (teams // 2) + 1))
+    assert html.count("<h2>Round ") == len(rounds)
+    for number in rounds:
+        assert f"<h2>Round {number}</h2>" in html
     ranked = RankingEntry.objects.filter(event=event, kind="team")
     assert ranked.count() == teams
     assert not ranked.filter(points_de_match__isnull=True).exists()

@@ -58,6 +58,10 @@ def test_recompute_writes_the_snapshot_from_the_core(event, django_capture_on_co
     assert snapshot.results_version == event.results_version == total
     assert snapshot.results_expected == snapshot.results_entered == total
     assert snapshot.complete
+    # Progress per round: 5 tables x 2 deals in each of the 3 rounds.
+    assert snapshot.data["rounds"] == [
+        {"round": number, "entered": 10, "expected": 10} for number in (1, 2, 3)
+    ]
     assert HandScore.objects.filter(event=event).count() == 4 * total
     # Every hand's percentages average 50, and the three defenders share a percentage.
     for deal in event.deals.all():
@@ -111,7 +115,15 @@ def test_signal_on_commit_runs_the_task_in_process(event, django_capture_on_comm
 
 
 def test_status_behind_then_complete(event):
-    assert standings_status(event).state == "none"
+    status = standings_status(event)
+    assert status.state == "none" and status.provisional
+    # Before any recompute, nothing is entered of what the movement expects.
+    assert (status.entered, status.expected, status.missing) == (0, 30, 30)
+    assert [(r.number, r.entered, r.expected) for r in status.rounds] == [
+        (1, 0, 10),
+        (2, 0, 10),
+        (3, 0, 10),
+    ]
     play_all(event)
     assert standings_status(event).state == "none"
     standings_recompute(event_id=event.pk)
@@ -265,6 +277,7 @@ def test_quadrette_match_sheet_and_team_ranking():
     table_result_submit(table=t2, deal=deal2, outcome=garde)
     snapshot = standings_recompute(event_id=event.pk)
     sheet, other = snapshot.data["matches"]
+    assert (sheet["match"], sheet["round"]) == ("r1-t1-2", 1)
     assert sheet["tables"] == [1, 2]
     assert other["tables"] == [3, 4]
     assert other["pm_a"] == 0

@@ -95,7 +95,7 @@ def standings_status(event: Event) -> StandingsStatus:
     )
     finished = status == Event.Status.FINISHED
     stored: list[dict[str, Any]] | None = snapshot.data.get("rounds") if snapshot else None
-    if stored is None:  # not computed yet: nothing entered of what the movement expects
+    if stored is None:  # no snapshot (or one older than per-round progress): nothing entered
         rounds = tuple(
             RoundProgress(number, 0, results_expected(event, number))
             for number in event.schedule.round_numbers

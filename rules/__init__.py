@@ -3,7 +3,9 @@
 Imports nothing from Django or the apps; errors are :class:`RuleError` with stable codes and
 translatable message templates. Modules: ``cards`` (the 78 cards and their codes), ``deal``
 (dealing, text form, diagrams), ``bidding``, ``play`` (écart, legal cards, tricks, counting),
-``scoring`` (outcome → value and marks), ``simulation`` (heuristic players).
+``scoring`` (outcome → value and marks), ``simulation`` (heuristic players), ``duplicate``
+(what a duplicate table may play: 4 players, at least Garde, the imposed contract),
+``numbers`` (artificial percentages and penalty points as exact hundredths).
 """
 
 from rules.bidding import Bid, BiddingResult, bidding_order, bidding_result, legal_bids
@@ -40,6 +42,12 @@ from rules.deal import (
     trump_count,
     trump_counts,
     validate_deal,
+)
+from rules.duplicate import (
+    DUPLICATE_CONTRACTS,
+    DUPLICATE_PLAYERS,
+    DUPLICATE_SEATS,
+    check_duplicate_play,
 )
 from rules.enums import (
     CHIEN_SIZE,
@@ -83,6 +91,9 @@ from rules.simulation import PlayedDeal, hand_strength, preferred_contract, simu
 __all__ = [
     "CHIEN_SIZE",
     "DECK",
+    "DUPLICATE_CONTRACTS",
+    "DUPLICATE_PLAYERS",
+    "DUPLICATE_SEATS",
     "EXCUSE",
     "HAND_SIZE",
     "OUDLERS",
@@ -115,6 +126,7 @@ __all__ = [
     "bidding_order",
     "bidding_result",
     "card_points_half",
+    "check_duplicate_play",
     "count_oudlers",
     "count_play",
     "deal_cards",

@@ -24,12 +24,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from itertools import pairwise
 from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
+
+from rules import numbers
+from rules.errors import RuleError
 
 SEATS: Final[tuple[str, str, str, str]] = ("N", "E", "S", "W")
 """Seat codes, in the order used for seat indices (0..3)."""
@@ -84,26 +87,24 @@ class ScoringInputError(ValueError):
 def points_hundredths(value: Decimal | int | str, what: str) -> int:
     """An exact number of percentage points with at most two decimals, as hundredths."""
     try:
-        number = Decimal(value)
-    except (InvalidOperation, TypeError, ValueError):
-        raise ScoringInputError(f"{what}: {value!r} is not a number") from None
-    if not number.is_finite():
-        raise ScoringInputError(f"{what}: {value!r} is not a number")
-    if number != 0 and not -3 <= number.adjusted() <= 6:
-        # Far outside any percentage (1e999999999 would overflow, 1e-999999999 underflow).
-        raise ScoringInputError(f"{what}: {value} is not a plausible percentage")
-    scaled = number * 100
-    if scaled != scaled.to_integral_value():
-        raise ScoringInputError(f"{what}: {value} has more than two decimals")
-    return int(scaled)
+        return numbers.hundredths(value, field=what)
+    except RuleError as error:
+        raise _input_error(error, value, what) from None
 
 
 def percentage_hundredths(value: Decimal | int | str, what: str) -> int:
     """An exact percentage in 0..100 with at most two decimals, as hundredths (60 → 6000)."""
-    hundredths = points_hundredths(value, what)
-    if not 0 <= hundredths <= 10_000:
-        raise ScoringInputError(f"{what}: {value} is outside 0..100")
-    return hundredths
+    try:
+        return numbers.percentage_hundredths(value, field=what)
+    except RuleError as error:
+        raise _input_error(error, value, what) from None
+
+
+def _input_error(error: RuleError, value: object, what: str) -> ScoringInputError:
+    """``rules.numbers``' refusal in the core's words: ``what: message``."""
+    if error.code in {"missing_field", "invalid_type"}:
+        return ScoringInputError(f"{what}: {value!r} is not a number")
+    return ScoringInputError(f"{what}: {error.message}")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ Vocabulary (the format is documented in ``docs/score-event-format.md``):
   object into the comparison core's input (:meth:`EventFile.tournament`) plus what is only
   printed (title, names, the étuis' taker seats, scheduled counts);
 - each real result's ``outcome`` is scored by the rules engine (``rules.scoring``) into seat
-  marks, the étui's ``taker_seat`` taking; artificial percentages are taken as given.
+  marks, the étui's ``taker_seat`` taking, after the duplicate restrictions
+  (``rules.duplicate``: 4 players, at least Garde); artificial percentages and penalty points
+  are read by the rules' one parser of such numbers (``rules.numbers``).
 
 Invariant: a bad file raises :class:`EventFileError` with one line naming the offending entry
 (``results[7] (deal 3, table 2): points: 95 is outside 0..91``); inconsistencies only the core
@@ -23,11 +25,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any, NoReturn
 
+from rules.duplicate import DUPLICATE_PLAYERS, check_duplicate_play
 from rules.errors import RuleError
+from rules.numbers import as_decimal, hundredths, percentage_hundredths
 from rules.scoring import outcome_from_dict, score_deal, seat_marks
 from scoring.core.model import (
     SEATS,
@@ -52,6 +56,11 @@ TOP_LEVEL_KEYS = {
     "options",
 }
 RESULT_KEYS = {"deal", "table", "seats", "outcome", "artificial", "director"}
+# This command's wording of the duplicate restrictions (rules.duplicate enforces them).
+DUPLICATE_WORDING = {
+    "players_not_four": "duplicate events are played at 4 players",
+    "prise_not_allowed": "a Prise is not allowed in duplicate (Garde at least)",
+}
 
 
 class EventFileError(Exception):
@@ -97,22 +106,18 @@ def _identifier(value: object, where: str) -> str:
     return str(value)
 
 
-def _decimal(value: object, where: str) -> Decimal:
+def _points(value: object, where: str, *, percentage: bool = False) -> Decimal:
+    """Percentage points exact to the hundredth, read by the rules' one parser
+    (:mod:`rules.numbers`); ``percentage`` also requires 0..100 (an artificial score)."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         _fail(f"{where}: {json.dumps(value)} is not a number")
+    parse = percentage_hundredths if percentage else hundredths
     try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        _fail(f"{where}: {json.dumps(value)} is not a number")
-    if not number.is_finite():
-        _fail(f"{where}: {json.dumps(value)} is not a number")
-    try:
-        scaled = number * 100
-    except ArithmeticError:  # far beyond any percentage: 1e999999999 overflows
-        _fail(f"{where}: {value} is not a plausible percentage")
-    if scaled != scaled.to_integral_value():
-        _fail(f"{where}: {value} has more than two decimals")
-    return number
+        return as_decimal(parse(value))
+    except RuleError as error:
+        if error.code in ("invalid_type", "missing_field"):
+            _fail(f"{where}: {json.dumps(value)} is not a number")
+        _fail(f"{where}: {error.message}")
 
 
 class EventFile:
@@ -240,9 +245,7 @@ class EventFile:
                 if set(given) != set(SEATS):
                     _fail(f"{where}: artificial needs exactly the seats N, E, S, W")
                 for seat in SEATS:
-                    pct = _decimal(given[seat], f"{where}: artificial.{seat}")
-                    if not 0 <= pct <= 100:
-                        _fail(f"{where}: artificial.{seat}: {given[seat]} is outside 0..100")
+                    pct = _points(given[seat], f"{where}: artificial.{seat}", percentage=True)
                     self.records.append(
                         SeatResult(
                             deal, table, seat, seats[seat], artificial=pct, director=director
@@ -271,17 +274,15 @@ class EventFile:
     @staticmethod
     def _score_outcome(raw: object, taker_seat: str, where: str) -> dict[str, int]:
         outcome_data = dict(_object(raw, f"{where}: outcome"))
-        outcome_data.setdefault("players", 4)
-        if outcome_data["players"] != 4:
-            _fail(f"{where}: players: duplicate events are played at 4 players")
-        if outcome_data.get("contract") == "prise":
-            _fail(f"{where}: contract: a Prise is not allowed in duplicate (Garde at least)")
+        outcome_data.setdefault("players", DUPLICATE_PLAYERS)
         try:
-            score = score_deal(outcome_from_dict(outcome_data))
+            outcome = outcome_from_dict(outcome_data)
+            check_duplicate_play(contract=outcome.contract, players=outcome.players)
+            score = score_deal(outcome)
             return seat_marks(score, seats=SEATS, taker_seat=taker_seat)
         except RuleError as error:
             field = f"{error.field}: " if error.field else ""
-            _fail(f"{where}: {field}{error.message}")
+            _fail(f"{where}: {field}{DUPLICATE_WORDING.get(error.code, error.message)}")
 
     def _read_teams(self, root: Mapping[str, Any]) -> None:
         seated = {record.entrant for record in self.records}
@@ -344,7 +345,7 @@ class EventFile:
             entrant = _identifier(penalty["entrant"], f"{where}: entrant")
             if entrant not in seated and entrant not in team_ids:
                 _fail(f"{where}: {entrant} is neither a player with results nor a team")
-            points = _decimal(penalty["points"], f"{where}: points")
+            points = _points(penalty["points"], f"{where}: points")
             reason = penalty.get("reason", "")
             if not isinstance(reason, str):
                 _fail(f"{where}: reason must be a string")

@@ -45,7 +45,7 @@ from rules.scoring import outcome_to_dict
 from rules.simulation import simulate_deal
 from scoring.services import standings_recompute
 from tournaments.models import Club, Deal, Entrant, Event, Player, ResultChange, Table, TableResult
-from tournaments.services.events import (
+from tournaments.services import (
     entrant_register,
     event_create,
     event_deals_generate,
@@ -53,9 +53,9 @@ from tournaments.services.events import (
     event_movement_set,
     event_start,
     player_create,
+    table_result_submit,
     team_create,
 )
-from tournaments.services.results import table_result_submit
 
 DEMO_CLUB_NAME = "Tarot Club de Démo"
 DEMO_CLUB_CITY = "Lyon"

@@ -8,9 +8,10 @@ Every refused operation raises :class:`TournamentError` (or a subclass) carrying
   a whole;
 - ``details``: further translated lines (for example every problem preventing a start).
 
-Nothing stored changes when one is raised. Views attach it to their form
-(:func:`tournaments.forms.add_error`), the API answers 400 with ``code``/``field``/``message``,
-or 409 for a :class:`ResultConflict`.
+A refusal of the pure ``rules`` (a :class:`~rules.errors.RuleError`) becomes one with
+:meth:`TournamentError.from_rule`, keeping its code. Nothing stored changes when one is
+raised. Views attach it to their form (:func:`tournaments.forms.add_error`), the API answers
+400 with ``code``/``field``/``message``, or 409 for a :class:`ResultConflict`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
+
+from rules.errors import RuleError
 
 if TYPE_CHECKING:
     from tournaments.models import TableResult
@@ -35,6 +38,11 @@ class TournamentError(Exception):
         self.field = field
         self.details = tuple(details)
         super().__init__(self.describe())
+
+    @classmethod
+    def from_rule(cls, error: RuleError, *, field: str | None = None) -> TournamentError:
+        """``error`` translated, with its code; ``field`` replaces the one it names."""
+        return cls(error.code, error.translated(_), field=field or error.field)
 
     @property
     def messages(self) -> list[str]:

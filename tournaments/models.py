@@ -141,6 +141,11 @@ class Event(models.Model):
         return self.format != self.Format.INDIVIDUAL
 
     @property
+    def team_size(self) -> int | None:
+        """Members of a team (3 in triplette, 4 in quadrette); None in an individual event."""
+        return TEAM_SIZES.get(self.format)
+
+    @property
     def schedule(self) -> Schedule:
         """The stored movement read through its one reader (empty before it is set).
 
@@ -151,6 +156,9 @@ class Event(models.Model):
             cached = (self.movement, Schedule.from_document(self.movement))
             self.__dict__["_schedule"] = cached
         return cached[1]
+
+
+TEAM_SIZES: dict[str, int] = {Event.Format.TRIPLETTE: 3, Event.Format.QUADRETTE: 4}
 
 
 class EventSession(models.Model):

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from tests.factories import ClubFactory, EventFactory, OrganiserFactory, PlayerFactory
 from tournaments.models import Deal, Entrant, Event, Player, Team
-from tournaments.services import events as services
+from tournaments import services
 
 pytestmark = pytest.mark.django_db
 

@@ -12,11 +12,10 @@ from django.db import connection, connections, transaction
 
 from tests.api.event_builder import build_running_event
 from tests.factories import OrganiserFactory, UserFactory
+from tournaments.errors import ResultConflict, TournamentError
 from tournaments.models import Event, Penalty, ResultChange, TableResult
-from tournaments.services.events import event_finish
-from tournaments.services.results import (
-    ResultConflict,
-    ResultError,
+from tournaments.services import (
+    event_finish,
     outcome_score,
     penalty_record,
     table_result_assign_artificial,
@@ -35,9 +34,9 @@ GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}  # value 60
 def first_play(event: Event):
     """Table 1 and the first deal it plays in round 1."""
     table = event.tables.get(number=1)
-    entry = event.movement["schedule"][0]["tables"][0]
-    deal = event.deals.filter(deal_set=entry["deal_set"]).order_by("number").first()
-    return table, deal, entry
+    play = event.schedule.play(table=1, round=1)
+    deal = event.deals.filter(deal_set=play.deal_set).order_by("number").first()
+    return table, deal, play
 
 
 @pytest.fixture
@@ -70,7 +69,7 @@ def state(event: Event) -> tuple:
 def test_submit_stores_marks_seats_and_bumps_version(
     event, sent, django_capture_on_commit_callbacks
 ):
-    table, deal, entry = first_play(event)
+    table, deal, play = first_play(event)
     with django_capture_on_commit_callbacks(execute=True):
         result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     result.refresh_from_db()
@@ -85,7 +84,7 @@ def test_submit_stores_marks_seats_and_bumps_version(
         for s, e in zip(
             "NESW", [result.seat_n, result.seat_e, result.seat_s, result.seat_w], strict=True
         )
-    } == entry["seats"]
+    } == dict(play.seats)
     event.refresh_from_db()
     assert event.results_version == 1
     assert sent == [{"signal": results_changed, "event_id": event.pk, "results_version": 1}]
@@ -130,7 +129,7 @@ def test_second_entry_is_a_conflict_carrying_the_stored_result(event):
 def test_invalid_outcome_names_the_field_and_stores_nothing(event, outcome, field):
     table, deal, _ = first_play(event)
     before = state(event)
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_submit(table=table, deal=deal, outcome=outcome)
     assert caught.value.field == field
     assert caught.value.describe().startswith(f"{field}: ")
@@ -140,7 +139,7 @@ def test_invalid_outcome_names_the_field_and_stores_nothing(event, outcome, fiel
 def test_taker_seat_other_than_the_etuis_is_refused(event):
     table, deal, _ = first_play(event)
     other = next(s for s in "NESW" if s != deal.taker_seat)
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "taker_seat": other})
     assert caught.value.field == "taker_seat"
 
@@ -149,7 +148,7 @@ def test_imposed_contract_is_enforced(event):
     table, deal, _ = first_play(event)
     deal.imposed_contract = "garde_sans"
     deal.save()
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "contract_imposed"
     result = table_result_submit(
@@ -160,14 +159,9 @@ def test_imposed_contract_is_enforced(event):
 
 def test_deal_not_scheduled_at_that_table_is_refused(event):
     table, _, _ = first_play(event)
-    scheduled_sets = {
-        e["deal_set"]
-        for r in event.movement["schedule"]
-        for e in r["tables"]
-        if e["table"] == table.number
-    }
+    scheduled_sets = {play.deal_set for play in event.schedule.plays_of_table(table.number)}
     deal = event.deals.exclude(deal_set__in=scheduled_sets).first()
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "deal_not_scheduled"
     assert caught.value.field == "deal"
@@ -178,7 +172,7 @@ def test_deal_not_scheduled_at_that_table_is_refused(event):
 def test_event_not_running_is_refused(status):
     event = build_running_event(tables=5, rounds=1, status=status)
     table, deal, _ = first_play(event)
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "event_not_running"
 
@@ -198,7 +192,7 @@ def test_opponent_confirmation_keeps_table_results_unconfirmed_until_a_defender_
     table, deal, _ = first_play(event)
     result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert result.confirmed is False
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_confirm(result=result, seat=deal.taker_seat)
     assert caught.value.field == "seat"
     defender = next(s for s in "NESW" if s != deal.taker_seat)
@@ -220,7 +214,7 @@ def test_correction_rescores_and_keeps_the_history(event):
     organiser = OrganiserFactory(clubs=[event.club])
     table, deal, _ = first_play(event)
     result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_correct(result=result, outcome=GARDE_46, actor=organiser, reason="  ")
     assert caught.value.field == "reason"
     corrected = table_result_correct(
@@ -246,7 +240,7 @@ def test_invalid_correction_changes_nothing(event):
     table, deal, _ = first_play(event)
     result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     before = state(event)
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_correct(
             result=result, outcome={**GARDE_46, "oudlers": 9}, actor=organiser, reason="typo"
         )
@@ -271,7 +265,7 @@ def test_artificial_scores_replace_or_create_a_result(event):
     assert created.artificial_n == Decimal("60.00")
     assert created.seat_n is not None
     assert created.mark_n is None
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_assign_artificial(
             event=event,
             table=table,
@@ -280,7 +274,8 @@ def test_artificial_scores_replace_or_create_a_result(event):
             reason="x",
             percentages={"N": 60, "E": 40, "S": 140, "W": 50},
         )
-    assert caught.value.field == "percentages.S"
+    assert (caught.value.code, caught.value.field) == ("percentage_out_of_range", "percentages.S")
+    assert caught.value.message == "140 is outside 0..100"
     # On an existing played result: the history keeps what it was.
     deal2 = event.deals.filter(deal_set=deal.deal_set).order_by("number").last()
     played = table_result_submit(table=table, deal=deal2, outcome=GARDE_46)
@@ -322,11 +317,11 @@ def test_penalty(event):
     assert penalty.created_by == organiser
     event.refresh_from_db()
     assert event.results_version == 1
-    for bad, field in [(0, "points"), ("abc", "points")]:
-        with pytest.raises(ResultError) as caught:
+    for bad, code in [(0, "penalty_out_of_range"), ("abc", "invalid_type")]:
+        with pytest.raises(TournamentError) as caught:
             penalty_record(event=event, entrant=entrant, points=bad, reason="r", actor=organiser)
-        assert caught.value.field == field
-    with pytest.raises(ResultError) as caught:
+        assert (caught.value.code, caught.value.field) == (code, "points")
+    with pytest.raises(TournamentError) as caught:
         penalty_record(event=event, points=1, reason="r", actor=organiser)
     assert caught.value.field == "entrant"
     assert Penalty.objects.count() == 1
@@ -358,9 +353,15 @@ def test_the_unique_constraint_turns_a_race_into_a_conflict(event, monkeypatch):
 
 
 def phantom_at_first_table(event: Event) -> None:
-    """Table 1 sits out round 1: the entrant at its N seat becomes a phantom."""
-    _, _, entry = first_play(event)
-    event.entrants.filter(slot=entry["seats"]["N"]).update(phantom=True, player=None)
+    """Table 1 sits out round 1: the entrant at its N seat becomes a phantom (in the movement
+    document, which decides, and in the entrant rows bound to it)."""
+    _, _, play = first_play(event)
+    slot = play.seats["N"]
+    for entrant in event.movement["entrants"]:
+        if entrant["id"] == slot:
+            entrant["phantom"] = True
+    event.save(update_fields=["movement"])
+    event.entrants.filter(slot=slot).update(phantom=True, player=None)
 
 
 @pytest.mark.parametrize("decision", ["artificial", "not_played"])
@@ -369,7 +370,7 @@ def test_director_decisions_are_refused_where_a_phantom_sits(event, decision):
     table, deal, _ = first_play(event)
     phantom_at_first_table(event)
     before = state(event)
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         if decision == "artificial":
             table_result_assign_artificial(
                 event=event,
@@ -389,8 +390,8 @@ def test_director_decisions_are_refused_where_a_phantom_sits(event, decision):
 
 def test_only_a_user_who_directs_the_event_skips_the_opponent_confirmation():
     event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
-    table, deal, entry = first_play(event)
-    deal2 = event.deals.filter(deal_set=entry["deal_set"]).order_by("number").last()
+    table, deal, play = first_play(event)
+    deal2 = event.deals.filter(deal_set=play.deal_set).order_by("number").last()
     other_club = OrganiserFactory()  # an organiser, but of another club
     by_stranger = table_result_submit(table=table, deal=deal, outcome=GARDE_46, actor=other_club)
     assert by_stranger.confirmed is False
@@ -408,7 +409,7 @@ def test_confirmation_needs_a_running_event():
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
     before = state(event)
     defender = next(s for s in "NESW" if s != deal.taker_seat)
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_confirm(result=result, seat=defender)
     assert caught.value.code == "event_not_running"
     assert state(event) == before
@@ -422,7 +423,7 @@ def test_a_confirmed_result_is_not_confirmed_again(event):
     assert result.confirmed is True  # the event asks no confirmation
     before = state(event)
     defender = next(s for s in "NESW" if s != deal.taker_seat)
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_confirm(result=result, seat=defender)
     assert caught.value.code == "already_confirmed"
     assert state(event) == before
@@ -440,7 +441,7 @@ def test_only_a_seated_defender_confirms(vacancy):
     else:
         event.entrants.filter(pk=getattr(result, f"{field}_id")).update(phantom=True, player=None)
     before = state(event)
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_confirm(result=result, seat=seat)
     assert (caught.value.code, caught.value.field) == ("seat_not_seated", "seat")
     assert state(event) == before
@@ -460,7 +461,7 @@ def test_a_result_never_commits_into_an_event_finished_meanwhile(event, monkeypa
 
     monkeypatch.setattr(service, "outcome_score", score_then_finish)
     before = state(event)
-    with pytest.raises(ResultError) as caught:
+    with pytest.raises(TournamentError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "event_not_running"
     assert state(event) == before
@@ -479,7 +480,7 @@ def in_thread(work: Callable[[], str], outcomes: list[str]) -> threading.Thread:
     def run() -> None:
         try:
             outcomes.append(work())
-        except ResultError as error:
+        except TournamentError as error:
             outcomes.append(error.code)
         finally:
             connections.close_all()

@@ -1,52 +1,51 @@
 """Writes of the tournaments app: keyword-only, typed, atomic service functions.
 
-Import them from here (``from tournaments import services``; ``services.event_create(...)``),
-whatever module they live in: ``events`` sets an event up (registration, teams, movement,
-deals, start); ``results`` takes table results and director decisions and announces changes
-on commit.
+One module per entity: ``events`` (create, update, start, finish), ``registration`` (players,
+entrants, CSV import), ``teams``, ``movement``, ``deals``, ``results`` (table results, director
+decisions, penalties); ``common`` holds what the setup services share (event lock, draft rule).
+Every refusal raises :class:`tournaments.errors.TournamentError` (code, translated message,
+field, details) and leaves the database as it was. Reads live in :mod:`tournaments.selectors`.
+
+Import from here, whatever module a service lives in: ``from tournaments import services``.
 """
 
-from tournaments.services.events import (
+from tournaments.errors import ResultConflict, TournamentError
+from tournaments.services.deals import event_deals_generate, event_deals_import, split_deal_texts
+from tournaments.services.events import event_create, event_finish, event_start, event_update
+from tournaments.services.movement import (
+    event_movement_build,
+    event_movement_propose,
+    event_movement_set,
+)
+from tournaments.services.registration import (
     CSV_COLUMNS,
     ImportLineError,
     ImportReport,
     entrant_register,
     entrant_withdraw,
-    event_create,
-    event_deals_generate,
-    event_deals_import,
-    event_finish,
-    event_movement_build,
-    event_movement_propose,
-    event_movement_set,
-    event_start,
-    event_start_problems,
-    event_update,
     player_create,
     players_import_csv,
-    split_deal_texts,
-    team_create,
-    team_delete,
-    teams_build_in_order,
 )
 from tournaments.services.results import (
     ENTRY_VIAS,
-    ResultConflict,
-    ResultError,
     ScoredOutcome,
-    TablePlay,
-    deals_of_set,
     outcome_score,
     penalty_record,
-    result_outcome,
     result_state,
-    table_plays,
     table_result_assign_artificial,
     table_result_confirm,
     table_result_correct,
     table_result_mark_not_played,
     table_result_submit,
 )
+from tournaments.services.teams import team_create, team_delete, teams_build_in_order
+
+# Transitional names, until every caller uses the new ones: the former error class of the
+# results services, and reads that moved to tournaments.selectors.
+from tournaments.selectors import deals_of_set, event_start_problems, result_outcome  # isort: skip
+from tournaments.selectors import table_rounds as table_plays  # isort: skip
+
+ResultError = TournamentError
 
 __all__ = [
     "CSV_COLUMNS",
@@ -56,7 +55,7 @@ __all__ = [
     "ResultConflict",
     "ResultError",
     "ScoredOutcome",
-    "TablePlay",
+    "TournamentError",
     "deals_of_set",
     "entrant_register",
     "entrant_withdraw",

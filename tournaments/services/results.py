@@ -9,7 +9,7 @@ Duplicate tarot is played at 4 players, so ``players`` is 4 and need not be sent
 Invariants kept here:
 
 - a result is accepted (or confirmed) only for a running event and a deal the movement schedules
-  at that table (the round and the seated entrants are copied from the movement document);
+  at that table (the round and the seated entrants are copied from ``Event.schedule``);
 - every writer takes the event row lock (``select_for_update``) first, before touching any
   ``TableResult`` row: results, ``event_finish`` and the standings recompute are serialised on
   that one lock (a single lock order: no deadlock), and a result never commits into an event
@@ -19,12 +19,13 @@ Invariants kept here:
 - every write stores the marks computed by ``rules``, bumps ``Event.results_version`` in the same
   transaction, appends a ``ResultChange`` (who, when, why, before/after) and sends
   ``tournaments.signals.results_changed`` **on commit** (``scoring`` recomputes the standings);
-- invalid input raises :class:`ResultError` naming the field; nothing stored changes.
+- invalid input raises :class:`~tournaments.errors.TournamentError` naming the field; nothing
+  stored changes.
 
 Choices of this project:
 
-- duplicate events reject Prise (the contract is at least a Garde) [default]; an imposed contract
-  (``Deal.imposed_contract``) must be the one played; the taker seat is the étui's at the table
+- the duplicate restrictions of ``rules.duplicate``: 4 players, at least Garde [default], the
+  imposed contract (``Deal.imposed_contract``) if any; the taker seat is the étui's at the table
   (only a director correction may name another seat);
 - opponent confirmation (``Event.opponent_confirmation``): a result entered without an organiser
   account (table phone, table code on the API) is stored unconfirmed until a defender confirms it
@@ -32,28 +33,32 @@ Choices of this project:
   results are shown but **not scored** and do not count as entered; results entered or corrected
   by a user who directs the event (:func:`user_directs`) are confirmed at once: any other account
   is no credential here, the table code is;
-- a table at which a phantom is seated sits out that round: nothing is expected there, and
-  nothing is stored there (neither by the table nor by a director decision);
-- penalties are append-only ``Penalty`` rows (they carry who, when and why themselves).
+- a table at which a phantom is seated sits out that round (``TablePlay.sits_out``): nothing is
+  expected there, and nothing is stored there (neither by the table nor by a director decision);
+- penalties are append-only ``Penalty`` rows (they carry who, when and why themselves);
+  artificial percentages and penalty points are read by ``rules.numbers`` (exact hundredths).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from rules.duplicate import DUPLICATE_PLAYERS, check_duplicate_play
+from rules.enums import Contract
 from rules.errors import RuleError
+from rules.numbers import as_decimal, penalty_hundredths, percentage_hundredths
 from rules.scoring import outcome_from_dict, score_deal, seat_marks
+from tournaments.access import UserLike, user_directs
+from tournaments.errors import ResultConflict, TournamentError
 from tournaments.models import (
     SEATS,
-    Contract,
     Deal,
     Entrant,
     Event,
@@ -63,90 +68,25 @@ from tournaments.models import (
     TableResult,
     Team,
 )
-from tournaments.selectors import user_directs
+from tournaments.movements import TablePlay
+from tournaments.selectors import result_outcome
 from tournaments.signals import results_changed
 
-PLAYERS_AT_A_TABLE = 4
-ARTIFICIAL_CHOICES = (Decimal("60"), Decimal("50"), Decimal("40"))
 ENTRY_VIAS = ("table", "organiser", "api")
 
-User = AbstractBaseUser | AnonymousUser | None
+ResultError = TournamentError  # transitional: the former name, until every importer switches
+
+User = UserLike | None
 
 
-class ResultError(Exception):
-    """A refused result write. ``field`` names the input at fault (None: the request as a whole).
-
-    ``message`` is translated; ``code`` is stable for API clients and tests.
-    """
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        self.code = code
-        self.message = message
-        self.field = field
-        super().__init__(self.describe())
-
-    def describe(self) -> str:
-        """The message naming its field: ``points: 95 is outside 0..91``."""
-        return f"{self.field}: {self.message}" if self.field else self.message
-
-
-class ResultConflict(ResultError):
-    """A result for that deal and table is already stored; ``result`` is the stored one."""
-
-    def __init__(self, result: TableResult) -> None:
-        self.result = result
-        super().__init__(
-            "result_exists",
-            _("a result for deal %(deal)s at table %(table)s is already stored")
-            % {"deal": result.deal.number, "table": result.table.number},
-            field="deal",
-        )
-
-
-# ----------------------------------------------------------------------------- movement
-
-
-@dataclass(frozen=True)
-class ScheduledPlay:
-    """Where the movement puts a deal set: the round and the slot sitting at each seat."""
-
-    round_number: int
-    seat_slots: dict[str, int]
-
-
-def scheduled_play(event: Event, table_number: int, deal_set: int) -> ScheduledPlay | None:
-    """The (round, seats) at which ``table_number`` plays ``deal_set``, or None."""
-    for round_entry in (event.movement or {}).get("schedule", []):
-        for entry in round_entry.get("tables", []):
-            if entry.get("table") == table_number and entry.get("deal_set") == deal_set:
-                seats = {seat: int(slot) for seat, slot in entry.get("seats", {}).items()}
-                return ScheduledPlay(round_number=int(round_entry["round"]), seat_slots=seats)
-    return None
-
-
-def round_tables(event: Event, round_number: int) -> list[dict[str, Any]]:
-    """The movement's table entries of one round (``table``, ``seats``, ``deal_set``, ``copy``)."""
-    for round_entry in (event.movement or {}).get("schedule", []):
-        if round_entry.get("round") == round_number:
-            return sorted(round_entry.get("tables", []), key=lambda entry: entry["table"])
-    return []
-
-
-def deals_of_set(event: Event, deal_set: int) -> list[Deal]:
-    return list(event.deals.filter(deal_set=deal_set).order_by("number"))
-
-
-def _seated_entrants(event: Event, play: ScheduledPlay) -> dict[str, Entrant]:
-    by_slot = {
-        e.slot: e
-        for e in Entrant.objects.filter(event=event, slot__in=list(play.seat_slots.values()))
-    }
+def _seated_entrants(event: Event, play: TablePlay) -> dict[str, Entrant]:
+    by_slot = {e.slot: e for e in Entrant.objects.filter(event=event, slot__in=play.slots)}
     seated: dict[str, Entrant] = {}
     for seat in SEATS:
-        slot = play.seat_slots.get(seat)
-        entrant = by_slot.get(slot) if slot is not None else None
+        slot = play.seats[seat]
+        entrant = by_slot.get(slot)
         if entrant is None:
-            raise ResultError(
+            raise TournamentError(
                 "movement_incomplete",
                 _("the movement seats slot %(slot)s at %(seat)s but no entrant holds it")
                 % {"slot": slot, "seat": seat},
@@ -154,11 +94,6 @@ def _seated_entrants(event: Event, play: ScheduledPlay) -> dict[str, Entrant]:
             )
         seated[seat] = entrant
     return seated
-
-
-def table_sits_out(seated: Mapping[str, Entrant]) -> bool:
-    """A table with a phantom plays nothing that round (its real players have a bye)."""
-    return any(entrant.phantom for entrant in seated.values())
 
 
 # ------------------------------------------------------------------------------ outcome
@@ -174,11 +109,8 @@ class ScoredOutcome:
     value: int
 
 
-def _rule_error(error: RuleError) -> ResultError:
-    field = error.field
-    if field in {"seats"}:
-        field = "taker_seat"
-    return ResultError(error.code, error.translated(_), field=field)
+def _rule_error(error: RuleError) -> TournamentError:
+    return TournamentError.from_rule(error, field="taker_seat" if error.field == "seats" else None)
 
 
 def outcome_score(
@@ -189,49 +121,33 @@ def outcome_score(
     Used by the services before saving and by the entry page to show the marks instantly.
     """
     if not isinstance(outcome, Mapping):
-        raise ResultError("invalid_type", _("expected an object"), field="outcome")
+        raise TournamentError("invalid_type", _("expected an object"), field="outcome")
     data = dict(outcome)
     taker_seat = data.pop("taker_seat", None) or deal.taker_seat
     if taker_seat not in SEATS:
-        raise ResultError(
+        raise TournamentError(
             "unknown_seat",
             _("%(seat)s is not a seat (N, E, S, W)") % {"seat": taker_seat},
             field="taker_seat",
         )
     if taker_seat != deal.taker_seat and not director:
-        raise ResultError(
+        raise TournamentError(
             "taker_seat_mismatch",
             _("the étui names %(seat)s as the taker seat of this deal") % {"seat": deal.taker_seat},
             field="taker_seat",
         )
-    data.setdefault("players", PLAYERS_AT_A_TABLE)
+    data.setdefault("players", DUPLICATE_PLAYERS)
+    imposed = Contract(deal.imposed_contract) if deal.imposed_contract else None
     try:
         parsed = outcome_from_dict(data)
-        if parsed.players != PLAYERS_AT_A_TABLE:
-            raise ResultError(
-                "players_not_four", _("duplicate tarot is played at 4 players"), field="players"
-            )
+        check_duplicate_play(contract=parsed.contract, players=parsed.players, imposed=imposed)
         score = score_deal(parsed)
         marks = seat_marks(score, SEATS, taker_seat)
     except RuleError as error:
         raise _rule_error(error) from error
-    contract = parsed.contract.value
-    if contract == Contract.PRISE:
-        raise ResultError(
-            "prise_not_allowed",
-            _("duplicate events are played at least at Garde (Prise is not allowed)"),
-            field="contract",
-        )
-    if deal.imposed_contract and contract != deal.imposed_contract:
-        raise ResultError(
-            "contract_imposed",
-            _("this deal's contract is imposed: %(contract)s")
-            % {"contract": Contract(deal.imposed_contract).label},
-            field="contract",
-        )
     fields = {
         "taker_seat": taker_seat,
-        "contract": contract,
+        "contract": parsed.contract.value,
         "oudlers": parsed.oudlers,
         "points_half": parsed.points_half,
         "petit_au_bout": parsed.petit_au_bout.value if parsed.petit_au_bout else "",
@@ -267,22 +183,6 @@ _OUTCOME_FIELDS = (
     "mark_w",
 )
 _ARTIFICIAL_FIELDS = ("artificial_n", "artificial_e", "artificial_s", "artificial_w")
-
-
-def result_outcome(result: TableResult) -> dict[str, Any] | None:
-    """The stored outcome of a played result in the input shape (``taker_seat`` included)."""
-    if result.kind != TableResult.Kind.PLAYED or result.points_half is None:
-        return None
-    half = result.points_half
-    return {
-        "taker_seat": result.taker_seat,
-        "contract": result.contract,
-        "oudlers": result.oudlers,
-        "points": half // 2 if half % 2 == 0 else half / 2,
-        "petit_au_bout": result.petit_au_bout or None,
-        "poignees": list(result.poignees or []),
-        "chelem": {"announced": result.chelem_announced, "made_by": result.chelem_made_by or None},
-    }
 
 
 def result_state(result: TableResult) -> dict[str, Any]:
@@ -357,53 +257,50 @@ def _record(
 def _require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ResultError("reason_required", _("a reason is required"), field="reason")
+        raise TournamentError("reason_required", _("a reason is required"), field="reason")
     return reason
 
 
 def _require_running(event: Event) -> None:
     if event.status != Event.Status.RUNNING:
-        raise ResultError(
+        raise TournamentError(
             "event_not_running", _("the event is not running: results cannot be entered")
         )
 
 
 def _require_directable(event: Event) -> None:
     if event.status == Event.Status.DRAFT:
-        raise ResultError(
+        raise TournamentError(
             "event_not_started", _("the event has not started: no result can be recorded yet")
         )
 
 
 def _check_table_deal(table: Table, deal: Deal) -> None:
     if deal.event_id != table.event_id:
-        raise ResultError(
+        raise TournamentError(
             "deal_not_in_event", _("this deal is not part of the table's event"), field="deal"
         )
 
 
-def _schedule_or_error(
-    event: Event, table: Table, deal: Deal
-) -> tuple[ScheduledPlay, dict[str, Entrant]]:
-    play = scheduled_play(event, table.number, deal.deal_set)
+def _scheduled_play(event: Event, table: Table, deal: Deal) -> tuple[TablePlay, dict[str, Entrant]]:
+    """Where the movement has ``table`` play ``deal`` and who sits there; refused if nowhere,
+    or if the table sits out that round."""
+    play = event.schedule.play_of_deal_set(table=table.number, deal_set=deal.deal_set)
     if play is None:
-        raise ResultError(
+        raise TournamentError(
             "deal_not_scheduled",
             _("deal %(deal)s is not played at table %(table)s in any round")
             % {"deal": deal.number, "table": table.number},
             field="deal",
         )
     seated = _seated_entrants(event, play)
-    return play, seated
-
-
-def _require_table_plays(seated: Mapping[str, Entrant]) -> None:
-    if table_sits_out(seated):
-        raise ResultError(
+    if play.sits_out:
+        raise TournamentError(
             "table_sits_out",
             _("a phantom sits at this table: it plays nothing this round"),
             field="table",
         )
+    return play, seated
 
 
 def _stored(deal: Deal, table: Table) -> TableResult | None:
@@ -427,7 +324,7 @@ def _seat_fields(seated: Mapping[str, Entrant]) -> dict[str, Entrant]:
 def table_result_submit(
     *, table: Table, deal: Deal, outcome: Mapping[str, Any], actor: User = None, via: str = "table"
 ) -> TableResult:
-    """Store the outcome of ``deal`` played at ``table``; raise :class:`ResultError` if refused.
+    """Store the outcome of ``deal`` played at ``table``; raise :class:`TournamentError` if refused.
 
     Raises :class:`ResultConflict` (with the stored result) when the deal is already entered.
     """
@@ -436,8 +333,7 @@ def table_result_submit(
     event = Event.objects.get(pk=table.event_id)
     _check_table_deal(table, deal)
     _require_running(event)  # early and unlocked: a fast, clear answer
-    play, seated = _schedule_or_error(event, table, deal)
-    _require_table_plays(seated)
+    play, seated = _scheduled_play(event, table, deal)
     existing = _stored(deal, table)
     if existing is not None:
         raise ResultConflict(existing)
@@ -454,7 +350,7 @@ def table_result_submit(
                     event=event,
                     deal=deal,
                     table=table,
-                    round_number=play.round_number,
+                    round_number=play.round,
                     kind=TableResult.Kind.PLAYED,
                     confirmed=confirmed,
                     entered_by=_actor_user(actor),
@@ -487,25 +383,25 @@ def table_result_confirm(*, result: TableResult, seat: str, actor: User = None) 
     a phantom).
     """
     if seat not in SEATS:
-        raise ResultError(
+        raise TournamentError(
             "unknown_seat", _("%(seat)s is not a seat (N, E, S, W)") % {"seat": seat}, field="seat"
         )
     with transaction.atomic():
         _require_running(_locked_event(result.event_id))
         locked = TableResult.objects.select_for_update().get(pk=result.pk)
         if locked.kind != TableResult.Kind.PLAYED:
-            raise ResultError("not_confirmable", _("only a played result is confirmed"))
+            raise TournamentError("not_confirmable", _("only a played result is confirmed"))
         if locked.confirmed:
-            raise ResultError("already_confirmed", _("this result is already confirmed"))
+            raise TournamentError("already_confirmed", _("this result is already confirmed"))
         if seat == locked.taker_seat:
-            raise ResultError(
+            raise TournamentError(
                 "taker_cannot_confirm",
                 _("a defender confirms the result, not the taker"),
                 field="seat",
             )
         defender: Entrant | None = getattr(locked, f"seat_{seat.lower()}")
         if defender is None or defender.phantom:
-            raise ResultError(
+            raise TournamentError(
                 "seat_not_seated",
                 _("nobody plays at %(seat)s in this result: a defender confirms it")
                 % {"seat": seat},
@@ -563,17 +459,16 @@ def _director_result(
     stored decision would make the deal's seats count twice in the standings.
     """
     if table.event_id != event.pk:
-        raise ResultError(
+        raise TournamentError(
             "table_not_in_event", _("this table is not part of the event"), field="table"
         )
     _check_table_deal(table, deal)
-    play, seated = _schedule_or_error(event, table, deal)
-    _require_table_plays(seated)
+    play, seated = _scheduled_play(event, table, deal)
     existing = TableResult.objects.select_for_update().filter(deal=deal, table=table).first()
     if existing is not None:
         return existing, False, result_state(existing)
     fresh = TableResult(
-        event=event, deal=deal, table=table, round_number=play.round_number, **_seat_fields(seated)
+        event=event, deal=deal, table=table, round_number=play.round, **_seat_fields(seated)
     )
     return fresh, True, None
 
@@ -587,24 +482,10 @@ def _clear_outcome(result: TableResult) -> None:
 
 
 def _percentage(value: object, seat: str) -> Decimal:
-    field = f"percentages.{seat}"
-    if value is None or value == "":
-        raise ResultError("missing_field", _("this field is required"), field=field)
     try:
-        number = Decimal(str(value).strip().replace(",", "."))
-    except InvalidOperation:
-        raise ResultError(
-            "invalid_type",
-            _("expected a number, got %(value)s") % {"value": repr(value)},
-            field=field,
-        ) from None
-    if not number.is_finite() or not Decimal(0) <= number <= Decimal(100):
-        raise ResultError(
-            "percentage_out_of_range",
-            _("%(value)s is outside 0..100") % {"value": value},
-            field=field,
-        )
-    return number.quantize(Decimal("0.01"))
+        return as_decimal(percentage_hundredths(value, field=f"percentages.{seat}"))
+    except RuleError as error:
+        raise TournamentError.from_rule(error) from error
 
 
 def _director_decision(
@@ -684,29 +565,21 @@ def penalty_record(
     """Deduct ``points`` percentage points from an entrant's (or a team's) event percentage."""
     reason = _require_reason(reason)
     if (entrant is None) == (team is None):
-        raise ResultError("penalty_target", _("name either an entrant or a team"), field="entrant")
+        raise TournamentError(
+            "penalty_target", _("name either an entrant or a team"), field="entrant"
+        )
     if entrant is not None and entrant.event_id != event.pk:
-        raise ResultError(
+        raise TournamentError(
             "entrant_not_in_event", _("this entrant is not part of the event"), field="entrant"
         )
     if team is not None and team.event_id != event.pk:
-        raise ResultError(
+        raise TournamentError(
             "team_not_in_event", _("this team is not part of the event"), field="team"
         )
     try:
-        amount = Decimal(str(points).strip().replace(",", "."))
-    except InvalidOperation:
-        raise ResultError(
-            "invalid_type",
-            _("expected a number, got %(value)s") % {"value": repr(points)},
-            field="points",
-        ) from None
-    if not amount.is_finite() or not Decimal(0) < amount <= Decimal(100):
-        raise ResultError(
-            "penalty_out_of_range",
-            _("a penalty is more than 0 and at most 100 percentage points"),
-            field="points",
-        )
+        amount = as_decimal(penalty_hundredths(points, field="points"))
+    except RuleError as error:
+        raise TournamentError.from_rule(error) from error
     with transaction.atomic():
         event = _locked_event(event.pk)
         _require_directable(event)
@@ -714,86 +587,9 @@ def penalty_record(
             event=event,
             entrant=entrant,
             team=team,
-            points=amount.quantize(Decimal("0.01")),
+            points=amount,
             reason=reason,
             created_by=_actor_user(actor),
         )
         _bump_results_version(event.pk)
     return penalty
-
-
-def result_history(event: Event) -> list[ResultChange]:
-    """The append-only history of an event, oldest first."""
-    return list(
-        ResultChange.objects.filter(event=event)
-        .select_related("result__deal", "result__table", "actor")
-        .order_by("at", "pk")
-    )
-
-
-# ---------------------------------------------------------------------------------- reads
-
-
-@dataclass
-class TablePlay:
-    """What one table plays in one round: who sits where, the deals, the results stored."""
-
-    round_number: int
-    deal_set: int
-    seats: dict[str, Entrant]
-    deals: list[Deal]
-    results: dict[int, TableResult]  # Deal.pk -> stored result
-
-    @property
-    def sits_out(self) -> bool:
-        return table_sits_out(self.seats)
-
-    @property
-    def missing(self) -> list[Deal]:
-        """Deals still to enter (none when a phantom sits here)."""
-        if self.sits_out:
-            return []
-        return [deal for deal in self.deals if deal.pk not in self.results]
-
-    @property
-    def seat_list(self) -> list[tuple[str, Entrant]]:
-        return [(seat, self.seats[seat]) for seat in SEATS if seat in self.seats]
-
-
-def table_plays(table: Table) -> list[TablePlay]:
-    """Every round of ``table`` from the movement, with entrants, deals and results (3 queries)."""
-    event = table.event
-    entrants = {
-        e.slot: e
-        for e in Entrant.objects.filter(event=event).select_related("player__club", "team")
-    }
-    deals_by_set: dict[int, list[Deal]] = {}
-    for deal in Deal.objects.filter(event=event).order_by("number"):
-        deals_by_set.setdefault(deal.deal_set, []).append(deal)
-    results = {
-        r.deal_id: r
-        for r in TableResult.objects.filter(table=table).select_related("deal", "table")
-    }
-    plays = []
-    for round_entry in sorted(
-        (event.movement or {}).get("schedule", []), key=lambda entry: entry["round"]
-    ):
-        for entry in round_entry.get("tables", []):
-            if entry.get("table") != table.number:
-                continue
-            seats = {
-                seat: entrants[int(slot)]
-                for seat, slot in entry.get("seats", {}).items()
-                if int(slot) in entrants
-            }
-            deals = deals_by_set.get(int(entry["deal_set"]), [])
-            plays.append(
-                TablePlay(
-                    round_number=int(round_entry["round"]),
-                    deal_set=int(entry["deal_set"]),
-                    seats=seats,
-                    deals=deals,
-                    results={d.pk: results[d.pk] for d in deals if d.pk in results},
-                )
-            )
-    return plays

@@ -1,0 +1,62 @@
+"""Reads of the tournaments app: one place for every query the pages, printouts and API need.
+
+``setup`` (events directed, entrants, teams, players, deals, readiness to start),
+``printouts`` (table cards, route cards, deal-set routes), ``results`` (what a table plays
+round by round, a stored outcome). Access rules live in :mod:`tournaments.access`; the
+movement is read through ``Event.schedule``. Import from here:
+``from tournaments import selectors``.
+"""
+
+from tournaments.models import TEAM_SIZES
+from tournaments.selectors.printouts import (
+    DealSetRoute,
+    RouteCard,
+    RouteRow,
+    SeatView,
+    TableCard,
+    TableRoundView,
+    event_deal_set_routes,
+    event_route_cards,
+    event_table_cards,
+)
+from tournaments.selectors.results import TableRound, result_outcome, table_rounds
+from tournaments.selectors.setup import (
+    EventSetupState,
+    deals_of_set,
+    event_deals,
+    event_entrants,
+    event_real_entrants,
+    event_setup_state,
+    event_start_problems,
+    event_tables,
+    event_teams,
+    events_directed_with_counts,
+    players_search,
+)
+
+__all__ = [
+    "TEAM_SIZES",
+    "DealSetRoute",
+    "EventSetupState",
+    "RouteCard",
+    "RouteRow",
+    "SeatView",
+    "TableCard",
+    "TableRound",
+    "TableRoundView",
+    "deals_of_set",
+    "event_deal_set_routes",
+    "event_deals",
+    "event_entrants",
+    "event_real_entrants",
+    "event_route_cards",
+    "event_setup_state",
+    "event_start_problems",
+    "event_table_cards",
+    "event_tables",
+    "event_teams",
+    "events_directed_with_counts",
+    "players_search",
+    "result_outcome",
+    "table_rounds",
+]

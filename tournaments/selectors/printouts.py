@@ -1,0 +1,127 @@
+"""Printouts of the movement: table cards, player route cards, deal-set routes.
+
+Read from ``Event.schedule`` (the typed movement); entrant slots are mapped to the event's
+:class:`~tournaments.models.Entrant` rows. A table holding a phantom is a sit-out table: it is
+printed but not *played*, and the real entrants seated there have a bye.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from tournaments.models import SEATS, Entrant, Event, Table
+from tournaments.movements import deal_numbers
+from tournaments.selectors.setup import event_entrants
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: str
+    entrant: Entrant | None  # None only if a slot had no Entrant row (never once bound)
+
+    @property
+    def label(self) -> str:
+        return str(self.entrant) if self.entrant is not None else "?"
+
+
+@dataclass
+class TableRoundView:
+    round: int
+    deal_set: int
+    copy: int
+    played: bool
+    seats: list[SeatView]
+
+
+@dataclass
+class TableCard:
+    table: Table
+    rounds: list[TableRoundView]
+
+
+@dataclass
+class RouteRow:
+    round: int
+    table: int | None  # None: not seated at all this round
+    seat: str
+    deal_set: int | None
+    bye: bool  # sits out: not seated, or seated at a sit-out table
+    opponents: list[Entrant | None]
+
+
+@dataclass
+class RouteCard:
+    entrant: Entrant
+    rows: list[RouteRow]
+
+
+@dataclass
+class DealSetRoute:
+    deal_set: int
+    deal_numbers: list[int]
+    rows: list[tuple[int, list[tuple[int, int]]]]  # (round, [(table, copy), ...]) played only
+
+
+def _slot_map(event: Event) -> dict[int, Entrant]:
+    return {e.slot: e for e in event_entrants(event)}
+
+
+def event_table_cards(event: Event) -> list[TableCard]:
+    """One card per table that plays at least once: round → deal set and seated entrants."""
+    schedule = event.schedule
+    slots = _slot_map(event)
+    cards = []
+    for table in Table.objects.filter(event=event).order_by("number"):
+        rounds = [
+            TableRoundView(
+                round=play.round,
+                deal_set=play.deal_set,
+                copy=play.copy,
+                played=play.plays,
+                seats=[SeatView(seat, slots.get(play.seats[seat])) for seat in SEATS],
+            )
+            for play in schedule.plays_of_table(table.number)
+        ]
+        if any(r.played for r in rounds):
+            cards.append(TableCard(table, rounds))
+    return cards
+
+
+def event_route_cards(event: Event) -> list[RouteCard]:
+    """One card per real entrant: round → table, seat, deal set and opponents (or bye)."""
+    schedule = event.schedule
+    slots = _slot_map(event)
+    rows: dict[int, list[RouteRow]] = defaultdict(list)
+    for rnd in schedule.rounds:
+        for play in rnd.tables:
+            for seat, slot in play.seats.items():
+                opponents = [] if play.sits_out else [
+                    slots.get(other) for at, other in play.seats.items() if at != seat
+                ]  # fmt: skip
+                rows[slot].append(
+                    RouteRow(rnd.number, play.table, seat, play.deal_set, play.sits_out, opponents)
+                )
+        for slot in rnd.byes:
+            rows[slot].append(RouteRow(rnd.number, None, "", None, True, []))
+    return [
+        RouteCard(slots[entrant.id], rows[entrant.id])
+        for entrant in schedule.entrants
+        if entrant.id in slots and not slots[entrant.id].phantom
+    ]
+
+
+def event_deal_set_routes(event: Event) -> list[DealSetRoute]:
+    """One route per deal set: round → the tables (and copies) that play it."""
+    schedule = event.schedule
+    per_set: dict[int, dict[int, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
+    for play in schedule.playing():
+        per_set[play.deal_set][play.round].append((play.table, play.copy))
+    return [
+        DealSetRoute(
+            deal_set=k,
+            deal_numbers=list(deal_numbers(k, event.deals_per_round)),
+            rows=[(n, sorted(tables)) for n, tables in sorted(per_set[k].items())],
+        )
+        for k in range(1, schedule.deal_set_count + 1)
+    ]

@@ -1,0 +1,170 @@
+"""Reads of the organiser's setup: events directed, entrants, teams, players, deals, readiness.
+
+Who may see which event is decided by :mod:`tournaments.access`; these selectors take the
+event (or the user) as given. Every selector owns its ``select_related``/``prefetch_related``:
+no query per row. The movement is read through ``Event.schedule``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from tournaments import movements
+from tournaments.access import UserLike, events_directed_by
+from tournaments.models import Deal, Entrant, Event, Player, Table, Team
+
+
+def events_directed_with_counts(user: UserLike) -> QuerySet[Event]:
+    """The events ``user`` directs, with their number of real entrants (``entrant_count``)."""
+    return events_directed_by(user).annotate(
+        entrant_count=Count("entrants", filter=Q(entrants__phantom=False), distinct=True)
+    )
+
+
+def event_tables(event: Event) -> list[Table]:
+    return list(Table.objects.filter(event=event).order_by("number"))
+
+
+def event_entrants(event: Event) -> list[Entrant]:
+    """The event's entrants in slot order, with player, club and team loaded."""
+    return list(
+        Entrant.objects.filter(event=event).select_related("player__club", "team").order_by("slot")
+    )
+
+
+def event_real_entrants(event: Event) -> list[Entrant]:
+    """The registered (non-phantom) entrants in registration (slot) order."""
+    return [e for e in event_entrants(event) if not e.phantom]
+
+
+def event_teams(event: Event) -> list[Team]:
+    """The event's teams with their members (players loaded), by number."""
+    members = Entrant.objects.select_related("player").order_by("slot")
+    return list(
+        Team.objects.filter(event=event)
+        .prefetch_related(Prefetch("members", queryset=members))
+        .order_by("number")
+    )
+
+
+def players_search(
+    *, query: str, exclude_event: Event | None = None, limit: int = 20
+) -> list[Player]:
+    """Known players whose name or licence contains ``query`` (not yet in ``exclude_event``)."""
+    terms = query.split()
+    if not terms:
+        return []
+    players = Player.objects.select_related("club")
+    for term in terms:
+        players = players.filter(
+            Q(last_name__icontains=term)
+            | Q(first_name__icontains=term)
+            | Q(licence__icontains=term)
+        )
+    if exclude_event is not None:
+        players = players.exclude(entries__event=exclude_event)
+    return list(players.order_by("last_name", "first_name")[:limit])
+
+
+def event_deals(event: Event) -> list[Deal]:
+    """The event's deals, by number."""
+    return list(Deal.objects.filter(event=event).order_by("number"))
+
+
+def deals_of_set(event: Event, deal_set: int) -> list[Deal]:
+    """The deals of one deal set (étui), by number."""
+    return list(Deal.objects.filter(event=event, deal_set=deal_set).order_by("number"))
+
+
+# --- readiness ---------------------------------------------------------------------------
+
+
+@dataclass
+class EventSetupState:
+    """What is ready and what is missing before an event can start."""
+
+    entrant_count: int
+    team_count: int
+    players_without_team: int
+    incomplete_teams: int
+    has_movement: bool
+    deal_sets: int
+    deal_count: int
+    deals_expected: int
+    deal_sets_missing: list[int] = field(default_factory=list)
+
+    @property
+    def players_ok(self) -> bool:
+        return self.entrant_count > 0
+
+    @property
+    def teams_ok(self) -> bool:
+        return self.team_count > 0 and self.players_without_team == 0 and not self.incomplete_teams
+
+    @property
+    def deals_ok(self) -> bool:
+        return (
+            self.has_movement
+            and self.deal_count == self.deals_expected
+            and not self.deal_sets_missing
+        )
+
+
+def event_setup_state(event: Event) -> EventSetupState:
+    entrants = list(
+        Entrant.objects.filter(event=event, phantom=False).values_list("team_id", flat=True)
+    )
+    size = event.team_size
+    teams = Team.objects.filter(event=event).annotate(n=Count("members"))
+    incomplete = sum(1 for t in teams if size is not None and t.n != size)
+    deal_sets = event.schedule.deal_set_count
+    per_set = Counter(Deal.objects.filter(event=event).values_list("deal_set", flat=True))
+    missing = [k for k in range(1, deal_sets + 1) if per_set[k] != event.deals_per_round]
+    return EventSetupState(
+        entrant_count=len(entrants),
+        team_count=len(teams),
+        players_without_team=sum(1 for team_id in entrants if team_id is None),
+        incomplete_teams=incomplete,
+        has_movement=bool(event.movement),
+        deal_sets=deal_sets,
+        deal_count=per_set.total(),
+        deals_expected=deal_sets * event.deals_per_round,
+        deal_sets_missing=missing,
+    )
+
+
+def event_start_problems(event: Event) -> list[str]:
+    """Everything that prevents the event from starting, translated (empty: it can start)."""
+    problems: list[str] = []
+    if event.status != Event.Status.DRAFT:
+        problems.append(_("The event is not a draft."))
+    state = event_setup_state(event)
+    if state.entrant_count == 0:
+        problems.append(_("No entrant is registered."))
+    if event.is_team_event and not state.teams_ok:
+        problems.append(_("Every player must be in a complete team."))
+    if not event.movement:
+        problems.append(_("The movement is missing (or must be regenerated after a change)."))
+        return problems
+    if not movements.validate(event.movement).ok:
+        problems.append(_("The stored movement has hard errors."))
+    schedule = event.schedule
+    bound = set(Entrant.objects.filter(event=event).values_list("slot", flat=True))
+    if schedule.slots != bound:
+        problems.append(_("The entrants do not match the movement: regenerate it."))
+    if Table.objects.filter(event=event).count() != schedule.table_count:
+        problems.append(_("The tables do not match the movement: regenerate it."))
+    if not state.deals_ok:
+        problems.append(
+            _("Deals are missing: %(found)s of %(needed)s (deal sets %(sets)s).")
+            % {
+                "found": state.deal_count,
+                "needed": state.deals_expected,
+                "sets": ", ".join(str(k) for k in state.deal_sets_missing) or "-",
+            }
+        )
+    return problems

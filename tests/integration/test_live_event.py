@@ -47,7 +47,7 @@ from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from tests.api.event_builder import build_running_event
 from tournaments.models import SEATS, Event, TableResult
 from tournaments.movements.individual import generate_individual
-from tournaments.services.results import result_outcome
+from tournaments.selectors import result_outcome
 
 ROOT = Path(__file__).resolve().parents[2]
 DATABASE_URL = os.environ.get("DATABASE_URL", "")

@@ -51,7 +51,7 @@ def team_event(*, format: str, teams: int, deals_per_round: int = 1, seed: int =
     import datetime as dt
 
     from tests.factories import ClubFactory, PlayerFactory
-    from tournaments.services import events as setup
+    from tournaments import services as setup
 
     size = 3 if format == Event.Format.TRIPLETTE else 4
     club = ClubFactory()

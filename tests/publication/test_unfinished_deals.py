@@ -24,9 +24,9 @@ from scoring.services import standings_recompute
 from tests.api.event_builder import random_outcome
 from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory, UserFactory
 from tests.publication.builders import scored_event
+from tournaments import services as setup
 from tournaments.models import Contract, Deal, Entrant, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
-from tournaments.services import events as setup
 from tournaments.services.results import table_result_mark_not_played, table_result_submit
 
 pytestmark = pytest.mark.django_db

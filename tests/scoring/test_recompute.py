@@ -296,7 +296,7 @@ def test_team_standings_update_from_the_first_result(format):
     import datetime as dt
 
     from tests.factories import ClubFactory, PlayerFactory
-    from tournaments.services import events as setup
+    from tournaments import services as setup
 
     size = 3 if format == Event.Format.TRIPLETTE else 4
     club = ClubFactory()

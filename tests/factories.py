@@ -2,7 +2,7 @@
 
 Conventions: every factory builds a valid row with the fewest related rows possible;
 ``OrganiserFactory`` makes a user who organises the club given (``clubs=[club]``) or a new one;
-``EventFactory`` makes a draft individual event with 4 deals per round and one session.
+``EventFactory`` makes a draft individual event with 4 deals per round.
 """
 
 from __future__ import annotations
@@ -22,9 +22,7 @@ from tournaments.models import (
     Deal,
     Entrant,
     Event,
-    EventSession,
     Player,
-    Round,
     Table,
     Team,
 )
@@ -91,23 +89,6 @@ class EventFactory(DjangoModelFactory):
     date = factory.LazyFunction(lambda: dt.date(2026, 12, 5))
     format = Event.Format.INDIVIDUAL
     deals_per_round = 4
-
-
-class EventSessionFactory(DjangoModelFactory):
-    class Meta:
-        model = EventSession
-        django_get_or_create = ("event", "number")
-
-    event = factory.SubFactory(EventFactory)
-    number = 1
-
-
-class RoundFactory(DjangoModelFactory):
-    class Meta:
-        model = Round
-
-    event = factory.SubFactory(EventFactory)
-    number = factory.Sequence(lambda n: n + 1)
 
 
 class TeamFactory(DjangoModelFactory):

@@ -16,11 +16,9 @@ from tournaments.models import (
     Deal,
     Entrant,
     Event,
-    EventSession,
     Penalty,
     Player,
     ResultChange,
-    Round,
     Table,
     TableResult,
     Team,
@@ -50,11 +48,6 @@ class PlayerAdmin(admin.ModelAdmin):
     autocomplete_fields = ("club",)
 
 
-class EventSessionInline(admin.TabularInline):
-    model = EventSession
-    extra = 0
-
-
 class TeamInline(admin.TabularInline):
     model = Team
     extra = 0
@@ -74,21 +67,7 @@ class EventAdmin(admin.ModelAdmin):
     date_hierarchy = "date"
     list_select_related = ("club",)
     readonly_fields = ("results_version", "created_at", "updated_at")
-    inlines = (EventSessionInline, TeamInline, TableInline)
-
-
-@admin.register(EventSession)
-class EventSessionAdmin(admin.ModelAdmin):
-    list_display = ("event", "number", "name", "starts_at")
-    list_select_related = ("event",)
-    search_fields = ("event__name", "name")
-
-
-@admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
-    list_display = ("event", "number", "session")
-    list_select_related = ("event", "session")
-    search_fields = ("event__name",)
+    inlines = (TeamInline, TableInline)
 
 
 @admin.register(Deal)
@@ -115,7 +94,7 @@ class EntrantInline(admin.TabularInline):
     model = Entrant
     fk_name = "team"
     extra = 0
-    fields = ("slot", "player", "line", "phantom", "withdrawn")
+    fields = ("slot", "player", "line", "phantom")
     raw_id_fields = ("player",)
 
 
@@ -129,8 +108,8 @@ class TeamAdmin(admin.ModelAdmin):
 
 @admin.register(Entrant)
 class EntrantAdmin(admin.ModelAdmin):
-    list_display = ("event", "slot", "player", "team", "line", "phantom", "withdrawn")
-    list_filter = ("phantom", "withdrawn", "line")
+    list_display = ("event", "slot", "player", "team", "line", "phantom")
+    list_filter = ("phantom", "line")
     list_select_related = ("event", "player", "team")
     search_fields = ("player__last_name", "player__first_name", "player__licence", "event__name")
     raw_id_fields = ("player", "team")

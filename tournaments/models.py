@@ -1,11 +1,12 @@
 """The organiser's world: clubs, players, events and everything set up before and during play.
 
-Vocabulary (see shared/domain/duplicate.md): an *event* (tournoi) has *sessions* (séances) and
-*rounds* (positions); in each round every *table* plays one *deal set* (étui) of
-``deals_per_round`` *deals* (donnes). *Entrants* are the movement's slots bound to players
-(a phantom slot has no player); in team events entrants carry their *team*. A *table result* is
-the outcome of one deal at one table; its seat marks are computed by ``rules`` when it is saved
-and every change to it is kept in the append-only ``ResultChange`` history.
+Vocabulary (see shared/domain/duplicate.md): an *event* (tournoi) is played in *rounds*
+(positions, read from its movement: ``Event.schedule``); in each round every *table* plays one
+*deal set* (étui) of ``deals_per_round`` *deals* (donnes). *Entrants* are the movement's slots
+bound to players (a phantom slot has no player); in team events entrants carry their *team*. A
+*table result* is the outcome of one deal at one table; its seat marks are computed by
+``rules`` when it is saved and every change to it is kept in the append-only ``ResultChange``
+history.
 
 Invariants kept by the database: one result per (deal, table); one entrant per (event, slot);
 deal numbers and table numbers unique within their event; the movement stored on an event has
@@ -21,28 +22,38 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from rules import enums
+from rules.duplicate import DUPLICATE_SEATS
 from tournaments.movements import Schedule
 
-SEATS = ("N", "E", "S", "W")
+# The tarot vocabulary as model choices: values (and their order) come from ``rules``, which
+# defines them once; labels are the words the pages show (a tarot term keeps its French name).
+SEATS = DUPLICATE_SEATS  # N, E, S, W
 
 
 class Seat(models.TextChoices):
-    NORTH = "N", _("North")
-    EAST = "E", _("East")
-    SOUTH = "S", _("South")
-    WEST = "W", _("West")
+    NORTH = SEATS[0], _("North")
+    EAST = SEATS[1], _("East")
+    SOUTH = SEATS[2], _("South")
+    WEST = SEATS[3], _("West")
 
 
 class Contract(models.TextChoices):
-    PRISE = "prise", _("Prise")
-    GARDE = "garde", _("Garde")
-    GARDE_SANS = "garde_sans", _("Garde sans")
-    GARDE_CONTRE = "garde_contre", _("Garde contre")
+    PRISE = enums.Contract.PRISE.value, _("Prise")
+    GARDE = enums.Contract.GARDE.value, _("Garde")
+    GARDE_SANS = enums.Contract.GARDE_SANS.value, _("Garde sans")
+    GARDE_CONTRE = enums.Contract.GARDE_CONTRE.value, _("Garde contre")
 
 
 class Side(models.TextChoices):
-    ATTACK = "attack", _("Attack")
-    DEFENCE = "defence", _("Defence")
+    ATTACK = enums.Side.ATTACK.value, _("Attack")
+    DEFENCE = enums.Side.DEFENCE.value, _("Defence")
+
+
+class PoigneeSize(models.TextChoices):
+    SIMPLE = enums.PoigneeSize.SIMPLE.value, _("simple")
+    DOUBLE = enums.PoigneeSize.DOUBLE.value, _("double")
+    TRIPLE = enums.PoigneeSize.TRIPLE.value, _("triple")
 
 
 class Club(models.Model):
@@ -161,47 +172,6 @@ class Event(models.Model):
 TEAM_SIZES: dict[str, int] = {Event.Format.TRIPLETTE: 3, Event.Format.QUADRETTE: 4}
 
 
-class EventSession(models.Model):
-    """A séance: a sitting of an event (its rounds are played in one go)."""
-
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="sessions")
-    number = models.PositiveSmallIntegerField(_("number"))
-    name = models.CharField(_("name"), max_length=120, blank=True)
-    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
-
-    class Meta:
-        ordering = ["event", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="unique_session_number")
-        ]
-        verbose_name = _("session")
-        verbose_name_plural = _("sessions")
-
-    def __str__(self) -> str:
-        return self.name or _("Session %(number)s") % {"number": self.number}
-
-
-class Round(models.Model):
-    """A position: every table plays the deal set the movement gives it for this round."""
-
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
-    session = models.ForeignKey(
-        EventSession, on_delete=models.CASCADE, related_name="rounds", null=True, blank=True
-    )
-    number = models.PositiveSmallIntegerField(_("number"))
-
-    class Meta:
-        ordering = ["event", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="unique_round_number")
-        ]
-        verbose_name = _("round")
-        verbose_name_plural = _("rounds")
-
-    def __str__(self) -> str:
-        return _("Round %(number)s") % {"number": self.number}
-
-
 class Deal(models.Model):
     """A donne of the event. Deal set k holds deals (k-1)*deals_per_round+1 .. k*deals_per_round."""
 
@@ -268,7 +238,6 @@ class Entrant(models.Model):
     )
     line = models.CharField(_("line"), max_length=1, choices=Seat.choices, blank=True)
     phantom = models.BooleanField(_("phantom"), default=False)
-    withdrawn = models.BooleanField(_("withdrawn"), default=False)
 
     class Meta:
         ordering = ["event", "slot"]

@@ -2,7 +2,7 @@
 
 ``line_movement(T)`` is the plain individual line rotation of movements.md (N stays, S +1,
 E +2, W +3 tables per round, deal sets -1), valid for all T rounds when T has no factor 2 or 3.
-``build_running_event`` binds its slots to players, creates tables, rounds and deals (deal set k
+``build_running_event`` binds its slots to players, creates tables and deals (deal set k
 holds deals (k-1)*deals_per_round+1..k*deals_per_round) and starts the event.
 ``random_outcome`` draws a legal outcome (Garde or above, consistent oudlers and points).
 """
@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from tests.factories import ClubFactory, DealFactory, EventFactory, PlayerFactory
-from tournaments.models import SEATS, Club, Entrant, Event, Round, Table
+from tournaments.models import SEATS, Club, Entrant, Event, Table
 
 LINE_OFFSETS = {"N": 0, "S": 1, "E": 2, "W": 3}
 
@@ -80,7 +80,6 @@ def build_running_event(
             phantom=entry["phantom"],
         )
     Table.objects.bulk_create(Table(event=event, number=n + 1) for n in range(movement["tables"]))
-    Round.objects.bulk_create(Round(event=event, number=n + 1) for n in range(movement["rounds"]))
     for number in range(1, movement["deal_sets"] * deals_per_round + 1):
         DealFactory(event=event, number=number)
     return event

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
 from rules import deal as rules_deal
+from rules import enums as rules_enums
+from rules.duplicate import DUPLICATE_SEATS
 from tests.factories import (
     ClubFactory,
     EntrantFactory,
@@ -15,10 +18,10 @@ from tests.factories import (
     PlayerFactory,
     UserFactory,
 )
-from tournaments import selectors, services
+from tournaments import models, selectors, services
 from tournaments.access import events_directed_by
 from tournaments.errors import TournamentError
-from tournaments.models import Club, Deal, Entrant, Event, Player, Round, Table, Team
+from tournaments.models import Club, Deal, Entrant, Event, Player, Table, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +58,7 @@ def test_organiser_sees_only_events_of_his_clubs() -> None:
 # --- events and players --------------------------------------------------------------------
 
 
-def test_event_create_makes_a_draft_with_one_session() -> None:
+def test_event_create_makes_a_draft() -> None:
     event = services.event_create(
         club=ClubFactory(),
         name=" Open ",
@@ -64,7 +67,6 @@ def test_event_create_makes_a_draft_with_one_session() -> None:
         deals_per_round=3,
     )
     assert event.status == Event.Status.DRAFT and event.name == "Open"
-    assert event.sessions.count() == 1
 
 
 def test_event_create_rejects_bad_deals_per_round() -> None:
@@ -198,7 +200,6 @@ def test_movement_set_binds_slots_in_registration_order() -> None:
     event.refresh_from_db()
     assert event.movement["tables"] == 7
     assert Table.objects.filter(event=event).count() == 7
-    assert Round.objects.filter(event=event).count() == event.movement["rounds"]
     slots = {int(e["id"]): e for e in event.movement["entrants"]}
     bound = {e.pk: e for e in Entrant.objects.filter(event=event)}
     # Registration order is kept: the first registered gets the lowest slot.
@@ -254,7 +255,6 @@ def test_withdrawal_makes_movement_stale_and_regeneration_rebinds() -> None:
     services.entrant_withdraw(entrant=leaving)
     event.refresh_from_db()
     assert event.movement is None
-    assert not Round.objects.filter(event=event).exists()
     assert "movement" in " ".join(selectors.event_start_problems(event))
     services.event_movement_set(event=event, tables=7)
     event.refresh_from_db()
@@ -401,3 +401,22 @@ def test_start_without_movement_is_refused() -> None:
     with pytest.raises(TournamentError) as exc:
         services.event_start(event=event)
     assert "movement" in " ".join(exc.value.details)
+
+
+# --- vocabulary ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("choices", "enum"),
+    [
+        (models.Contract, rules_enums.Contract),
+        (models.Side, rules_enums.Side),
+        (models.PoigneeSize, rules_enums.PoigneeSize),
+    ],
+)
+def test_model_choices_are_the_rules_vocabulary(choices: Any, enum: Any) -> None:
+    assert choices.values == [member.value for member in enum]
+
+
+def test_seats_are_the_duplicate_seats() -> None:
+    assert models.Seat.values == list(models.SEATS) == list(DUPLICATE_SEATS)

@@ -16,8 +16,6 @@ MODELS = [
     models.Club,
     models.Player,
     models.Event,
-    models.EventSession,
-    models.Round,
     models.Deal,
     models.Team,
     models.Entrant,

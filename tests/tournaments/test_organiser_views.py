@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import ClubFactory, EventFactory, OrganiserFactory, PlayerFactory
-from tournaments.models import Deal, Entrant, Event, Player, Team
 from tournaments import services
+from tournaments.models import Deal, Entrant, Event, Player, Team
 
 pytestmark = pytest.mark.django_db
 

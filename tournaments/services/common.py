@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
-from tournaments.models import Entrant, Event, Round
+from tournaments.models import Entrant, Event
 
 
 def locked(event: Event) -> Event:
@@ -26,10 +26,9 @@ def require_draft(event: Event) -> None:
 
 
 def movement_stale(event: Event) -> None:
-    """Drop the movement after an entrant change (event already locked, draft)."""
+    """Drop the movement (and its phantoms) after an entrant change (event locked, draft)."""
     if event.movement is None:
         return
     event.movement = None
     event.save(update_fields=["movement", "updated_at"])
-    Round.objects.filter(event=event).delete()
     Entrant.objects.filter(event=event, phantom=True).delete()

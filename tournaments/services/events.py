@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
-from tournaments.models import Club, Deal, Event, EventSession
+from tournaments.models import Club, Deal, Event
 from tournaments.selectors import event_start_problems
 from tournaments.services.common import locked, require_draft
 
@@ -39,13 +39,13 @@ def event_create(
     public: bool = False,
     opponent_confirmation: bool = False,
 ) -> Event:
-    """A draft event with one session."""
+    """A draft event."""
     if format not in Event.Format.values:
         raise TournamentError("unknown_format", _("Unknown format."), field="format")
     _check_deals_per_round(deals_per_round)
     if not name.strip():
         raise TournamentError("name_required", _("The event needs a name."), field="name")
-    event = Event.objects.create(
+    return Event.objects.create(
         club=club,
         name=name.strip(),
         date=date,
@@ -54,8 +54,6 @@ def event_create(
         public=public,
         opponent_confirmation=opponent_confirmation,
     )
-    EventSession.objects.create(event=event, number=1)
-    return event
 
 
 @transaction.atomic

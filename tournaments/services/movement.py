@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import movements
 from tournaments.errors import TournamentError
-from tournaments.models import Entrant, Event, EventSession, Round, Table, Team
+from tournaments.models import Entrant, Event, Table, Team
 from tournaments.movements import Schedule
 from tournaments.movements.document import Entrant as Slot
 from tournaments.services.common import locked, require_draft
@@ -115,7 +115,7 @@ def event_movement_set(
             _("This movement is for another format (%(format)s).") % {"format": schedule.format},
         )
     _bind_entrants(event, schedule)
-    _sync_tables_and_rounds(event, schedule)
+    _sync_tables(event, schedule)
     event.movement = doc
     event.save(update_fields=["movement", "updated_at"])
     return report
@@ -187,15 +187,10 @@ def _team_order(event: Event, entrants: list[Entrant], real_slots: Sequence[Slot
     return [assigned[slot.team].pop(0) for slot in real_slots]
 
 
-def _sync_tables_and_rounds(event: Event, schedule: Schedule) -> None:
+def _sync_tables(event: Event, schedule: Schedule) -> None:
     table_count = schedule.table_count
     existing = set(Table.objects.filter(event=event).values_list("number", flat=True))
     Table.objects.filter(event=event, number__gt=table_count).delete()
     Table.objects.bulk_create(
         Table(event=event, number=n) for n in range(1, table_count + 1) if n not in existing
-    )
-    session, _created = EventSession.objects.get_or_create(event=event, number=1)
-    Round.objects.filter(event=event).delete()
-    Round.objects.bulk_create(
-        Round(event=event, session=session, number=n) for n in schedule.round_numbers
     )

@@ -26,6 +26,7 @@ from tournaments.models import (
     Table,
     Team,
 )
+from tournaments.movements import deal_set_of
 
 DEFAULT_PASSWORD = "tarot-pass-123"
 
@@ -130,7 +131,7 @@ class DealFactory(DjangoModelFactory):
 
     event = factory.SubFactory(EventFactory)
     number = factory.Sequence(lambda n: n + 1)
-    deal_set = factory.LazyAttribute(lambda d: (d.number - 1) // d.event.deals_per_round + 1)
+    deal_set = factory.LazyAttribute(lambda d: deal_set_of(d.number, d.event.deals_per_round))
     dealer_seat = factory.LazyAttribute(lambda d: SEATS[(d.number - 1) % 4])
     taker_seat = factory.LazyAttribute(lambda d: SEATS[d.number % 4])
 

@@ -7,14 +7,8 @@ movement is read through ``Event.schedule``. Import from here:
 ``from tournaments import selectors``.
 """
 
-from tournaments.models import TEAM_SIZES
+from tournaments.models import TEAM_SIZES  # transitional: views read Event.team_size instead
 from tournaments.selectors.printouts import (
-    DealSetRoute,
-    RouteCard,
-    RouteRow,
-    SeatView,
-    TableCard,
-    TableRoundView,
     event_deal_set_routes,
     event_route_cards,
     event_table_cards,
@@ -24,7 +18,6 @@ from tournaments.selectors.setup import (
     EventSetupState,
     deals_of_set,
     event_deals,
-    event_entrants,
     event_real_entrants,
     event_setup_state,
     event_start_problems,
@@ -36,18 +29,11 @@ from tournaments.selectors.setup import (
 
 __all__ = [
     "TEAM_SIZES",
-    "DealSetRoute",
     "EventSetupState",
-    "RouteCard",
-    "RouteRow",
-    "SeatView",
-    "TableCard",
     "TableRound",
-    "TableRoundView",
     "deals_of_set",
     "event_deal_set_routes",
     "event_deals",
-    "event_entrants",
     "event_real_entrants",
     "event_route_cards",
     "event_setup_state",

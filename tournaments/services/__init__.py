@@ -10,7 +10,7 @@ Import from here, whatever module a service lives in: ``from tournaments import 
 """
 
 from tournaments.errors import ResultConflict, TournamentError
-from tournaments.services.deals import event_deals_generate, event_deals_import, split_deal_texts
+from tournaments.services.deals import event_deals_generate, event_deals_import
 from tournaments.services.events import event_create, event_finish, event_start, event_update
 from tournaments.services.movement import (
     event_movement_build,
@@ -18,7 +18,6 @@ from tournaments.services.movement import (
     event_movement_set,
 )
 from tournaments.services.registration import (
-    CSV_COLUMNS,
     ImportLineError,
     ImportReport,
     entrant_register,
@@ -27,11 +26,9 @@ from tournaments.services.registration import (
     players_import_csv,
 )
 from tournaments.services.results import (
-    ENTRY_VIAS,
     ScoredOutcome,
     outcome_score,
     penalty_record,
-    result_state,
     table_result_assign_artificial,
     table_result_confirm,
     table_result_correct,
@@ -48,8 +45,6 @@ from tournaments.selectors import table_rounds as table_plays  # isort: skip
 ResultError = TournamentError
 
 __all__ = [
-    "CSV_COLUMNS",
-    "ENTRY_VIAS",
     "ImportLineError",
     "ImportReport",
     "ResultConflict",
@@ -74,8 +69,6 @@ __all__ = [
     "player_create",
     "players_import_csv",
     "result_outcome",
-    "result_state",
-    "split_deal_texts",
     "table_plays",
     "table_result_assign_artificial",
     "table_result_confirm",

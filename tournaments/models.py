@@ -97,10 +97,6 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.last_name.upper()} {self.first_name}"
 
-    @property
-    def full_name(self) -> str:
-        return f"{self.first_name} {self.last_name}"
-
 
 class Event(models.Model):
     class Format(models.TextChoices):

@@ -31,8 +31,8 @@ Choices of this project:
   account (table phone, table code on the API) is stored unconfirmed until a defender confirms it
   (:func:`table_result_confirm`, from a defender's seat only, while the event runs). Unconfirmed
   results are shown but **not scored** and do not count as entered; results entered or corrected
-  by a user who directs the event (:func:`user_directs`) are confirmed at once: any other account
-  is no credential here, the table code is;
+  by a user who directs the event (``tournaments.access.user_directs``) are confirmed at once:
+  any other account is no credential here, the table code is;
 - a table at which a phantom is seated sits out that round (``TablePlay.sits_out``): nothing is
   expected there, and nothing is stored there (neither by the table nor by a director decision);
 - penalties are append-only ``Penalty`` rows (they carry who, when and why themselves);

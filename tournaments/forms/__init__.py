@@ -5,7 +5,7 @@ One module per subject: ``events`` (details), ``registration`` (players), ``team
 :func:`add_error`, the one way a refused operation (``TournamentError``) reaches a form.
 """
 
-from tournaments.forms.base import add_error, add_service_errors, error_field
+from tournaments.forms.base import add_error, error_field
 from tournaments.forms.deals import DealsGenerateForm, DealsImportForm
 from tournaments.forms.events import EventCreateForm, EventDetailsForm
 from tournaments.forms.movement import MovementForm, MovementImportForm
@@ -42,6 +42,5 @@ __all__ = [
     "ReasonForm",
     "TeamForm",
     "add_error",
-    "add_service_errors",
     "error_field",
 ]

@@ -13,6 +13,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from rules.duplicate import DUPLICATE_CONTRACTS
 from tournaments.errors import TournamentError
 from tournaments.models import Contract
 
@@ -31,21 +32,11 @@ def error_field(form: forms.Form, field: str | None) -> str | None:
     return name if name in form.fields else None
 
 
-def add_error(form: forms.Form, error: TournamentError | Any) -> None:
+def add_error(form: forms.Form, error: TournamentError) -> None:
     """Attach ``error`` to ``form`` (see the module docstring)."""
     form.add_error(error_field(form, error.field), error.message)
-    for line in getattr(error, "details", ()):
+    for line in error.details:
         form.add_error(None, line)
-
-
-def add_service_errors(form: forms.Form, exc: ValidationError) -> None:
-    """Transitional: attach a service's ``ValidationError`` (until the services raise
-    ``TournamentError``)."""
-    if hasattr(exc, "error_dict"):
-        for name, errors in exc.error_dict.items():
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, exc)
 
 
 def checked_upload(file: Any) -> Any:
@@ -63,5 +54,5 @@ def reason_field() -> forms.CharField:
 
 
 def contract_choices() -> list[tuple[str, StrOrPromise]]:
-    """The contracts a duplicate deal is played at (at least Garde), with their labels."""
-    return [(value, label) for value, label in Contract.choices if value != Contract.PRISE]
+    """The contracts a duplicate deal is played at (``rules.duplicate``), with their labels."""
+    return [(c.value, Contract(c.value).label) for c in DUPLICATE_CONTRACTS]

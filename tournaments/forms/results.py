@@ -15,15 +15,25 @@ from typing import TYPE_CHECKING, Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import services
+from tournaments.errors import TournamentError
 from tournaments.forms.base import add_error, contract_choices, reason_field
-from tournaments.models import SEATS, Contract, Deal, Entrant, Event, Seat, Side, Team
-from tournaments.services.results import ResultError, ScoredOutcome, outcome_score
+from tournaments.models import (
+    SEATS,
+    Contract,
+    Deal,
+    Entrant,
+    Event,
+    PoigneeSize,
+    Seat,
+    Side,
+    Team,
+)
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 BLANK = ("", "—")
-POIGNEE_SIZES = [("simple", _("simple")), ("double", _("double")), ("triple", _("triple"))]
 POIGNEE_SLOTS = (1, 2)
 ARTIFICIAL_PERCENTAGES = (60, 50, 40)
 
@@ -33,7 +43,7 @@ def side_field(label: StrOrPromise) -> forms.ChoiceField:
 
 
 def poignee_size_field() -> forms.ChoiceField:
-    return forms.ChoiceField(label=_("size"), choices=[BLANK, *POIGNEE_SIZES], required=False)
+    return forms.ChoiceField(label=_("size"), choices=[BLANK, *PoigneeSize.choices], required=False)
 
 
 def percentage_field(label: StrOrPromise) -> forms.ChoiceField:
@@ -68,7 +78,7 @@ class DealOutcomeForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.deal = deal
         self.director = director
-        self.scored: ScoredOutcome | None = None
+        self.scored: services.ScoredOutcome | None = None
         self.fields["taker_seat"].initial = deal.taker_seat
         if not director:
             # The étui names the taker seat: shown, never changed at the table.
@@ -143,10 +153,10 @@ class DealOutcomeForm(forms.Form):
         if self.errors:
             return cleaned
         try:
-            self.scored = outcome_score(
+            self.scored = services.outcome_score(
                 deal=self.deal, outcome=self.outcome(), director=self.director
             )
-        except ResultError as error:
+        except TournamentError as error:
             add_error(self, error)
         return cleaned
 

@@ -13,17 +13,16 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import forms, movements, selectors
+from tournaments import forms, movements, selectors, services
 from tournaments.access import clubs_directed_by, directs_event
+from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Event, Team
-from tournaments.services import events as services
 
 
 def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any]]:
@@ -115,7 +114,7 @@ def _render(
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    events = selectors.events_for_user_with_counts(request.user)
+    events = selectors.events_directed_with_counts(request.user)
     clubs = clubs_directed_by(request.user)
     return render(
         request, "tournaments/organiser/home.html", {"events": events, "has_clubs": clubs.exists()}
@@ -130,8 +129,8 @@ def event_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             event = services.event_create(**form.cleaned_data)
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
+        except TournamentError as error:
+            forms.add_error(form, error)
         else:
             messages.success(request, _("Event created. Now register the players."))
             return redirect("organiser-players", pk=event.pk)
@@ -147,7 +146,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @directs_event
 def event_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
-    problems = services.event_start_problems(event) if event.status == Event.Status.DRAFT else []
+    problems = selectors.event_start_problems(event) if event.status == Event.Status.DRAFT else []
     tables = [
         {"table": table, "entry_url": f"/table/{table.code}/"}
         for table in (selectors.event_tables(event) if event.movement else [])
@@ -176,8 +175,8 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.event_update(event=event, **form.cleaned_data)
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
+        except TournamentError as error:
+            forms.add_error(form, error)
         else:
             messages.success(request, _("Details saved."))
             return redirect("organiser-event", pk=event.pk)
@@ -197,15 +196,16 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
 def event_start(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         services.event_start(event=event)
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
+    except TournamentError as error:
+        problems = list(error.details) or [error.message]  # the list, without its heading
+        for problem in problems:
+            messages.error(request, problem)
         return _render(
             request,
             "tournaments/organiser/event_dashboard.html",
             event,
             "start",
-            {"problems": error.messages},
+            {"problems": problems},
             status=409,
         )
     messages.success(request, _("The event has started."))
@@ -218,7 +218,7 @@ def event_start(request: HttpRequest, event: Event) -> HttpResponse:
 def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         services.event_finish(event=event)
-    except ValidationError as error:
+    except TournamentError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("organiser-event", pk=event.pk)
     messages.success(request, _("The event is finished."))
@@ -279,8 +279,8 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
         try:
             player = services.player_create(**form.cleaned_data)
             services.entrant_register(event=event, player=player)
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
+        except TournamentError as error:
+            forms.add_error(form, error)
         else:
             messages.success(request, _("%(player)s registered.") % {"player": player})
             _stale_notice(request, had_movement, event)
@@ -299,7 +299,7 @@ def player_register(request: HttpRequest, event: Event) -> HttpResponse:
         player = form.cleaned_data["player"]
         try:
             services.entrant_register(event=event, player=player)
-        except ValidationError as error:
+        except TournamentError as error:
             for message in error.messages:
                 messages.error(request, message)
             return _players_page(request, event, status=400)
@@ -320,8 +320,8 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
     if form.is_valid():
         try:
             report = services.players_import_csv(event=event, file=form.cleaned_data["file"])
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
+        except TournamentError as error:
+            forms.add_error(form, error)
         else:
             _stale_notice(request, had_movement, event)
             return _players_page(
@@ -343,7 +343,7 @@ def entrant_withdraw(request: HttpRequest, event: Event, entrant_pk: int) -> Htt
     had_movement = event.movement is not None
     try:
         services.entrant_withdraw(entrant=entrant)
-    except ValidationError as error:
+    except TournamentError as error:
         messages.error(request, " ".join(error.messages))
         return _players_page(request, event, status=409)
     messages.success(request, _("%(player)s withdrawn.") % {"player": entrant})
@@ -369,8 +369,8 @@ def teams(request: HttpRequest, event: Event) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 entrants=list(form.cleaned_data["members"]),
             )
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
+        except TournamentError as error:
+            forms.add_error(form, error)
         else:
             messages.success(request, _("Team created."))
             return redirect("organiser-teams", pk=event.pk)
@@ -382,7 +382,7 @@ def teams(request: HttpRequest, event: Event) -> HttpResponse:
         {
             "form": form,
             "teams": selectors.event_teams(event),
-            "team_size": selectors.TEAM_SIZES[Event.Format(event.format)],
+            "team_size": event.team_size,
         },
         status=400 if form.errors else 200,
     )
@@ -394,7 +394,7 @@ def teams(request: HttpRequest, event: Event) -> HttpResponse:
 def teams_auto(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         created = services.teams_build_in_order(event=event)
-    except ValidationError as error:
+    except TournamentError as error:
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("%(count)s teams created.") % {"count": len(created)})
@@ -408,7 +408,7 @@ def team_delete(request: HttpRequest, event: Event, team_pk: int) -> HttpRespons
     team = get_object_or_404(Team, pk=team_pk, event=event)
     try:
         services.team_delete(team=team)
-    except ValidationError as error:
+    except TournamentError as error:
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("Team dissolved."))
@@ -440,8 +440,8 @@ def movement(request: HttpRequest, event: Event) -> HttpResponse:
                     seed=form.cleaned_data["seed"] or 0,
                     movement=form.cleaned_data["document"],
                 )
-            except ValidationError as error:
-                forms.add_service_errors(form, error)
+            except TournamentError as error:
+                forms.add_error(form, error)
             else:
                 messages.success(request, _("Movement saved."))
                 for warning in report.warnings:
@@ -465,8 +465,8 @@ def movement_import(request: HttpRequest, event: Event) -> HttpResponse:
     if form.is_valid():
         try:
             services.event_movement_set(event=event, movement=form.cleaned_data["file"])
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
+        except TournamentError as error:
+            forms.add_error(form, error)
         else:
             messages.success(request, _("Movement saved."))
             return redirect("organiser-deals", pk=event.pk)
@@ -490,7 +490,7 @@ def _movement_preview(
         return forms.MovementForm(), 200
     try:
         proposal = services.event_movement_propose(event=event)
-    except ValidationError as error:
+    except TournamentError as error:
         context["proposal_error"] = error.messages
         return forms.MovementForm(), 200
     initial = {"tables": proposal.get("tables"), "rounds": proposal.get("rounds"), "seed": 0}
@@ -507,7 +507,7 @@ def _movement_preview(
                 rounds=form.cleaned_data["rounds"],
                 seed=form.cleaned_data["seed"] or 0,
             )
-        except ValidationError as error:
+        except TournamentError as error:
             context["preview_error"] = error.messages
             return form, 200
     else:
@@ -534,8 +534,8 @@ def deals(request: HttpRequest, event: Event) -> HttpResponse:
                 seed=generate.cleaned_data["seed"],
                 imposed_contract=generate.cleaned_data["imposed_contract"],
             )
-        except ValidationError as error:
-            forms.add_service_errors(generate, error)
+        except TournamentError as error:
+            forms.add_error(generate, error)
         else:
             messages.success(request, _("%(count)s deals generated.") % {"count": len(created)})
             return redirect("organiser-event", pk=event.pk)
@@ -577,8 +577,8 @@ def deals_import(request: HttpRequest, event: Event) -> HttpResponse:
                 text=form.cleaned_data["file"],
                 imposed_contract=form.cleaned_data["imposed_contract"],
             )
-        except ValidationError as error:
-            forms.add_service_errors(form, error)
+        except TournamentError as error:
+            forms.add_error(form, error)
         else:
             messages.success(request, _("%(count)s deals imported.") % {"count": len(created)})
             return redirect("organiser-event", pk=event.pk)

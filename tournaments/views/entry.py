@@ -31,8 +31,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import forms
+from tournaments import forms, selectors, services
 from tournaments.access import directs_event, table_or_404, user_directs
+from tournaments.errors import ResultConflict, TournamentError
 from tournaments.forms import ArtificialForm, CorrectionForm, DealOutcomeForm, ReasonForm
 from tournaments.models import (
     SEATS,
@@ -44,8 +45,6 @@ from tournaments.models import (
     Table,
     TableResult,
 )
-from tournaments.services import results as services
-from tournaments.services.results import ResultConflict, ResultError
 
 # ----------------------------------------------------------------------------- table side
 
@@ -77,7 +76,7 @@ class DealCard:
 
     @property
     def outcome(self) -> dict[str, Any] | None:
-        return services.result_outcome(self.result) if self.result is not None else None
+        return selectors.result_outcome(self.result) if self.result is not None else None
 
 
 def _round_recap(play: Any) -> dict[str, Any]:
@@ -104,7 +103,7 @@ def _render_table_page(
     error: str | None = None,
 ) -> HttpResponse:
     event = table.event
-    plays = services.table_plays(table)
+    plays = selectors.table_rounds(table)
     if not plays:
         raise Http404(_("This table plays no round in the movement."))
     if round_number is None:
@@ -185,12 +184,12 @@ def deal_save(request: HttpRequest, code: str, number: int) -> HttpResponse:
             "table": table,
             "deal": deal,
             "result": conflict.result,
-            "outcome": services.result_outcome(conflict.result),
+            "outcome": selectors.result_outcome(conflict.result),
             "seats": SEATS,
             "back": _table_url(table, round_number),
         }
         return render(request, "tournaments/entry/conflict.html", context, status=409)
-    except ResultError as error:
+    except TournamentError as error:
         if forms.error_field(form, error.field):
             forms.add_error(form, error)
             return _render_table_page(
@@ -211,7 +210,7 @@ def deal_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse:
     actor = _table_actor(request, table)
     try:
         services.table_result_confirm(result=result, seat=request.POST.get("seat", ""), actor=actor)
-    except ResultError as error:
+    except TournamentError as error:
         return _render_table_page(
             request, table, round_number=result.round_number, status=400, error=error.describe()
         )
@@ -247,7 +246,7 @@ def _grid_rows(event: Event, round_number: int, data: Any = None) -> list[GridRo
         if table is None:
             continue
         if play.deal_set not in deals_by_set:
-            deals_by_set[play.deal_set] = services.deals_of_set(event, play.deal_set)
+            deals_by_set[play.deal_set] = selectors.deals_of_set(event, play.deal_set)
         cells = []
         for deal in deals_by_set[play.deal_set]:
             result = results.get((table.pk, deal.pk))
@@ -280,7 +279,7 @@ def _grid_save(rows: list[GridRow], actor: Any) -> tuple[int, int]:
             except ResultConflict as conflict:
                 form.add_error(None, conflict.describe())
                 failed += 1
-            except ResultError as error:
+            except TournamentError as error:
                 forms.add_error(form, error)
                 failed += 1
     return saved, failed
@@ -374,7 +373,7 @@ def result_actions(
         )
         .first()
     )
-    outcome = services.result_outcome(result) if result is not None else None
+    outcome = selectors.result_outcome(result) if result is not None else None
     action = request.POST.get("action") if request.method == "POST" else None
 
     def bound_if(name: str) -> Any:
@@ -397,7 +396,7 @@ def result_actions(
                     action, form, event=event, table=table, deal=deal, result=result,
                     actor=request.user,
                 )  # fmt: skip
-            except ResultError as error:
+            except TournamentError as error:
                 forms.add_error(form, error)
             else:
                 messages.success(
@@ -443,7 +442,7 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
         if form.is_valid():
             try:
                 services.penalty_record(event=event, actor=request.user, **form.cleaned_data)
-            except ResultError as error:
+            except TournamentError as error:
                 forms.add_error(form, error)
             else:
                 messages.success(request, _("Penalty recorded."))

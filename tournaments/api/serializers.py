@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tournaments import selectors
 from tournaments.models import Contract, Deal, Entrant, Event, Seat, Side, TableResult
-from tournaments.services.results import result_outcome
 
 
 class SeatIntsSerializer(serializers.Serializer):
@@ -111,7 +111,7 @@ class EntrantSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entrant
-        fields = ["id", "slot", "name", "club", "team", "team_name", "line", "phantom", "withdrawn"]
+        fields = ["id", "slot", "name", "club", "team", "team_name", "line", "phantom"]
 
     def get_name(self, entrant: Entrant) -> str:
         return str(entrant)
@@ -174,7 +174,7 @@ class TableResultSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OutcomeSerializer(allow_null=True))
     def get_outcome(self, result: TableResult) -> dict[str, Any] | None:
-        return result_outcome(result)
+        return selectors.result_outcome(result)
 
     @extend_schema_field(SeatIntsSerializer)
     def get_marks(self, result: TableResult) -> dict[str, int | None]:

@@ -29,6 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments import selectors, services
 from tournaments.access import events_visible_to, table_or_404, user_directs, visible_event_or_404
 from tournaments.api.serializers import (
     DealSerializer,
@@ -41,16 +42,15 @@ from tournaments.api.serializers import (
     TableResultSerializer,
     TableSerializer,
 )
+from tournaments.errors import ResultConflict, TournamentError
 from tournaments.models import Deal, Entrant, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
-from tournaments.services import results as services
-from tournaments.services.results import ResultConflict, ResultError
 
 # Fields of a result request that are not inside the outcome object.
 REQUEST_FIELDS = {"deal", "table"}
 
 
-def error_response(error: ResultError) -> Response:
+def error_response(error: TournamentError) -> Response:
     """400 body: ``code`` and ``errors`` {field: [message naming the field]}; the fields of
     the outcome are named ``outcome.<field>``."""
     field = error.field or "non_field_errors"
@@ -90,14 +90,14 @@ def submit(
     deal = Deal.objects.filter(event_id=table.event_id, number=deal_number).first()
     if deal is None:
         message = _("no deal %(deal)s in this event") % {"deal": deal_number}
-        return error_response(ResultError("unknown_deal", message, field="deal"))
+        return error_response(TournamentError("unknown_deal", message, field="deal"))
     try:
         result = services.table_result_submit(
             table=table, deal=deal, outcome=outcome, actor=actor, via=via
         )
     except ResultConflict as conflict:
         return conflict_response(conflict)
-    except ResultError as error:
+    except TournamentError as error:
         return error_response(error)
     result = TableResult.objects.select_related("deal", "table").get(pk=result.pk)
     return Response(TableResultSerializer(result).data, status=status.HTTP_201_CREATED)
@@ -213,7 +213,7 @@ class EventResultsView(EventScopedListView):
             message = _("no table %(table)s in this event") % {
                 "table": body.validated_data["table"]
             }
-            return error_response(ResultError("unknown_table", message, field="table"))
+            return error_response(TournamentError("unknown_table", message, field="table"))
         return submit(
             table=table,
             deal_number=body.validated_data["deal"],
@@ -241,7 +241,7 @@ class TableView(APIView):
                 "deals": play.deals,
                 "results": list(play.results.values()),
             }
-            for play in services.table_plays(table)
+            for play in selectors.table_rounds(table)
         ]
         data = {"event": table.event, "table": table.number, "rounds": rounds}
         show = table.event.status == Event.Status.FINISHED

@@ -9,8 +9,8 @@ from django.test import Client
 
 from tests.api.event_builder import build_running_event
 from tests.factories import OrganiserFactory, UserFactory
+from tournaments import services
 from tournaments.models import Event, Penalty, ResultChange, TableResult
-from tournaments.services.results import table_result_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -175,7 +175,7 @@ def test_grid_saves_filled_rows_and_reports_bad_ones(client: Client, event):
 def test_director_actions_with_required_reason_and_history(client: Client, event):
     organiser = OrganiserFactory(clubs=[event.club])
     table, deals, _ = first_play(event)
-    table_result_submit(table=table, deal=deals[0], outcome=GARDE_46)
+    services.table_result_submit(table=table, deal=deals[0], outcome=GARDE_46)
     client.force_login(organiser)
     url = f"/organiser/events/{event.pk}/entry/table/1/deal/{deals[0].number}/"
     assert client.get(url).status_code == 200
@@ -235,7 +235,7 @@ def test_penalty_page(client: Client, event):
 
 def test_stored_result_with_poignee_and_chelem_renders(client: Client, event):
     table, deals, _ = first_play(event)
-    table_result_submit(
+    services.table_result_submit(
         table=table,
         deal=deals[0],
         outcome={

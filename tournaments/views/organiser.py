@@ -27,66 +27,32 @@ from tournaments.models import Entrant, Event, Team
 
 def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any]]:
     """The setup steps with their state, for the step bar and the dashboard."""
-    steps = [
-        {
-            "key": "details",
-            "label": _("Details"),
-            "done": True,
-            "url": reverse("organiser-event-edit", args=[event.pk]),
-            "detail": f"{event.get_format_display()} · {event.date:%Y-%m-%d}",
-        },
-        {
-            "key": "players",
-            "label": _("Players"),
-            "done": state.players_ok,
-            "url": reverse("organiser-players", args=[event.pk]),
-            "detail": _("%(count)s registered") % {"count": state.entrant_count},
-        },
-    ]
-    if event.is_team_event:
-        steps.append(
-            {
-                "key": "teams",
-                "label": _("Teams"),
-                "done": state.teams_ok,
-                "url": reverse("organiser-teams", args=[event.pk]),
-                "detail": _("%(teams)s teams, %(loose)s players without a team")
-                % {"teams": state.team_count, "loose": state.players_without_team},
-            }
-        )
+
+    def step(key: str, label: str, done: bool, url: str, detail: str) -> dict[str, Any]:
+        url = reverse(url, args=[event.pk])
+        return {"key": key, "label": label, "done": done, "url": url, "detail": detail}
+
     schedule = event.schedule
-    steps += [
-        {
-            "key": "movement",
-            "label": _("Movement"),
-            "done": state.has_movement,
-            "url": reverse("organiser-movement", args=[event.pk]),
-            "detail": _("%(tables)s tables, %(rounds)s rounds, %(sets)s deal sets")
-            % {
-                "tables": schedule.table_count,
-                "rounds": len(schedule.rounds),
-                "sets": schedule.deal_set_count,
-            }
-            if schedule
-            else _("to choose"),
-        },
-        {
-            "key": "deals",
-            "label": _("Deals"),
-            "done": state.deals_ok,
-            "url": reverse("organiser-deals", args=[event.pk]),
-            "detail": _("%(found)s of %(needed)s deals")
-            % {"found": state.deal_count, "needed": state.deals_expected},
-        },
-        {
-            "key": "start",
-            "label": _("Start"),
-            "done": event.status != Event.Status.DRAFT,
-            "url": reverse("organiser-event", args=[event.pk]),
-            "detail": event.get_status_display(),
-        },
-    ]
-    return steps
+    steps = [
+        step("details", _("Details"), True, "organiser-event-edit",
+             f"{event.get_format_display()} · {event.date:%Y-%m-%d}"),
+        step("players", _("Players"), state.players_ok, "organiser-players",
+             _("%(count)s registered") % {"count": state.entrant_count}),
+        step("teams", _("Teams"), state.teams_ok, "organiser-teams",
+             _("%(teams)s teams, %(loose)s players without a team")
+             % {"teams": state.team_count, "loose": state.players_without_team}),
+        step("movement", _("Movement"), state.has_movement, "organiser-movement",
+             _("%(tables)s tables, %(rounds)s rounds, %(sets)s deal sets")
+             % {"tables": schedule.table_count, "rounds": len(schedule.rounds),
+                "sets": schedule.deal_set_count}
+             if schedule else _("to choose")),
+        step("deals", _("Deals"), state.deals_ok, "organiser-deals",
+             _("%(found)s of %(needed)s deals")
+             % {"found": state.deal_count, "needed": state.deals_expected}),
+        step("start", _("Start"), event.status != Event.Status.DRAFT, "organiser-event",
+             event.get_status_display()),
+    ]  # fmt: skip
+    return [s for s in steps if s["key"] != "teams" or event.is_team_event]
 
 
 def _render(

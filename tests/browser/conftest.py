@@ -55,6 +55,11 @@ def new_page() -> Iterator[Callable[..., Any]]:
         try:
             yield open_page
         finally:
+            # The tests' own ORM queries inside the Playwright context opened connections that
+            # Django's teardown cannot see: close them so the test database can be dropped.
+            from django.db import connections
+
+            connections.close_all()
             for context in contexts:
                 context.close()
             browser.close()

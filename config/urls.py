@@ -1,4 +1,8 @@
-"""Root URLconf: public pages and organiser screens (localised), the REST API and its schema."""
+"""Root URLconf: public pages and organiser screens (localised), the REST API and its schema.
+
+URL names are snake_case and namespaced by audience: ``public:`` (standings pages),
+``organiser:`` (set-up, printouts, entry grid), ``table:`` (table phones), ``api:`` (REST API v1).
+"""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
@@ -8,9 +12,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="api_schema"), name="api_redoc"),
     path("api/v1/", include(("scoring.api_urls", "api"), namespace="api")),
 ]
 

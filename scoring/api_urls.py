@@ -10,10 +10,10 @@ from scoring.api import views
 
 urlpatterns = [
     path("", include("tournaments.api.urls")),
-    path("events/<int:event_id>/rankings/", views.RankingView.as_view(), name="event-rankings"),
+    path("events/<int:event_id>/rankings/", views.RankingView.as_view(), name="event_rankings"),
     path(
         "events/<int:event_id>/deals/<int:number>/hand-scores/",
         views.DealHandScoresView.as_view(),
-        name="deal-hand-scores",
+        name="deal_hand_scores",
     ),
 ]

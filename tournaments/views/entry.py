@@ -58,7 +58,7 @@ def _deal_prefix(deal: Deal) -> str:
 
 
 def _table_url(table: Table, round_number: int | None = None) -> str:
-    url = reverse("entry-table", args=[table.code])
+    url = reverse("table:entry", args=[table.code])
     return f"{url}?round={round_number}" if round_number else url
 
 
@@ -296,7 +296,7 @@ def entry_grid(request: HttpRequest, event: Event, number: int) -> HttpResponse:
         saved, failed = _grid_save(rows, request.user)
         if not failed:
             messages.success(request, _("%(count)s results saved.") % {"count": saved})
-            return redirect("entry-grid", pk=event.pk, number=number)
+            return redirect("organiser:entry_grid", pk=event.pk, number=number)
         status = 400
         if saved:
             messages.success(request, _("%(count)s results saved.") % {"count": saved})
@@ -405,7 +405,10 @@ def result_actions(
                     % {"deal": deal.number, "table": table.number},
                 )
                 return redirect(
-                    "entry-result", pk=event.pk, table_number=table.number, deal_number=deal.number
+                    "organiser:entry_result",
+                    pk=event.pk,
+                    table_number=table.number,
+                    deal_number=deal.number,
                 )
         status = 400
     history = (
@@ -446,7 +449,7 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
                 forms.add_error(form, error)
             else:
                 messages.success(request, _("Penalty recorded."))
-                return redirect("entry-penalties", pk=event.pk)
+                return redirect("organiser:penalties", pk=event.pk)
         status = 400
     context = {"event": event, "form": form, "penalties": _penalties(event)}
     return render(request, "tournaments/entry/penalties.html", context, status=status)

@@ -34,22 +34,22 @@ def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any
 
     schedule = event.schedule
     steps = [
-        step("details", _("Details"), True, "organiser-event-edit",
+        step("details", _("Details"), True, "organiser:event_edit",
              f"{event.get_format_display()} · {event.date:%Y-%m-%d}"),
-        step("players", _("Players"), state.players_ok, "organiser-players",
+        step("players", _("Players"), state.players_ok, "organiser:players",
              _("%(count)s registered") % {"count": state.entrant_count}),
-        step("teams", _("Teams"), state.teams_ok, "organiser-teams",
+        step("teams", _("Teams"), state.teams_ok, "organiser:teams",
              _("%(teams)s teams, %(loose)s players without a team")
              % {"teams": state.team_count, "loose": state.players_without_team}),
-        step("movement", _("Movement"), state.has_movement, "organiser-movement",
+        step("movement", _("Movement"), state.has_movement, "organiser:movement",
              _("%(tables)s tables, %(rounds)s rounds, %(sets)s deal sets")
              % {"tables": schedule.table_count, "rounds": len(schedule.rounds),
                 "sets": schedule.deal_set_count}
              if schedule else _("to choose")),
-        step("deals", _("Deals"), state.deals_ok, "organiser-deals",
+        step("deals", _("Deals"), state.deals_ok, "organiser:deals",
              _("%(found)s of %(needed)s deals")
              % {"found": state.deal_count, "needed": state.deals_expected}),
-        step("start", _("Start"), event.status != Event.Status.DRAFT, "organiser-event",
+        step("start", _("Start"), event.status != Event.Status.DRAFT, "organiser:event",
              event.get_status_display()),
     ]  # fmt: skip
     return [s for s in steps if s["key"] != "teams" or event.is_team_event]
@@ -99,7 +99,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
             forms.add_error(form, error)
         else:
             messages.success(request, _("Event created. Now register the players."))
-            return redirect("organiser-players", pk=event.pk)
+            return redirect("organiser:players", pk=event.pk)
     status = 400 if form.errors else 200
     return render(
         request,
@@ -145,7 +145,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
             forms.add_error(form, error)
         else:
             messages.success(request, _("Details saved."))
-            return redirect("organiser-event", pk=event.pk)
+            return redirect("organiser:event", pk=event.pk)
     return _render(
         request,
         "tournaments/organiser/event_edit.html",
@@ -175,7 +175,7 @@ def event_start(request: HttpRequest, event: Event) -> HttpResponse:
             status=409,
         )
     messages.success(request, _("The event has started."))
-    return redirect("organiser-event", pk=event.pk)
+    return redirect("organiser:event", pk=event.pk)
 
 
 @login_required
@@ -186,9 +186,9 @@ def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
         services.event_finish(event=event)
     except TournamentError as error:
         messages.error(request, " ".join(error.messages))
-        return redirect("organiser-event", pk=event.pk)
+        return redirect("organiser:event", pk=event.pk)
     messages.success(request, _("The event is finished."))
-    return redirect("organiser-event", pk=event.pk)
+    return redirect("organiser:event", pk=event.pk)
 
 
 # --- players -----------------------------------------------------------------------------
@@ -250,7 +250,7 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
         else:
             messages.success(request, _("%(player)s registered.") % {"player": player})
             _stale_notice(request, had_movement, event)
-            return redirect("organiser-players", pk=event.pk)
+            return redirect("organiser:players", pk=event.pk)
     return _players_page(request, event, player_form=form, status=400)
 
 
@@ -271,7 +271,7 @@ def player_register(request: HttpRequest, event: Event) -> HttpResponse:
             return _players_page(request, event, status=400)
         messages.success(request, _("%(player)s registered.") % {"player": player})
         _stale_notice(request, had_movement, event)
-        return redirect("organiser-players", pk=event.pk)
+        return redirect("organiser:players", pk=event.pk)
     messages.error(request, _("Choose a known player."))
     return _players_page(request, event, status=400)
 
@@ -314,7 +314,7 @@ def entrant_withdraw(request: HttpRequest, event: Event, entrant_pk: int) -> Htt
         return _players_page(request, event, status=409)
     messages.success(request, _("%(player)s withdrawn.") % {"player": entrant})
     _stale_notice(request, had_movement, event)
-    return redirect("organiser-players", pk=event.pk)
+    return redirect("organiser:players", pk=event.pk)
 
 
 # --- teams -------------------------------------------------------------------------------
@@ -326,7 +326,7 @@ def entrant_withdraw(request: HttpRequest, event: Event, entrant_pk: int) -> Htt
 def teams(request: HttpRequest, event: Event) -> HttpResponse:
     if not event.is_team_event:
         messages.info(request, _("Individual events have no teams."))
-        return redirect("organiser-event", pk=event.pk)
+        return redirect("organiser:event", pk=event.pk)
     form = forms.TeamForm(request.POST or None, event=event)
     if request.method == "POST" and form.is_valid():
         try:
@@ -339,7 +339,7 @@ def teams(request: HttpRequest, event: Event) -> HttpResponse:
             forms.add_error(form, error)
         else:
             messages.success(request, _("Team created."))
-            return redirect("organiser-teams", pk=event.pk)
+            return redirect("organiser:teams", pk=event.pk)
     return _render(
         request,
         "tournaments/organiser/teams.html",
@@ -364,7 +364,7 @@ def teams_auto(request: HttpRequest, event: Event) -> HttpResponse:
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("%(count)s teams created.") % {"count": len(created)})
-    return redirect("organiser-teams", pk=event.pk)
+    return redirect("organiser:teams", pk=event.pk)
 
 
 @login_required
@@ -378,7 +378,7 @@ def team_delete(request: HttpRequest, event: Event, team_pk: int) -> HttpRespons
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("Team dissolved."))
-    return redirect("organiser-teams", pk=event.pk)
+    return redirect("organiser:teams", pk=event.pk)
 
 
 # --- movement ----------------------------------------------------------------------------
@@ -412,7 +412,7 @@ def movement(request: HttpRequest, event: Event) -> HttpResponse:
                 messages.success(request, _("Movement saved."))
                 for warning in report.warnings:
                     messages.warning(request, str(warning))
-                return redirect("organiser-deals", pk=event.pk)
+                return redirect("organiser:deals", pk=event.pk)
         status = 400
     else:
         form, status = _movement_preview(event, request.GET, context)
@@ -435,7 +435,7 @@ def movement_import(request: HttpRequest, event: Event) -> HttpResponse:
             forms.add_error(form, error)
         else:
             messages.success(request, _("Movement saved."))
-            return redirect("organiser-deals", pk=event.pk)
+            return redirect("organiser:deals", pk=event.pk)
     return _render(
         request,
         "tournaments/organiser/movement.html",
@@ -504,7 +504,7 @@ def deals(request: HttpRequest, event: Event) -> HttpResponse:
             forms.add_error(generate, error)
         else:
             messages.success(request, _("%(count)s deals generated.") % {"count": len(created)})
-            return redirect("organiser-event", pk=event.pk)
+            return redirect("organiser:event", pk=event.pk)
     return _deals_page(
         request, event, generate, forms.DealsImportForm(), status=400 if generate.errors else 200
     )
@@ -547,7 +547,7 @@ def deals_import(request: HttpRequest, event: Event) -> HttpResponse:
             forms.add_error(form, error)
         else:
             messages.success(request, _("%(count)s deals imported.") % {"count": len(created)})
-            return redirect("organiser-event", pk=event.pk)
+            return redirect("organiser:event", pk=event.pk)
     return _deals_page(
         request, event, forms.DealsGenerateForm(initial={"seed": event.seed}), form, status=400
     )

@@ -36,7 +36,7 @@ def needs_movement(view: PrintView) -> PrintView:
     def wrapper(request: HttpRequest, event: Event) -> HttpResponse:
         if not event.schedule:
             messages.error(request, _("Choose the movement before printing."))
-            return redirect("organiser-movement", pk=event.pk)
+            return redirect("organiser:movement", pk=event.pk)
         return view(request, event)
 
     return wrapper
@@ -92,6 +92,6 @@ def hand_diagrams(request: HttpRequest, event: Event) -> HttpResponse:
     deals = selectors.event_deals(event)
     if not deals or not all(d.cards for d in deals):
         messages.error(request, _("Hand diagrams need deals with their cards."))
-        return redirect("organiser-deals", pk=event.pk)
+        return redirect("organiser:deals", pk=event.pk)
     diagrams = [deal_diagram(d) for d in deals]
     return _print(request, "tournaments/print/hands.html", event, {"diagrams": diagrams})

@@ -87,7 +87,7 @@ def conflict_response(conflict: ResultConflict) -> Response:
 def submit(
     *, table: Table, deal_number: int, outcome: dict[str, Any], actor: Any, via: str
 ) -> Response:
-    deal = Deal.objects.filter(event_id=table.event_id, number=deal_number).first()
+    deal = selectors.deal_by_number(table.event_id, deal_number)
     if deal is None:
         message = _("no deal %(deal)s in this event") % {"deal": deal_number}
         return error_response(TournamentError("unknown_deal", message, field="deal"))
@@ -99,7 +99,7 @@ def submit(
         return conflict_response(conflict)
     except TournamentError as error:
         return error_response(error)
-    result = TableResult.objects.select_related("deal", "table").get(pk=result.pk)
+    result = selectors.stored_result(result.pk)
     return Response(TableResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
 
@@ -137,11 +137,7 @@ class EntrantListView(EventScopedListView):
     queryset = Entrant.objects.none()
 
     def get_queryset(self) -> QuerySet[Entrant]:
-        return (
-            Entrant.objects.filter(event=self.event())
-            .select_related("player__club", "team")
-            .order_by("slot")
-        )
+        return selectors.event_entrants(self.event())
 
 
 class DealListView(EventScopedListView):
@@ -151,7 +147,7 @@ class DealListView(EventScopedListView):
     queryset = Deal.objects.none()
 
     def get_queryset(self) -> QuerySet[Deal]:
-        return Deal.objects.filter(event=self.event()).order_by("number")
+        return selectors.event_deals(self.event())
 
     def get_serializer_context(self) -> dict[str, Any]:
         context = dict(super().get_serializer_context())
@@ -187,12 +183,7 @@ class EventResultsView(EventScopedListView):
     def get_queryset(self) -> QuerySet[TableResult]:
         event = self.event()
         hidden = deals_hidden_from(event, directs=user_directs(self.request.user, event))
-        return (
-            TableResult.objects.filter(event=event)
-            .exclude(deal__number__in=hidden)
-            .select_related("deal", "table")
-            .order_by("deal__number", "table__number")
-        )
+        return selectors.event_results(event, hidden_deals=hidden)
 
     @extend_schema(
         request=EventResultInputSerializer,
@@ -208,7 +199,7 @@ class EventResultsView(EventScopedListView):
         body = EventResultInputSerializer(data=request.data)
         if not body.is_valid():
             return invalid_input_response(body.errors)
-        table = Table.objects.filter(event=event, number=body.validated_data["table"]).first()
+        table = selectors.table_by_number(event, body.validated_data["table"])
         if table is None:
             message = _("no table %(table)s in this event") % {
                 "table": body.validated_data["table"]
@@ -257,11 +248,7 @@ class TableResultsView(APIView):
     @extend_schema(responses={200: TableResultSerializer(many=True), 404: ErrorSerializer})
     def get(self, request: Request, code: str) -> Response:
         table = table_or_404(code)
-        results = (
-            TableResult.objects.filter(table=table)
-            .select_related("deal", "table")
-            .order_by("round_number", "deal__number")
-        )
+        results = selectors.table_results(table)
         return Response(TableResultSerializer(results, many=True).data)
 
     @extend_schema(request=TableResultInputSerializer, responses=WRITE_RESPONSES)

@@ -2,7 +2,8 @@
 
 ``setup`` (events directed, entrants, teams, players, deals, readiness to start),
 ``printouts`` (table cards, route cards, deal-set routes), ``results`` (what a table plays
-round by round, a stored outcome). Access rules live in :mod:`tournaments.access`; the
+round by round, a stored outcome, the entry grid of a round, results, their history,
+penalties). Access rules live in :mod:`tournaments.access`; the
 movement is read through ``Event.schedule``. Import from here:
 ``from tournaments import selectors``.
 """
@@ -13,11 +14,26 @@ from tournaments.selectors.printouts import (
     event_route_cards,
     event_table_cards,
 )
-from tournaments.selectors.results import TableRound, result_outcome, table_rounds
+from tournaments.selectors.results import (
+    RoundGrid,
+    TableRound,
+    event_penalties,
+    event_result_changes,
+    event_results,
+    result_history,
+    result_outcome,
+    result_with_seats,
+    round_grid,
+    stored_result,
+    table_results,
+    table_rounds,
+)
 from tournaments.selectors.setup import (
     EventSetupState,
+    deal_by_number,
     deals_of_set,
     event_deals,
+    event_entrants,
     event_real_entrants,
     event_setup_state,
     event_start_problems,
@@ -25,16 +41,23 @@ from tournaments.selectors.setup import (
     event_teams,
     events_directed_with_counts,
     players_search,
+    table_by_number,
 )
 
 __all__ = [
     "TEAM_SIZES",
     "EventSetupState",
+    "RoundGrid",
     "TableRound",
+    "deal_by_number",
     "deals_of_set",
     "event_deal_set_routes",
     "event_deals",
+    "event_entrants",
+    "event_penalties",
     "event_real_entrants",
+    "event_result_changes",
+    "event_results",
     "event_route_cards",
     "event_setup_state",
     "event_start_problems",
@@ -43,6 +66,12 @@ __all__ = [
     "event_teams",
     "events_directed_with_counts",
     "players_search",
+    "result_history",
     "result_outcome",
+    "result_with_seats",
+    "round_grid",
+    "stored_result",
+    "table_by_number",
+    "table_results",
     "table_rounds",
 ]

@@ -2,15 +2,30 @@
 
 A *table round* is one table in one round as the entry page and the API show it: the
 entrants seated (from ``Event.schedule``), the deals of its étui and the results stored. A
-table where a phantom is seated sits out that round: nothing is expected there.
+table where a phantom is seated sits out that round: nothing is expected there. A *round
+grid* is what the organiser's entry grid of one round reads (tables, entrants, results).
+Also here: the results of an event or a table, their append-only history (``ResultChange``)
+and the event's penalties. Each selector owns its ``select_related``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.models import SEATS, Deal, Entrant, Table, TableResult
+from django.db.models import QuerySet
+
+from tournaments.models import (
+    SEATS,
+    Deal,
+    Entrant,
+    Event,
+    Penalty,
+    ResultChange,
+    Table,
+    TableResult,
+)
 
 
 @dataclass
@@ -64,6 +79,85 @@ def table_rounds(table: Table) -> list[TableRound]:
             )
         )
     return rounds
+
+
+@dataclass
+class RoundGrid:
+    """What the entry grid of one round reads (3 queries)."""
+
+    tables: dict[int, Table]  # Table.number -> table
+    entrants: dict[int, Entrant]  # slot -> entrant (player loaded)
+    results: dict[tuple[int, int], TableResult]  # (Table.pk, Deal.pk) -> stored result
+
+
+def round_grid(event: Event, round_number: int) -> RoundGrid:
+    """The event's tables and entrants, and the results stored for round ``round_number``."""
+    return RoundGrid(
+        tables={t.number: t for t in Table.objects.filter(event=event)},
+        entrants={e.slot: e for e in Entrant.objects.filter(event=event).select_related("player")},
+        results={
+            (r.table_id, r.deal_id): r
+            for r in TableResult.objects.filter(event=event, round_number=round_number)
+        },
+    )
+
+
+def result_with_seats(table: Table, deal: Deal) -> TableResult | None:
+    """The result stored for (table, deal), with deal, table and seated players loaded."""
+    return (
+        TableResult.objects.filter(table=table, deal=deal)
+        .select_related(
+            "deal", "table", "seat_n__player", "seat_e__player", "seat_s__player", "seat_w__player"
+        )
+        .first()
+    )
+
+
+def stored_result(pk: int) -> TableResult:
+    """A stored result with its deal and table loaded (as the API answers it)."""
+    return TableResult.objects.select_related("deal", "table").get(pk=pk)
+
+
+def event_results(event: Event, *, hidden_deals: Collection[int] = ()) -> QuerySet[TableResult]:
+    """The event's results but those of the deal numbers ``hidden_deals``, by deal and table."""
+    return (
+        TableResult.objects.filter(event=event)
+        .exclude(deal__number__in=hidden_deals)
+        .select_related("deal", "table")
+        .order_by("deal__number", "table__number")
+    )
+
+
+def table_results(table: Table) -> QuerySet[TableResult]:
+    """The results stored at ``table``, by round and deal."""
+    return (
+        TableResult.objects.filter(table=table)
+        .select_related("deal", "table")
+        .order_by("round_number", "deal__number")
+    )
+
+
+def result_history(result: TableResult) -> list[ResultChange]:
+    """The append-only history of one result, oldest first (actor loaded)."""
+    return list(
+        ResultChange.objects.filter(result=result).select_related("actor").order_by("at", "pk")
+    )
+
+
+def event_result_changes(event: Event) -> QuerySet[ResultChange]:
+    """Every change to the event's results, newest first (deal, table and actor loaded)."""
+    return (
+        ResultChange.objects.filter(event=event)
+        .select_related("result__deal", "result__table", "actor")
+        .order_by("-at", "-pk")
+    )
+
+
+def event_penalties(event: Event) -> QuerySet[Penalty]:
+    """The event's penalties (entrant's player, team and author loaded)."""
+    return Penalty.objects.filter(event=event).select_related(
+        "entrant__player", "team", "created_by"
+    )
 
 
 def result_outcome(result: TableResult) -> dict[str, Any] | None:

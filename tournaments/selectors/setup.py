@@ -29,9 +29,9 @@ def event_tables(event: Event) -> list[Table]:
     return list(Table.objects.filter(event=event).order_by("number"))
 
 
-def event_entrants(event: Event) -> list[Entrant]:
-    """The event's entrants in slot order, with player, club and team loaded."""
-    return list(
+def event_entrants(event: Event) -> QuerySet[Entrant]:
+    """The event's entrants in slot order, with player, club and team loaded (phantoms too)."""
+    return (
         Entrant.objects.filter(event=event).select_related("player__club", "team").order_by("slot")
     )
 
@@ -70,9 +70,19 @@ def players_search(
     return list(players.order_by("last_name", "first_name")[:limit])
 
 
-def event_deals(event: Event) -> list[Deal]:
+def event_deals(event: Event) -> QuerySet[Deal]:
     """The event's deals, by number."""
-    return list(Deal.objects.filter(event=event).order_by("number"))
+    return Deal.objects.filter(event=event).order_by("number")
+
+
+def deal_by_number(event_id: int, number: int) -> Deal | None:
+    """Deal ``number`` of the event, or None."""
+    return Deal.objects.filter(event_id=event_id, number=number).first()
+
+
+def table_by_number(event: Event, number: int) -> Table | None:
+    """Table ``number`` of ``event``, or None."""
+    return Table.objects.filter(event=event, number=number).first()
 
 
 def deals_of_set(event: Event, deal_set: int) -> list[Deal]:

@@ -24,7 +24,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -40,8 +39,6 @@ from tournaments.models import (
     Deal,
     Entrant,
     Event,
-    Penalty,
-    ResultChange,
     Table,
     TableResult,
 )
@@ -233,28 +230,23 @@ def _grid_rows(event: Event, round_number: int, data: Any = None) -> list[GridRo
     rnd = event.schedule.round(round_number)
     if rnd is None or not rnd.tables:
         raise Http404(_("No such round in the movement."))
-    tables = {t.number: t for t in Table.objects.filter(event=event)}
-    entrants = {e.slot: e for e in Entrant.objects.filter(event=event).select_related("player")}
-    results = {
-        (r.table_id, r.deal_id): r
-        for r in TableResult.objects.filter(event=event, round_number=round_number)
-    }
+    grid = selectors.round_grid(event, round_number)
     deals_by_set: dict[int, list[Deal]] = {}
     rows = []
     for play in rnd.tables:
-        table = tables.get(play.table)
+        table = grid.tables.get(play.table)
         if table is None:
             continue
         if play.deal_set not in deals_by_set:
             deals_by_set[play.deal_set] = selectors.deals_of_set(event, play.deal_set)
         cells = []
         for deal in deals_by_set[play.deal_set]:
-            result = results.get((table.pk, deal.pk))
+            result = grid.results.get((table.pk, deal.pk))
             form = None
             if result is None and not play.sits_out:
                 form = DealOutcomeForm(data, deal=deal, prefix=f"t{table.number}-d{deal.number}")
             cells.append(DealCard(deal=deal, result=result, form=form))
-        seats = [(seat, entrants.get(play.seats[seat])) for seat in SEATS]
+        seats = [(seat, grid.entrants.get(play.seats[seat])) for seat in SEATS]
         rows.append(GridRow(table=table, seats=seats, cells=cells))
     return rows
 
@@ -366,13 +358,7 @@ def result_actions(
     """The director's actions on one (table, deal): correct, artificial, not played."""
     table = get_object_or_404(Table, event=event, number=table_number)
     deal = get_object_or_404(Deal, event=event, number=deal_number)
-    result = (
-        TableResult.objects.filter(table=table, deal=deal)
-        .select_related(
-            "deal", "table", "seat_n__player", "seat_e__player", "seat_s__player", "seat_w__player"
-        )
-        .first()
-    )
+    result = selectors.result_with_seats(table, deal)
     outcome = selectors.result_outcome(result) if result is not None else None
     action = request.POST.get("action") if request.method == "POST" else None
 
@@ -411,11 +397,7 @@ def result_actions(
                     deal_number=deal.number,
                 )
         status = 400
-    history = (
-        ResultChange.objects.filter(result=result).select_related("actor").order_by("at", "pk")
-        if result is not None
-        else []
-    )
+    history = selectors.result_history(result) if result is not None else []
     context = {
         "event": event,
         "table": table,
@@ -424,15 +406,9 @@ def result_actions(
         "outcome": outcome,
         "seats": SEATS,
         **director_forms,
-        "history": list(history),
+        "history": history,
     }
     return render(request, "tournaments/entry/result.html", context, status=status)
-
-
-def _penalties(event: Event) -> QuerySet[Penalty]:
-    return Penalty.objects.filter(event=event).select_related(
-        "entrant__player", "team", "created_by"
-    )
 
 
 @login_required
@@ -451,7 +427,7 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
                 messages.success(request, _("Penalty recorded."))
                 return redirect("organiser:penalties", pk=event.pk)
         status = 400
-    context = {"event": event, "form": form, "penalties": _penalties(event)}
+    context = {"event": event, "form": form, "penalties": selectors.event_penalties(event)}
     return render(request, "tournaments/entry/penalties.html", context, status=status)
 
 
@@ -460,15 +436,10 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
 @directs_event
 def history(request: HttpRequest, event: Event) -> HttpResponse:
     """The append-only history of the event's results and its penalties."""
-    changes = (
-        ResultChange.objects.filter(event=event)
-        .select_related("result__deal", "result__table", "actor")
-        .order_by("-at", "-pk")
-    )
     context = {
         "event": event,
-        "changes": changes,
-        "penalties": _penalties(event),
+        "changes": selectors.event_result_changes(event),
+        "penalties": selectors.event_penalties(event),
         "rounds": event.schedule.round_numbers,
     }
     return render(request, "tournaments/entry/history.html", context)

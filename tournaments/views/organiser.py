@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments import forms, movements, selectors, services
 from tournaments.access import clubs_directed_by, directs_event
 from tournaments.errors import TournamentError
-from tournaments.models import Entrant, Event, Team
+from tournaments.models import Event, Team
 
 
 def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any]]:
@@ -303,9 +303,7 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @directs_event
 def entrant_withdraw(request: HttpRequest, event: Event, entrant_pk: int) -> HttpResponse:
-    entrant = get_object_or_404(
-        Entrant.objects.select_related("player"), pk=entrant_pk, event=event
-    )
+    entrant = get_object_or_404(selectors.event_entrants(event), pk=entrant_pk)
     had_movement = event.movement is not None
     try:
         services.entrant_withdraw(entrant=entrant)

@@ -37,6 +37,8 @@ Public API
   round robin (circle method) or Swiss pre-pairing when ``rounds`` is below a round robin.
 - ``pair_swiss_round(standings, previous_pairs, previous_byes=()) -> Pairing`` (matches, bye)
   and ``quadrette_document(teams, pairings, *, seed=0, method="given") -> dict``.
+- ``generate(format, entrants, *, tables=None, rounds=None, seed=0) -> dict``: THE dispatcher
+  from a format and its parameters to its generator (tables default ceil(players/4)).
 - ``propose(format, entrant_count, *, rounds=None, seed=0) -> dict`` with ``document``.
 - ``validate(document, *, max_meetings=None) -> ValidationReport`` (``ok``, ``errors``
   [:class:`Violation` (check, code, message)], ``warnings``, ``metrics``, ``to_dict()``,
@@ -49,6 +51,7 @@ Public API
 - ``MovementError(ValueError)``.
 """
 
+from .dispatch import generate
 from .document import SCHEMA, SEATS, TEAM_TAKER_SEAT, MovementError
 from .individual import generate_individual
 from .propose import propose
@@ -80,6 +83,7 @@ __all__ = [
     "deal_numbers",
     "deal_set_of",
     "deal_set_routes",
+    "generate",
     "generate_individual",
     "generate_quadrette",
     "generate_triplette",

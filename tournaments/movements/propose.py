@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .dispatch import generate
 from .document import MovementError
-from .individual import generate_individual
-from .teams import generate_quadrette, generate_triplette
 
 
 def propose(
@@ -19,28 +18,24 @@ def propose(
     (phantom teams fill the last pools). Quadrettes: round robin (or Swiss with ``rounds``).
     Returns the parameters, a short summary and the validated ``document``.
     """
+    if format == "individual" and entrant_count < 9:
+        raise MovementError("an individual event needs at least 9 players (3 tables)")
+    doc = generate(format, entrant_count, rounds=rounds, seed=seed)
+    parameters: dict[str, Any]
     if format == "individual":
-        if entrant_count < 9:
-            raise MovementError("an individual event needs at least 9 players (3 tables)")
-        tables = -(-entrant_count // 4)
-        parameters: dict[str, Any] = {
-            "tables": tables,
+        parameters = {
+            "tables": doc["tables"],
             "players": entrant_count,
             "rounds": rounds,
             "seed": seed,
         }
-        doc = generate_individual(tables=tables, rounds=rounds, players=entrant_count, seed=seed)
-        phantoms = 4 * tables - entrant_count
+        phantoms = 4 * doc["tables"] - entrant_count
     elif format == "triplette":
         parameters = {"teams": entrant_count, "seed": seed}
-        doc = generate_triplette(teams=entrant_count, seed=seed)
         phantoms = doc["generator"]["phantom_teams"]
-    elif format == "quadrette":
-        parameters = {"teams": entrant_count, "rounds": rounds, "seed": seed}
-        doc = generate_quadrette(teams=entrant_count, rounds=rounds, seed=seed)
-        phantoms = 0
     else:
-        raise MovementError(f"unknown format {format!r} (individual, triplette, quadrette)")
+        parameters = {"teams": entrant_count, "rounds": rounds, "seed": seed}
+        phantoms = 0
     return {
         "format": format,
         "entrant_count": entrant_count,

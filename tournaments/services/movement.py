@@ -61,17 +61,7 @@ def event_movement_build(
     """Generate (without storing) the movement for the current entrants."""
     count = _entrant_count_for_movement(event)
     try:
-        if event.format == Event.Format.INDIVIDUAL:
-            doc = movements.generate_individual(
-                tables=tables if tables is not None else -(-count // 4),
-                rounds=rounds,
-                players=count,
-                seed=seed,
-            )
-        elif event.format == Event.Format.TRIPLETTE:
-            doc = movements.generate_triplette(teams=count, seed=seed)
-        else:
-            doc = movements.generate_quadrette(teams=count, rounds=rounds, seed=seed)
+        doc = movements.generate(event.format, count, tables=tables, rounds=rounds, seed=seed)
     except (movements.MovementError, ValueError, TypeError) as exc:
         # The pure package speaks English; the sentence around its reason is translated.
         raise TournamentError(

@@ -25,9 +25,7 @@ from django.core.management.base import CommandError, CommandParser
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.movements import (
     MovementError,
-    generate_individual,
-    generate_quadrette,
-    generate_triplette,
+    generate,
     render_text,
     validate,
 )
@@ -81,20 +79,16 @@ class Command(OneLineErrorCommand):
         if fmt == "individual":
             if teams is not None:
                 raise MovementError("--teams is for team formats; use --tables/--players")
-            if tables is None:
-                if players is None:
-                    raise MovementError("give --tables (and optionally --players)")
-                tables = -(-players // 4)
-            return generate_individual(tables=tables, rounds=rounds, players=players, seed=seed)
+            if tables is None and players is None:
+                raise MovementError("give --tables (and optionally --players)")
+            return generate(fmt, players, tables=tables, rounds=rounds, seed=seed)
         if tables is not None or players is not None:
             raise MovementError(f"{fmt}: give --teams, not --tables/--players")
         if teams is None:
             raise MovementError(f"{fmt}: --teams is required")
-        if fmt == "triplette":
-            if rounds is not None and rounds != 4:
-                raise MovementError("triplette pools play 4 rounds")
-            return generate_triplette(teams=teams, seed=seed)
-        return generate_quadrette(teams=teams, rounds=rounds, seed=seed)
+        if fmt == "triplette" and rounds is not None and rounds != 4:
+            raise MovementError("triplette pools play 4 rounds")
+        return generate(fmt, teams, rounds=rounds, seed=seed)
 
     def check_file(self, path: str, *, as_json: bool) -> None:
         try:

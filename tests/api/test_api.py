@@ -7,7 +7,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from scoring.services import standings_recompute
-from tests.api.event_builder import build_running_event
+from tests.builders import running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments.models import Event, ResultChange, TableResult
 
@@ -18,7 +18,7 @@ GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}
 
 @pytest.fixture
 def event() -> Event:
-    return build_running_event(tables=5, rounds=2)
+    return running_event(tables=5, rounds=2)
 
 
 @pytest.fixture
@@ -112,7 +112,7 @@ def test_deal_not_scheduled_at_this_table_is_400(client, event):
 
 
 def test_event_not_running_is_400(client):
-    event = build_running_event(tables=5, rounds=1, status=Event.Status.FINISHED)
+    event = running_event(tables=5, rounds=2, status=Event.Status.FINISHED)
     table, deal = first_play(event)
     response = client.post(
         f"/api/v1/tables/{table.code}/results/",

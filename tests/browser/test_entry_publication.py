@@ -18,8 +18,7 @@ import pytest
 
 from scoring.models import RankingEntry
 from scoring.services import standings_recompute
-from tests.api.event_builder import build_running_event
-from tests.publication.builders import enter_round
+from tests.builders import enter_round, running_event
 from tournaments.models import Deal, Entrant, Event, Player, Table, TableResult
 
 PHONE = {"width": 390, "height": 844}
@@ -35,7 +34,7 @@ def phone(new_page: Any) -> Any:
 @pytest.fixture
 def event() -> Event:
     """A running 5-table individual event with its first three rounds entered and scored."""
-    event = build_running_event(tables=5, deals_per_round=1)
+    event = running_event(tables=5, deals_per_round=1)
     rng = random.Random(17)
     for round_number in (1, 2, 3):
         enter_round(event, round_number, rng)

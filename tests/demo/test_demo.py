@@ -19,9 +19,8 @@ from django.test import Client
 
 from demo.services import DEMO_CLUB_NAME, DEMO_USERNAME, demo_reset
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
-from tests.api.event_builder import build_running_event
+from tests.builders import enter_round, running_event
 from tests.factories import ClubFactory
-from tests.publication.builders import enter_round
 from tournaments.models import Club, Entrant, Event, Player, Table, TableResult
 
 PASSWORD = "demo-pass-2026"
@@ -146,9 +145,9 @@ def test_demo_refuses_bad_options_clearly() -> None:
 def test_demo_reset_removes_the_demo_club_and_nothing_else() -> None:
     """A second ``demo`` run starts with this reset, then builds afresh."""
     demo_club = ClubFactory(name=DEMO_CLUB_NAME)
-    old_demo = build_running_event(tables=5, deals_per_round=1, club=demo_club)
+    old_demo = running_event(tables=5, deals_per_round=1, club=demo_club)
     enter_round(old_demo, 1, random.Random(1))
-    other = build_running_event(tables=5, deals_per_round=1)
+    other = running_event(tables=5, deals_per_round=1)
     enter_round(other, 1, random.Random(2))
     demo_players = Player.objects.filter(club=demo_club).count()
     assert demo_players == 20

@@ -44,9 +44,8 @@ from rules.enums import Contract
 from rules.scoring import outcome_to_dict
 from rules.simulation import simulate_deal
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
-from tests.api.event_builder import build_running_event
+from tests.builders import running_event
 from tournaments.models import SEATS, Event, TableResult
-from tournaments.movements.individual import generate_individual
 from tournaments.selectors import result_outcome
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,10 +147,9 @@ def score_event_file(event: Event, path: Path) -> None:
     """The event's stored results in the score_event format (ids as the recompute uses)."""
     entrants = [{"id": f"e{e.pk}", "line": e.line} for e in event.entrants.all()]
     scheduled: dict[int, int] = {}
-    for round_entry in event.movement["schedule"]:
-        for entry in round_entry["tables"]:
-            for deal in event.deals.filter(deal_set=entry["deal_set"]):
-                scheduled[deal.number] = scheduled.get(deal.number, 0) + 1
+    for play in event.schedule.plays():
+        for deal in event.deals.filter(deal_set=play.deal_set):
+            scheduled[deal.number] = scheduled.get(deal.number, 0) + 1
     deals = [
         {"number": d.number, "taker_seat": d.taker_seat, "scheduled": scheduled[d.number]}
         for d in event.deals.order_by("number")
@@ -188,15 +186,13 @@ def two_places(text: str) -> Decimal:
 
 @pytest.mark.django_db(transaction=True)
 def test_live_event_through_the_api_matches_score_event(worker_queue: Path, tmp_path: Path):
-    movement = generate_individual(tables=7, seed=5)
-    event = build_running_event(movement=movement, deals_per_round=2)
+    event = running_event(tables=7, seed=5, deals_per_round=2)
     seeded_deals(event, seed=11)
     client = APIClient()
     plays = [
-        (entry["table"], deal.number)
-        for round_entry in movement["schedule"]
-        for entry in round_entry["tables"]
-        for deal in event.deals.filter(deal_set=entry["deal_set"]).order_by("number")
+        (play.table, deal.number)
+        for play in event.schedule.plays()
+        for deal in event.deals.filter(deal_set=play.deal_set).order_by("number")
     ]
     codes = {t.number: t.code for t in event.tables.all()}
     *sequential, (race_table, race_deal) = plays

@@ -11,7 +11,7 @@ from django.test import Client
 from openpyxl import load_workbook
 
 from scoring.models import HandScore, RankingEntry
-from tests.publication.builders import scored_event
+from tests.builders import scored_event
 from tournaments.models import Event, TableResult
 
 pytestmark = pytest.mark.django_db

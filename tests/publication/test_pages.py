@@ -16,8 +16,8 @@ from django.test import Client
 from rules import deal as rules_deal
 from scoring.models import HandScore, RankingEntry
 from scoring.services import standings_recompute
+from tests.builders import enter_round, scored_event
 from tests.factories import EventFactory, OrganiserFactory
-from tests.publication.builders import enter_round, scored_event
 from tournaments.models import Deal, Entrant, Event
 from tournaments.services.events import event_finish
 

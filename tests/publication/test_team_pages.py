@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from scoring.models import RankingEntry, StandingsSnapshot
-from tests.publication.builders import team_event
+from tests.builders import team_event
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,6 @@ and team ranking API) likewise leave out the per-deal net of an open deal.
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import random
 
@@ -21,10 +20,8 @@ from django.test import Client
 
 from scoring.models import HandScore, RankingEntry
 from scoring.services import standings_recompute
-from tests.api.event_builder import random_outcome
-from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory, UserFactory
-from tests.publication.builders import scored_event
-from tournaments import services as setup
+from tests.builders import random_outcome, running_team_event, scored_event
+from tests.factories import OrganiserFactory, UserFactory
 from tournaments.models import Contract, Deal, Entrant, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
 from tournaments.services.results import table_result_mark_not_played, table_result_submit
@@ -36,21 +33,17 @@ LAST_TABLE = 1
 HIDDEN_SENTENCE = "The results of this deal are published once every table has played it."
 
 
-def round_entries(event: Event, round_number: int) -> list[dict[str, int]]:
-    return next(r for r in event.movement["schedule"] if r["round"] == round_number)["tables"]
-
-
 @pytest.fixture
 def event() -> Event:
     event = scored_event(tables=5, deals_per_round=1, rounds_played=4, seed=3)
     rng = random.Random(8)
     tables = {table.number: table for table in Table.objects.filter(event=event)}
-    for entry in round_entries(event, 5):
-        if entry["table"] == LAST_TABLE:
-            assert entry["deal_set"] == OPEN_DEAL
+    for play in event.schedule.round(5).tables:
+        if play.table == LAST_TABLE:
+            assert play.deal_set == OPEN_DEAL
             continue
-        deal = Deal.objects.get(event=event, deal_set=entry["deal_set"])
-        table_result_submit(table=tables[entry["table"]], deal=deal, outcome=random_outcome(rng))
+        deal = Deal.objects.get(event=event, deal_set=play.deal_set)
+        table_result_submit(table=tables[play.table], deal=deal, outcome=random_outcome(rng))
     standings_recompute(event_id=event.pk)
     event.refresh_from_db()
     assert TableResult.objects.filter(event=event, deal__number=OPEN_DEAL).count() == 4
@@ -289,29 +282,14 @@ def match_sheet_nets(html: str, event: Event, deal_number: int) -> list[str]:
 
 def quadrette_with_open_deal() -> Event:
     """A running 4-team quadrette, every result entered but deal 1 at table 4 (round 1)."""
-    club = ClubFactory()
-    event = setup.event_create(club=club, name="Quadrette", date=dt.date(2026, 12, 5),
-                               format=Event.Format.QUADRETTE, deals_per_round=1,
-                               public=True)  # fmt: skip
-    entrants = [
-        setup.entrant_register(event=event, player=PlayerFactory(club=club)) for _ in range(16)
-    ]
-    for index in range(4):
-        setup.team_create(event=event, name=f"Team {index + 1}",
-                          entrants=entrants[index * 4 : (index + 1) * 4])  # fmt: skip
-    setup.event_movement_set(event=event, seed=5)
-    setup.event_deals_generate(event=event, seed=5)
-    event = setup.event_start(event=Event.objects.get(pk=event.pk))
+    event = running_team_event(format=Event.Format.QUADRETTE, teams=4, deals_per_round=1)
     tables = {table.number: table for table in Table.objects.filter(event=event)}
     rng = random.Random(5)
-    for round_doc in event.movement["schedule"]:
-        for entry in round_doc["tables"]:
-            for deal in Deal.objects.filter(event=event, deal_set=entry["deal_set"]):
-                if (deal.number, entry["table"]) == (1, 4):
-                    continue
-                table_result_submit(
-                    table=tables[entry["table"]], deal=deal, outcome=random_outcome(rng)
-                )
+    for play in event.schedule.plays():
+        for deal in Deal.objects.filter(event=event, deal_set=play.deal_set):
+            if (deal.number, play.table) == (1, 4):
+                continue
+            table_result_submit(table=tables[play.table], deal=deal, outcome=random_outcome(rng))
     standings_recompute(event_id=event.pk)
     event.refresh_from_db()
     return event

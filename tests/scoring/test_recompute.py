@@ -19,7 +19,7 @@ from scoring.selectors import (
 )
 from scoring.services import event_scoring_input, standings_recompute
 from scoring.tasks import standings_recompute_task
-from tests.api.event_builder import build_running_event, random_outcome
+from tests.builders import random_outcome, running_event, running_team_event
 from tests.factories import OrganiserFactory
 from tournaments.models import Event, TableResult, Team
 from tournaments.services.results import (
@@ -36,11 +36,10 @@ def play_all(event: Event, seed: int = 1, skip: int = 0) -> int:
     """Enter a legal random outcome for every scheduled (deal, table) but the last ``skip``."""
     rng = random.Random(seed)
     plays = []
-    for round_entry in event.movement["schedule"]:
-        for entry in round_entry["tables"]:
-            table = event.tables.get(number=entry["table"])
-            for deal in event.deals.filter(deal_set=entry["deal_set"]).order_by("number"):
-                plays.append((table, deal))
+    for play in event.schedule.plays():
+        table = event.tables.get(number=play.table)
+        for deal in event.deals.filter(deal_set=play.deal_set).order_by("number"):
+            plays.append((table, deal))
     for table, deal in plays[: len(plays) - skip]:
         table_result_submit(table=table, deal=deal, outcome=random_outcome(rng))
     return len(plays)
@@ -48,7 +47,7 @@ def play_all(event: Event, seed: int = 1, skip: int = 0) -> int:
 
 @pytest.fixture
 def event() -> Event:
-    return build_running_event(tables=5, rounds=3, deals_per_round=2)
+    return running_event(tables=5, rounds=3, deals_per_round=2)
 
 
 def test_recompute_writes_the_snapshot_from_the_core(event, django_capture_on_commit_callbacks):
@@ -100,8 +99,8 @@ def test_recompute_is_idempotent_and_coalescing(event, django_assert_num_queries
 
 def test_signal_on_commit_runs_the_task_in_process(event, django_capture_on_commit_callbacks):
     table = event.tables.get(number=1)
-    entry = event.movement["schedule"][0]["tables"][0]
-    deal = event.deals.filter(deal_set=entry["deal_set"]).first()
+    play = event.schedule.play(table=1, round=1)
+    deal = event.deals.filter(deal_set=play.deal_set).first()
     with django_capture_on_commit_callbacks(execute=True):
         table_result_submit(
             table=table, deal=deal, outcome={"contract": "garde", "oudlers": 2, "points": 46}
@@ -138,11 +137,10 @@ def test_artificial_not_played_and_penalty_are_scored(event):
     organiser = OrganiserFactory(clubs=[event.club])
     play_all(event, skip=2)
     missing = [
-        (event.tables.get(number=e["table"]), d)
-        for r in event.movement["schedule"]
-        for e in r["tables"]
-        for d in event.deals.filter(deal_set=e["deal_set"])
-        if not TableResult.objects.filter(deal=d, table__number=e["table"]).exists()
+        (event.tables.get(number=play.table), d)
+        for play in event.schedule.plays()
+        for d in event.deals.filter(deal_set=play.deal_set)
+        if not TableResult.objects.filter(deal=d, table__number=play.table).exists()
     ]
     (table1, deal1), (table2, deal2) = missing
     table_result_assign_artificial(
@@ -171,7 +169,7 @@ def test_artificial_not_played_and_penalty_are_scored(event):
 
 
 def test_unconfirmed_results_are_not_scored():
-    event = build_running_event(tables=5, rounds=1, deals_per_round=1, opponent_confirmation=True)
+    event = running_event(tables=5, rounds=2, deals_per_round=1, opponent_confirmation=True)
     play_all(event)
     snapshot = standings_recompute(event_id=event.pk)
     assert snapshot.results_entered == 0
@@ -202,8 +200,8 @@ def test_penalty_before_any_result_does_not_block_the_standings(event):
         event=event, entrant=event.entrants.get(slot=1), points=1, reason="late", actor=organiser
     )
     table = event.tables.get(number=2)
-    entry = event.movement["schedule"][0]["tables"][1]
-    deal = event.deals.filter(deal_set=entry["deal_set"]).first()
+    play = event.schedule.play(table=2, round=1)
+    deal = event.deals.filter(deal_set=play.deal_set).first()
     table_result_submit(
         table=table, deal=deal, outcome={"contract": "garde", "oudlers": 1, "points": 50}
     )
@@ -213,58 +211,26 @@ def test_penalty_before_any_result_does_not_block_the_standings(event):
 
 
 def quadrette_event() -> Event:
-    """Four teams of 4 (slots 1-4, 5-8, 9-12, 13-16); one round where every table plays deal
-    set 1: team 1 against 2 at tables 1-2, team 3 against 4 at tables 3-4 (crossed)."""
-    tables = []
-    for first, (a, b) in enumerate([(1, 5), (9, 13)]):
-        tables.append(
-            {
-                "table": 2 * first + 1,
-                "seats": {"N": a, "E": b, "S": b + 1, "W": b + 2},
-                "deal_set": 1,
-                "copy": 2 * first + 1,
-            }
-        )
-        tables.append(
-            {
-                "table": 2 * first + 2,
-                "seats": {"N": b + 3, "E": a + 1, "S": a + 2, "W": a + 3},
-                "deal_set": 1,
-                "copy": 2 * first + 2,
-            }
-        )
-    movement = {
-        "schema": "duplitarot-movement/1",
-        "format": "quadrette",
-        "kind": "matches",
-        "tables": 4,
-        "rounds": 1,
-        "seats": ["N", "E", "S", "W"],
-        "deal_sets": 1,
-        "copies": 4,
-        "entrants": [
-            {"id": i, "line": None, "team": (i - 1) // 4 + 1, "phantom": False}
-            for i in range(1, 17)
-        ],
-        "schedule": [{"round": 1, "byes": [], "tables": tables}],
-    }
-    event = build_running_event(movement=movement, deals_per_round=2)
-    Event.objects.filter(pk=event.pk).update(format=Event.Format.QUADRETTE)
-    event.refresh_from_db()
-    teams = [Team.objects.create(event=event, number=n, name=f"Team {n}") for n in (1, 2, 3, 4)]
-    for entrant in event.entrants.all():
-        entrant.team = teams[(entrant.slot - 1) // 4]
-        entrant.save()
-    return event
+    """Four teams of 4 with the generator's quadrette movement, two deals per round."""
+    return running_team_event(format=Event.Format.QUADRETTE, teams=4, deals_per_round=2)
+
+
+def team_of_slot(event: Event, slot: int) -> int:
+    return event.entrants.get(slot=slot).team.number
 
 
 def test_quadrette_match_sheet_and_team_ranking():
+    """Round 1: a match at tables 1-2 (team A sits N at table 1), another at tables 3-4."""
     event = quadrette_event()
     for deal in event.deals.all():
         deal.taker_seat = "N"
         deal.save()
+    first_round = {play.table: play for play in event.schedule.round(1).tables}
+    team_a = team_of_slot(event, first_round[1].seats["N"])
+    team_b = team_of_slot(event, first_round[1].seats["E"])
+    others = [team_of_slot(event, first_round[3].seats[seat]) for seat in ("N", "E")]
     t1, t2, t3, t4 = event.tables.order_by("number")
-    deal1, deal2 = event.deals.order_by("number")
+    deal1, deal2 = event.deals.filter(deal_set=first_round[1].deal_set).order_by("number")
     for table in (t3, t4):
         for deal in (deal1, deal2):
             table_result_submit(
@@ -276,7 +242,7 @@ def test_quadrette_match_sheet_and_team_ranking():
     table_result_submit(table=t1, deal=deal2, outcome=garde)
     table_result_submit(table=t2, deal=deal2, outcome=garde)
     snapshot = standings_recompute(event_id=event.pk)
-    sheet, other = snapshot.data["matches"]
+    sheet, other = [m for m in snapshot.data["matches"] if m["round"] == 1]
     assert (sheet["match"], sheet["round"]) == ("r1-t1-2", 1)
     assert sheet["tables"] == [1, 2]
     assert other["tables"] == [3, 4]
@@ -286,40 +252,23 @@ def test_quadrette_match_sheet_and_team_ranking():
     assert sheet["deals"][0]["pm_a"] == 3
     assert sheet["deals"][1]["net_a"] == 0
     rows = list(ranking_rows(event, "team"))
-    assert [(r.team.number, r.points_de_match) for r in rows] == [(1, 3), (3, 0), (4, 0), (2, -3)]
+    ranked = [(r.team.number, r.points_de_match) for r in rows]
+    assert ranked[0] == (team_a, 3)
+    assert ranked[-1] == (team_b, -3)
+    assert sorted(ranked[1:3]) == sorted((team, 0) for team in others)
 
 
 @pytest.mark.parametrize("format", [Event.Format.TRIPLETTE, Event.Format.QUADRETTE])
 def test_team_standings_update_from_the_first_result(format):
     """Early in a team event most teams have no result yet: the standings must still update,
     ranking the teams that have one (a team penalty waits for its team's first result)."""
-    import datetime as dt
-
-    from tests.factories import ClubFactory, PlayerFactory
-    from tournaments import services as setup
-
-    size = 3 if format == Event.Format.TRIPLETTE else 4
-    club = ClubFactory()
-    event = setup.event_create(
-        club=club, name="early", date=dt.date(2026, 12, 5), format=format, deals_per_round=1
-    )
-    entrants = [
-        setup.entrant_register(event=event, player=PlayerFactory(club=club))
-        for _ in range(8 * size)
-    ]
-    for index in range(8):
-        setup.team_create(
-            event=event, name=f"T{index + 1}", entrants=entrants[index * size : (index + 1) * size]
-        )
-    setup.event_movement_set(event=event, seed=3)
-    setup.event_deals_generate(event=event, seed=3)
-    event = setup.event_start(event=Event.objects.get(pk=event.pk))
-    first = event.movement["schedule"][0]["tables"][0]
-    table = event.tables.get(number=first["table"])
-    deal = event.deals.filter(deal_set=first["deal_set"]).order_by("number").first()
+    event = running_team_event(format=format, teams=8, deals_per_round=1, seed=3)
+    first = event.schedule.round(1).tables[0]
+    table = event.tables.get(number=first.table)
+    deal = event.deals.filter(deal_set=first.deal_set).order_by("number").first()
     idle = (
         Team.objects.filter(event=event)
-        .exclude(members__slot__in=[int(s) for s in first["seats"].values()])
+        .exclude(members__slot__in=list(first.seats.values()))
         .first()
     )
     penalty_record(event=event, team=idle, points=Decimal("1"), reason="late", actor=None)
@@ -329,6 +278,6 @@ def test_team_standings_update_from_the_first_result(format):
 
     assert snapshot.results_entered == 1
     ranked = {row.team_id for row in ranking_rows(event, "team")}
-    seated = {e.team_id for e in event.entrants.filter(slot__in=first["seats"].values())}
+    seated = {e.team_id for e in event.entrants.filter(slot__in=first.seats.values())}
     assert ranked == seated
     assert idle.pk not in ranked

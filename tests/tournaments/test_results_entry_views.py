@@ -7,7 +7,7 @@ import re
 import pytest
 from django.test import Client
 
-from tests.api.event_builder import build_running_event
+from tests.builders import running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments import services
 from tournaments.models import Event, Penalty, ResultChange, TableResult
@@ -19,7 +19,7 @@ GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}
 
 @pytest.fixture
 def event() -> Event:
-    return build_running_event(tables=5, rounds=2)
+    return running_event(tables=5, rounds=2)
 
 
 def first_play(event: Event):
@@ -105,7 +105,7 @@ def test_invalid_save_is_400_with_the_field_error_and_stores_nothing(client: Cli
 
 
 def test_event_not_running_shows_no_form_and_refuses(client: Client):
-    event = build_running_event(tables=5, rounds=1, status=Event.Status.FINISHED)
+    event = running_event(tables=5, rounds=2, status=Event.Status.FINISHED)
     table, deals, _ = first_play(event)
     page = client.get(f"/table/{table.code}/").content.decode()
     assert f'name="d{deals[0].number}-points"' not in page
@@ -115,7 +115,7 @@ def test_event_not_running_shows_no_form_and_refuses(client: Client):
 
 
 def test_defender_confirmation_step(client: Client):
-    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    event = running_event(tables=5, rounds=2, opponent_confirmation=True)
     table, deals, _ = first_play(event)
     deal = deals[0]
     client.post(f"/table/{table.code}/deal/{deal.number}/", form_data(deal))
@@ -251,7 +251,7 @@ def test_stored_result_with_poignee_and_chelem_renders(client: Client, event):
 
 def test_a_signed_in_user_is_no_credential_on_the_table_page(client: Client):
     """Only a user who directs the event skips the opponent confirmation."""
-    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    event = running_event(tables=5, rounds=2, opponent_confirmation=True)
     table, deals, _ = first_play(event)
     client.force_login(UserFactory())  # e.g. a player signed in on his phone
     url = f"/table/{table.code}/deal/{deals[0].number}/"
@@ -267,7 +267,7 @@ def test_a_signed_in_user_is_no_credential_on_the_table_page(client: Client):
 
 
 def test_confirmation_refusals_are_400(client: Client):
-    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    event = running_event(tables=5, rounds=2, opponent_confirmation=True)
     table, deals, _ = first_play(event)
     deal = deals[0]
     client.post(f"/table/{table.code}/deal/{deal.number}/", form_data(deal))

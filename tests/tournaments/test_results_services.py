@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection, connections, transaction
 
-from tests.api.event_builder import build_running_event
+from tests.builders import running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments.errors import ResultConflict, TournamentError
 from tournaments.models import Event, Penalty, ResultChange, TableResult
@@ -41,7 +41,7 @@ def first_play(event: Event):
 
 @pytest.fixture
 def event() -> Event:
-    return build_running_event(tables=5, rounds=2)
+    return running_event(tables=5, rounds=2)
 
 
 @pytest.fixture
@@ -170,7 +170,7 @@ def test_deal_not_scheduled_at_that_table_is_refused(event):
 
 @pytest.mark.parametrize("status", [Event.Status.DRAFT, Event.Status.FINISHED])
 def test_event_not_running_is_refused(status):
-    event = build_running_event(tables=5, rounds=1, status=status)
+    event = running_event(tables=5, rounds=2, status=status)
     table, deal, _ = first_play(event)
     with pytest.raises(TournamentError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
@@ -188,7 +188,7 @@ def test_outcome_score_gives_marks_without_writing(event):
 
 
 def test_opponent_confirmation_keeps_table_results_unconfirmed_until_a_defender_confirms():
-    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    event = running_event(tables=5, rounds=2, opponent_confirmation=True)
     table, deal, _ = first_play(event)
     result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert result.confirmed is False
@@ -389,7 +389,7 @@ def test_director_decisions_are_refused_where_a_phantom_sits(event, decision):
 
 
 def test_only_a_user_who_directs_the_event_skips_the_opponent_confirmation():
-    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    event = running_event(tables=5, rounds=2, opponent_confirmation=True)
     table, deal, play = first_play(event)
     deal2 = event.deals.filter(deal_set=play.deal_set).order_by("number").last()
     other_club = OrganiserFactory()  # an organiser, but of another club
@@ -403,7 +403,7 @@ def test_only_a_user_who_directs_the_event_skips_the_opponent_confirmation():
 
 
 def test_confirmation_needs_a_running_event():
-    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    event = running_event(tables=5, rounds=2, opponent_confirmation=True)
     table, deal, _ = first_play(event)
     result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
@@ -431,7 +431,7 @@ def test_a_confirmed_result_is_not_confirmed_again(event):
 
 @pytest.mark.parametrize("vacancy", ["empty", "phantom"])
 def test_only_a_seated_defender_confirms(vacancy):
-    event = build_running_event(tables=5, rounds=1, opponent_confirmation=True)
+    event = running_event(tables=5, rounds=2, opponent_confirmation=True)
     table, deal, _ = first_play(event)
     result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     seat = next(s for s in "NESW" if s != deal.taker_seat)
@@ -505,7 +505,7 @@ def wait_for_blocked(count: int) -> None:
 @postgres_only
 @pytest.mark.django_db(transaction=True)
 def test_postgres_a_submit_waiting_on_event_finish_is_refused():
-    event = build_running_event(tables=5, rounds=1)
+    event = running_event(tables=5, rounds=2)
     table, deal, _ = first_play(event)
     outcomes: list[str] = []
 
@@ -525,7 +525,7 @@ def test_postgres_a_submit_waiting_on_event_finish_is_refused():
 @postgres_only
 @pytest.mark.django_db(transaction=True)
 def test_postgres_two_devices_at_once_store_one_result_and_get_one_conflict():
-    event = build_running_event(tables=5, rounds=1)
+    event = running_event(tables=5, rounds=2)
     table, deal, _ = first_play(event)
     outcomes: list[str] = []
     conflicts: list[int] = []

@@ -1,4 +1,7 @@
-"""REST API v1: reads, result writes (201/400/403/404/409), rankings, OpenAPI schema."""
+"""REST API v1 of the tournaments app: reads, result writes (201/400/403/404/409), OpenAPI schema.
+
+The rankings and hand-score endpoints are tested in tests/scoring/api.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,6 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from scoring.services import standings_recompute
 from tests.builders import running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments.models import Event, ResultChange, TableResult
@@ -181,45 +183,6 @@ def test_reads(client, event):
     assert plan["table"] == 1
     assert [r["round"] for r in plan["rounds"]] == [1, 2]
     assert {s["seat"] for s in plan["rounds"][0]["seats"]} == set("NESW")
-
-
-def test_rankings_and_hand_scores(client, event, django_assert_max_num_queries):
-    table, deal = first_play(event)
-    client.post(
-        f"/api/v1/tables/{table.code}/results/",
-        {"deal": deal.number, "outcome": GARDE_46},
-        format="json",
-    )
-    standings_recompute(event_id=event.pk)
-    ranking = client.get(f"/api/v1/events/{event.pk}/rankings/").json()
-    assert ranking["kind"] == "individual"
-    assert ranking["status"]["state"] == "provisional"
-    assert len(ranking["rows"]) == 4
-    assert client.get(f"/api/v1/events/{event.pk}/rankings/?kind=line").json()["rows"]
-    bad = client.get(f"/api/v1/events/{event.pk}/rankings/?kind=best", HTTP_ACCEPT_LANGUAGE="en")
-    assert bad.status_code == 400
-    assert bad.json()["kind"][0].startswith("kind: ")
-    # The API speaks French unless the client asks otherwise.
-    bad_fr = client.get(f"/api/v1/events/{event.pk}/rankings/?kind=best")
-    assert bad_fr.status_code == 400
-    assert "valeurs possibles" in bad_fr.json()["kind"][0]
-    url = f"/api/v1/events/{event.pk}/deals/{deal.number}/hand-scores/"
-    # The deal is still to be played at its round-2 table: its scores are not published yet.
-    assert client.get(url).status_code == 404
-    second = next(
-        play.table for play in event.schedule.round(2).tables if play.deal_set == deal.deal_set
-    )
-    client.post(
-        f"/api/v1/tables/{event.tables.get(number=second).code}/results/",
-        {"deal": deal.number, "outcome": GARDE_46},
-        format="json",
-    )
-    standings_recompute(event_id=event.pk)
-    with django_assert_max_num_queries(8):  # one query for the rows, not one per row
-        scores = client.get(url).json()
-    assert len(scores) == 8
-    assert {s["percentage"] for s in scores} == {"50.00"}
-    assert client.get(f"/api/v1/events/{event.pk}/deals/999/hand-scores/").status_code == 404
 
 
 def test_schema_validates_without_warnings(tmp_path):

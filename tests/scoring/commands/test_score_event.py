@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "score-event-format.md"
 INDIVIDUAL = ROOT / "examples" / "individual-event.json"
 QUADRETTE = ROOT / "examples" / "quadrette-event.json"

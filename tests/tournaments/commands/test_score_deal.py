@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CASES = json.loads(
     (ROOT / "tests" / "rules" / "data" / "deal-scores.json").read_text(encoding="utf-8")
 )["cases"]

@@ -16,7 +16,7 @@ from django.core.management import CommandError, ManagementUtility, call_command
 
 from rules import DECK, deal_from_text, deal_to_text, generate_deals, has_petit_sec
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def deals_output(*args: str) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run(*args: str) -> str:

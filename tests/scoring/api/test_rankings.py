@@ -1,0 +1,70 @@
+"""REST API v1 of the scoring app: rankings and the hand scores of a finished deal."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from scoring.services import standings_recompute
+from tests.builders import running_event
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}
+
+
+@pytest.fixture
+def event() -> Event:
+    return running_event(tables=5, rounds=2)
+
+
+@pytest.fixture
+def client() -> APIClient:
+    return APIClient()
+
+
+def first_play(event: Event):
+    table = event.tables.get(number=1)
+    play = event.schedule.play(table=1, round=1)
+    deal = event.deals.filter(deal_set=play.deal_set).order_by("number").first()
+    return table, deal
+
+
+def test_rankings_and_hand_scores(client, event, django_assert_max_num_queries):
+    table, deal = first_play(event)
+    client.post(
+        f"/api/v1/tables/{table.code}/results/",
+        {"deal": deal.number, "outcome": GARDE_46},
+        format="json",
+    )
+    standings_recompute(event_id=event.pk)
+    ranking = client.get(f"/api/v1/events/{event.pk}/rankings/").json()
+    assert ranking["kind"] == "individual"
+    assert ranking["status"]["state"] == "provisional"
+    assert len(ranking["rows"]) == 4
+    assert client.get(f"/api/v1/events/{event.pk}/rankings/?kind=line").json()["rows"]
+    bad = client.get(f"/api/v1/events/{event.pk}/rankings/?kind=best", HTTP_ACCEPT_LANGUAGE="en")
+    assert bad.status_code == 400
+    assert bad.json()["kind"][0].startswith("kind: ")
+    # The API speaks French unless the client asks otherwise.
+    bad_fr = client.get(f"/api/v1/events/{event.pk}/rankings/?kind=best")
+    assert bad_fr.status_code == 400
+    assert "valeurs possibles" in bad_fr.json()["kind"][0]
+    url = f"/api/v1/events/{event.pk}/deals/{deal.number}/hand-scores/"
+    # The deal is still to be played at its round-2 table: its scores are not published yet.
+    assert client.get(url).status_code == 404
+    second = next(
+        play.table for play in event.schedule.round(2).tables if play.deal_set == deal.deal_set
+    )
+    client.post(
+        f"/api/v1/tables/{event.tables.get(number=second).code}/results/",
+        {"deal": deal.number, "outcome": GARDE_46},
+        format="json",
+    )
+    standings_recompute(event_id=event.pk)
+    with django_assert_max_num_queries(8):  # one query for the rows, not one per row
+        scores = client.get(url).json()
+    assert len(scores) == 8
+    assert {s["percentage"] for s in scores} == {"50.00"}
+    assert client.get(f"/api/v1/events/{event.pk}/deals/999/hand-scores/").status_code == 404

@@ -37,21 +37,12 @@ from tournaments.services.results import (
 )
 from tournaments.services.teams import team_create, team_delete, teams_build_in_order
 
-# Transitional names, until every caller uses the new ones: the former error class of the
-# results services, and reads that moved to tournaments.selectors.
-from tournaments.selectors import deals_of_set, event_start_problems, result_outcome  # isort: skip
-from tournaments.selectors import table_rounds as table_plays  # isort: skip
-
-ResultError = TournamentError
-
 __all__ = [
     "ImportLineError",
     "ImportReport",
     "ResultConflict",
-    "ResultError",
     "ScoredOutcome",
     "TournamentError",
-    "deals_of_set",
     "entrant_register",
     "entrant_withdraw",
     "event_create",
@@ -62,14 +53,11 @@ __all__ = [
     "event_movement_propose",
     "event_movement_set",
     "event_start",
-    "event_start_problems",
     "event_update",
     "outcome_score",
     "penalty_record",
     "player_create",
     "players_import_csv",
-    "result_outcome",
-    "table_plays",
     "table_result_assign_artificial",
     "table_result_confirm",
     "table_result_correct",

@@ -74,8 +74,6 @@ from tournaments.signals import results_changed
 
 ENTRY_VIAS = ("table", "organiser", "api")
 
-ResultError = TournamentError  # transitional: the former name, until every importer switches
-
 User = UserLike | None
 
 

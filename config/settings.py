@@ -152,6 +152,7 @@ SPECTACULAR_SETTINGS = {
         "SeatEnum": "tournaments.models.Seat",
         "ContractEnum": "tournaments.models.Contract",
         "SideEnum": "tournaments.models.Side",
+        "SizeEnum": "tournaments.models.PoigneeSize",
     },
 }
 

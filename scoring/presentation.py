@@ -18,27 +18,30 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from scoring.models import HandScore, RankingEntry, key_pk
-from tournaments.models import SEATS, Contract, Entrant, Seat, Side, TableResult, Team
+from tournaments.models import (
+    SEATS,
+    Contract,
+    Entrant,
+    PoigneeSize,
+    Seat,
+    Side,
+    TableResult,
+    Team,
+)
 from tournaments.movements import Schedule, deal_numbers
 from tournaments.presentation import DealDiagram, HandView
 
 # ---------------------------------------------------------------------------- labels
-
-POIGNEE_SIZES = {
-    "simple": gettext_lazy("simple"),
-    "double": gettext_lazy("double"),
-    "triple": gettext_lazy("triple"),
-}
 
 
 def poignees_label(poignees: Any) -> str:
     """``[{"side": "attack", "size": "simple"}]`` → ``"simple (Attack)"``."""
     parts: list[str] = []
     for poignee in poignees or []:
-        size = str(POIGNEE_SIZES.get(poignee.get("size"), poignee.get("size", "")))
+        value = poignee.get("size", "")
+        size = str(PoigneeSize(value).label) if value in PoigneeSize.values else str(value)
         side = poignee.get("side")
         side_label = str(Side(side).label) if side in Side.values else ""
         parts.append(f"{size} ({side_label})" if side_label else size)

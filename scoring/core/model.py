@@ -32,9 +32,11 @@ import numpy as np
 import numpy.typing as npt
 
 from rules import numbers
+from rules.duplicate import DUPLICATE_SEATS
 from rules.errors import RuleError
 
-SEATS: Final[tuple[str, str, str, str]] = ("N", "E", "S", "W")
+SEATS: Final = DUPLICATE_SEATS  # N, E, S, W: the seats of a duplicate table (rules.duplicate)
+
 """Seat codes, in the order used for seat indices (0..3)."""
 
 SEAT_INDEX: Final[Mapping[str, int]] = {seat: index for index, seat in enumerate(SEATS)}

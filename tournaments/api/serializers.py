@@ -10,7 +10,16 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments import selectors
-from tournaments.models import Contract, Deal, Entrant, Event, Seat, Side, TableResult
+from tournaments.models import (
+    Contract,
+    Deal,
+    Entrant,
+    Event,
+    PoigneeSize,
+    Seat,
+    Side,
+    TableResult,
+)
 
 
 class SeatIntsSerializer(serializers.Serializer):
@@ -33,9 +42,7 @@ class SeatDecimalsSerializer(serializers.Serializer):
 
 class PoigneeSerializer(serializers.Serializer):
     side = serializers.ChoiceField(choices=Side.choices)
-    size = serializers.ChoiceField(
-        choices=[("simple", "simple"), ("double", "double"), ("triple", "triple")]
-    )
+    size = serializers.ChoiceField(choices=PoigneeSize.choices)
 
 
 class ChelemSerializer(serializers.Serializer):

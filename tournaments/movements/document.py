@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
+
+from rules.duplicate import DUPLICATE_SEATS
 
 SCHEMA = "duplitarot-movement/1"
-SEATS: tuple[str, ...] = ("N", "E", "S", "W")
+SEATS: Final = DUPLICATE_SEATS  # N, E, S, W (rules.duplicate)
 FORMATS = ("individual", "triplette", "quadrette")
 KINDS = ("line", "howell", "pools", "matches")
 #: The seat of the étui's taker in team formats (document key ``taker_seat``).

@@ -25,7 +25,8 @@ from typing import Any
 from scoring.services import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments import services
-from tournaments.models import Club, Event, Table
+from tournaments.models import Club, Deal, Event, Table
+from tournaments.movements import TablePlay
 
 EVENT_DATE = dt.date(2026, 12, 5)
 
@@ -165,3 +166,16 @@ def team_event(*, format: str, teams: int, deals_per_round: int = 1, seed: int =
         enter_round(event, round_number, rng)
     standings_recompute(event_id=event.pk)
     return services.event_finish(event=Event.objects.get(pk=event.pk))
+
+
+GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}  # a made Garde, value 60
+
+
+def first_play(event: Event) -> tuple[Table, Deal, TablePlay]:
+    """Table 1, the first deal it plays in round 1, and that play of the movement."""
+    table = event.tables.get(number=1)
+    play = event.schedule.play(table=1, round=1)
+    assert play is not None
+    deal = event.deals.filter(deal_set=play.deal_set).order_by("number").first()
+    assert deal is not None
+    return table, deal, play

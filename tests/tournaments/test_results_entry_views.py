@@ -7,14 +7,12 @@ import re
 import pytest
 from django.test import Client
 
-from tests.builders import running_event
+from tests.builders import GARDE_46, first_play, running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments import services
 from tournaments.models import Event, Penalty, ResultChange, TableResult
 
 pytestmark = pytest.mark.django_db
-
-GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}
 
 
 @pytest.fixture
@@ -22,11 +20,10 @@ def event() -> Event:
     return running_event(tables=5, rounds=2)
 
 
-def first_play(event: Event):
-    table = event.tables.get(number=1)
-    play = event.schedule.play(table=1, round=1)
-    deals = list(event.deals.filter(deal_set=play.deal_set).order_by("number"))
-    return table, deals, play
+def first_deals(event: Event):
+    """Table 1, every deal it plays in round 1, and that play of the movement."""
+    table, _, play = first_play(event)
+    return table, list(event.deals.filter(deal_set=play.deal_set).order_by("number")), play
 
 
 def form_data(deal, **values) -> dict[str, str]:
@@ -36,7 +33,7 @@ def form_data(deal, **values) -> dict[str, str]:
 
 
 def test_phone_page_shows_round_players_and_one_form_per_deal(client: Client, event):
-    table, deals, play = first_play(event)
+    table, deals, play = first_deals(event)
     response = client.get(f"/table/{table.code}/")
     assert response.status_code == 200
     html = response.content.decode()
@@ -55,7 +52,7 @@ def test_unknown_code_is_404(client: Client, event):
 
 
 def test_preview_returns_marks_or_named_errors(client: Client, event):
-    table, deals, _ = first_play(event)
+    table, deals, _ = first_deals(event)
     deal = deals[0]
     url = f"/table/{table.code}/deal/{deal.number}/preview/"
     ok = client.post(url, form_data(deal), HTTP_HX_REQUEST="true")
@@ -70,7 +67,7 @@ def test_preview_returns_marks_or_named_errors(client: Client, event):
 
 
 def test_save_then_conflict_page_shows_the_stored_result(client: Client, event):
-    table, deals, _ = first_play(event)
+    table, deals, _ = first_deals(event)
     deal = deals[0]
     url = f"/table/{table.code}/deal/{deal.number}/"
     response = client.post(url, form_data(deal))
@@ -91,7 +88,7 @@ def test_save_then_conflict_page_shows_the_stored_result(client: Client, event):
 
 
 def test_invalid_save_is_400_with_the_field_error_and_stores_nothing(client: Client, event):
-    table, deals, _ = first_play(event)
+    table, deals, _ = first_deals(event)
     deal = deals[0]
     response = client.post(
         f"/table/{table.code}/deal/{deal.number}/",
@@ -106,7 +103,7 @@ def test_invalid_save_is_400_with_the_field_error_and_stores_nothing(client: Cli
 
 def test_event_not_running_shows_no_form_and_refuses(client: Client):
     event = running_event(tables=5, rounds=2, status=Event.Status.FINISHED)
-    table, deals, _ = first_play(event)
+    table, deals, _ = first_deals(event)
     page = client.get(f"/table/{table.code}/").content.decode()
     assert f'name="d{deals[0].number}-points"' not in page
     response = client.post(f"/table/{table.code}/deal/{deals[0].number}/", form_data(deals[0]))
@@ -116,7 +113,7 @@ def test_event_not_running_shows_no_form_and_refuses(client: Client):
 
 def test_defender_confirmation_step(client: Client):
     event = running_event(tables=5, rounds=2, opponent_confirmation=True)
-    table, deals, _ = first_play(event)
+    table, deals, _ = first_deals(event)
     deal = deals[0]
     client.post(f"/table/{table.code}/deal/{deal.number}/", form_data(deal))
     result = TableResult.objects.get()
@@ -174,7 +171,7 @@ def test_grid_saves_filled_rows_and_reports_bad_ones(client: Client, event):
 
 def test_director_actions_with_required_reason_and_history(client: Client, event):
     organiser = OrganiserFactory(clubs=[event.club])
-    table, deals, _ = first_play(event)
+    table, deals, _ = first_deals(event)
     services.table_result_submit(table=table, deal=deals[0], outcome=GARDE_46)
     client.force_login(organiser)
     url = f"/organiser/events/{event.pk}/entry/table/1/deal/{deals[0].number}/"
@@ -234,7 +231,7 @@ def test_penalty_page(client: Client, event):
 
 
 def test_stored_result_with_poignee_and_chelem_renders(client: Client, event):
-    table, deals, _ = first_play(event)
+    table, deals, _ = first_deals(event)
     services.table_result_submit(
         table=table,
         deal=deals[0],
@@ -252,7 +249,7 @@ def test_stored_result_with_poignee_and_chelem_renders(client: Client, event):
 def test_a_signed_in_user_is_no_credential_on_the_table_page(client: Client):
     """Only a user who directs the event skips the opponent confirmation."""
     event = running_event(tables=5, rounds=2, opponent_confirmation=True)
-    table, deals, _ = first_play(event)
+    table, deals, _ = first_deals(event)
     client.force_login(UserFactory())  # e.g. a player signed in on his phone
     url = f"/table/{table.code}/deal/{deals[0].number}/"
     assert client.post(url, form_data(deals[0])).status_code == 302
@@ -268,7 +265,7 @@ def test_a_signed_in_user_is_no_credential_on_the_table_page(client: Client):
 
 def test_confirmation_refusals_are_400(client: Client):
     event = running_event(tables=5, rounds=2, opponent_confirmation=True)
-    table, deals, _ = first_play(event)
+    table, deals, _ = first_deals(event)
     deal = deals[0]
     client.post(f"/table/{table.code}/deal/{deal.number}/", form_data(deal))
     defender = next(s for s in "NESW" if s != deal.taker_seat)

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection, connections, transaction
 
-from tests.builders import running_event
+from tests.builders import GARDE_46, first_play, running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments.errors import ResultConflict, TournamentError
 from tournaments.models import Event, Penalty, ResultChange, TableResult
@@ -27,16 +27,6 @@ from tournaments.services import (
 from tournaments.signals import results_changed
 
 pytestmark = pytest.mark.django_db
-
-GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}  # value 60
-
-
-def first_play(event: Event):
-    """Table 1 and the first deal it plays in round 1."""
-    table = event.tables.get(number=1)
-    play = event.schedule.play(table=1, round=1)
-    deal = event.deals.filter(deal_set=play.deal_set).order_by("number").first()
-    return table, deal, play
 
 
 @pytest.fixture

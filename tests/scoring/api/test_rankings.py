@@ -6,12 +6,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring.services import standings_recompute
-from tests.builders import running_event
+from tests.builders import GARDE_46, first_play, running_event
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
-
-GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}
 
 
 @pytest.fixture
@@ -24,15 +22,8 @@ def client() -> APIClient:
     return APIClient()
 
 
-def first_play(event: Event):
-    table = event.tables.get(number=1)
-    play = event.schedule.play(table=1, round=1)
-    deal = event.deals.filter(deal_set=play.deal_set).order_by("number").first()
-    return table, deal
-
-
 def test_rankings_and_hand_scores(client, event, django_assert_max_num_queries):
-    table, deal = first_play(event)
+    table, deal, _ = first_play(event)
     client.post(
         f"/api/v1/tables/{table.code}/results/",
         {"deal": deal.number, "outcome": GARDE_46},

@@ -9,13 +9,11 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from tests.builders import running_event
+from tests.builders import GARDE_46, first_play, running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments.models import Event, ResultChange, TableResult
 
 pytestmark = pytest.mark.django_db
-
-GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}
 
 
 @pytest.fixture
@@ -28,20 +26,13 @@ def client() -> APIClient:
     return APIClient()
 
 
-def first_play(event: Event):
-    table = event.tables.get(number=1)
-    play = event.schedule.play(table=1, round=1)
-    deal = event.deals.filter(deal_set=play.deal_set).order_by("number").first()
-    return table, deal
-
-
 def stored(event: Event) -> tuple:
     event.refresh_from_db()
     return event.results_version, TableResult.objects.count(), ResultChange.objects.count()
 
 
 def test_table_code_entry_201_then_409_with_the_stored_result(client, event):
-    table, deal = first_play(event)
+    table, deal, _ = first_play(event)
     url = f"/api/v1/tables/{table.code}/results/"
     response = client.post(url, {"deal": deal.number, "outcome": GARDE_46}, format="json")
     assert response.status_code == 201, response.json()
@@ -85,7 +76,7 @@ def test_table_code_entry_201_then_409_with_the_stored_result(client, event):
     ],
 )
 def test_invalid_entry_is_400_naming_the_field_and_changes_nothing(client, event, payload, key):
-    table, deal = first_play(event)
+    table, deal, _ = first_play(event)
     if payload.get("deal") == 1:
         payload = {**payload, "deal": deal.number}
     before = stored(event)
@@ -99,7 +90,7 @@ def test_invalid_entry_is_400_naming_the_field_and_changes_nothing(client, event
 
 
 def test_deal_not_scheduled_at_this_table_is_400(client, event):
-    table, deal = first_play(event)
+    table, deal, _ = first_play(event)
     other = event.deals.exclude(deal_set=deal.deal_set).order_by("-number").first()
     sets = {play.deal_set for play in event.schedule.plays_of_table(1)}
     assert other.deal_set not in sets
@@ -115,7 +106,7 @@ def test_deal_not_scheduled_at_this_table_is_400(client, event):
 
 def test_event_not_running_is_400(client):
     event = running_event(tables=5, rounds=2, status=Event.Status.FINISHED)
-    table, deal = first_play(event)
+    table, deal, _ = first_play(event)
     response = client.post(
         f"/api/v1/tables/{table.code}/results/",
         {"deal": deal.number, "outcome": GARDE_46},
@@ -133,7 +124,7 @@ def test_unknown_table_code_is_404(client, event):
 
 
 def test_organiser_entry_and_permissions(client, event):
-    table, deal = first_play(event)
+    table, deal, _ = first_play(event)
     url = f"/api/v1/events/{event.pk}/results/"
     payload = {"deal": deal.number, "table": table.number, "outcome": GARDE_46}
     assert client.post(url, payload, format="json").status_code == 403  # anonymous
@@ -178,7 +169,7 @@ def test_reads(client, event):
     client.force_authenticate(None)
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
     assert client.get(f"/api/v1/events/{event.pk}/deals/").json()["results"][0]["cards"]
-    table, _ = first_play(event)
+    table, _, _ = first_play(event)
     plan = client.get(f"/api/v1/tables/{table.code}/").json()
     assert plan["table"] == 1
     assert [r["round"] for r in plan["rounds"]] == [1, 2]

@@ -340,6 +340,9 @@ class TableResult(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     entered_via = models.CharField(max_length=12, blank=True)  # table / organiser / api
+    # The event's ``results_version`` this row was last written at: a recompute from snapshot
+    # version S rescored only the deals of the rows whose version is above S.
+    version = models.PositiveIntegerField(_("results version"), default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -352,7 +355,10 @@ class TableResult(models.Model):
                 name="result_points_in_range",
             ),
         ]
-        indexes = [models.Index(fields=["event", "round_number"])]
+        indexes = [
+            models.Index(fields=["event", "round_number"]),
+            models.Index(fields=["event", "version"]),
+        ]
         verbose_name = _("table result")
         verbose_name_plural = _("table results")
 

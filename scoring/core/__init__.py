@@ -11,6 +11,15 @@ Entry point::
     compute_standings(tournament: TournamentInput, *,
                       method: Literal["vectorised", "reference"] = "vectorised") -> Standings
 
+Incremental use (the same result in two halves)::
+
+    hand_scores(tournament) -> HandScores         # per deal: depends on that deal's results only
+    merge_hand_scores([HandScores, ...]) -> HandScores   # disjoint deals, one set
+    standings_from_hands(tournament, hands) -> Standings # rankings, teams, matches
+
+``standings_from_hands(t, merge_hand_scores([hand_scores(t1), hand_scores(t2)]))`` equals
+``compute_standings(t)`` when ``t1`` and ``t2`` split ``t``'s results by deal.
+
 ``method="reference"`` runs the readable rulebook path (:mod:`scoring.core.reference`), the
 default runs the NumPy path (:mod:`scoring.core.vectorised`); both give identical standings.
 Invalid input raises :class:`ScoringInputError` (a ``ValueError``) with a one-line message.
@@ -100,8 +109,10 @@ from scoring.core.results import (
     MatchSheet,
     Standings,
     TeamRow,
+    empty_hand_scores,
+    merge_hand_scores,
 )
-from scoring.core.vectorised import compute_standings_vectorised
+from scoring.core.vectorised import compute_standings_vectorised, hand_scores, standings_from_hands
 
 
 def compute_standings(
@@ -136,6 +147,10 @@ __all__ = [
     "TeamRow",
     "TournamentInput",
     "compute_standings",
+    "empty_hand_scores",
+    "hand_scores",
+    "merge_hand_scores",
     "pm_from_net",
+    "standings_from_hands",
     "wbf_victory_points",
 ]

@@ -11,11 +11,11 @@ deal, table, seat (N, E, S, W).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -146,6 +146,55 @@ class HandScores:
 
     def to_list(self) -> list[dict[str, object]]:
         return [score.to_dict() for score in self]
+
+
+def empty_hand_scores(entrant_ids: tuple[str, ...] = ()) -> HandScores:
+    """No hand scores (an event without results yet)."""
+    ints = np.zeros(0, dtype=np.int64)
+    flags = np.zeros(0, dtype=np.bool_)
+    return HandScores(ints, ints, ints, ints, ints, flags, flags, ints, ints, ints, ints,
+                      tuple(entrant_ids))  # fmt: skip
+
+
+def merge_hand_scores(parts: Sequence[HandScores]) -> HandScores:
+    """Hand scores of disjoint sets of deals as one set, ordered by (deal, table, seat).
+
+    Entrant indices are re-based on the union of the parts' ``entrant_ids`` (in order of first
+    appearance). Raises ``ValueError`` if two parts hold the same (deal, table, seat).
+    """
+    index_of: dict[str, int] = {}
+    remapped: list[IntArray] = []
+    for part in parts:
+        mapping = np.array(
+            [index_of.setdefault(name, len(index_of)) for name in part.entrant_ids],
+            dtype=np.int64,
+        )
+        remapped.append(mapping[part.entrant] if len(part) else np.zeros(0, dtype=np.int64))
+    if not parts:
+        return empty_hand_scores()
+
+    def joined(name: str) -> Any:
+        return np.concatenate([getattr(part, name) for part in parts])
+
+    deal, table, seat = joined("deal"), joined("table"), joined("seat")
+    order = np.lexsort((seat, table, deal))
+    key = np.stack((deal[order], table[order], seat[order]))
+    if key.shape[1] > 1 and bool(np.any(np.all(key[:, 1:] == key[:, :-1], axis=0))):
+        raise ValueError("merge_hand_scores: a hand appears in two parts")
+    return HandScores(
+        deal=deal[order],
+        table=table[order],
+        seat=seat[order],
+        entrant=np.concatenate(remapped)[order],
+        mark=joined("mark")[order],
+        artificial=joined("artificial")[order],
+        director=joined("director")[order],
+        mp_num=joined("mp_num")[order],
+        mp_den=joined("mp_den")[order],
+        top=joined("top")[order],
+        percentage=joined("percentage")[order],
+        entrant_ids=tuple(index_of),
+    )
 
 
 def _slice(scores: HandScores, first: int, last: int) -> HandScores:

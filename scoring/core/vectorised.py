@@ -18,6 +18,7 @@ exactly rounded one, whatever the order of the input rows.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -36,7 +37,7 @@ from scoring.core.model import (
     TournamentInput,
 )
 from scoring.core.reference import compute_standings_reference
-from scoring.core.results import HandScores, IndividualRow, Standings
+from scoring.core.results import HandScores, IndividualRow, Standings, empty_hand_scores
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -380,21 +381,77 @@ def _individual_ranking(
     )
 
 
-def compute_standings_vectorised(tournament: TournamentInput) -> Standings:
-    """Score the tournament with array operations (the path used at scale)."""
+def hand_scores(tournament: TournamentInput) -> HandScores:
+    """Compare every hand of the tournament's seat results: the per-deal half of the work.
+
+    A hand's scores depend only on the results of its own deal and the deal's scheduled count,
+    so the hand scores of some deals can be computed alone and merged with stored ones
+    (:func:`scoring.core.results.merge_hand_scores`) before :func:`standings_from_hands`.
+    Structure checks on the seat results (one result per seat, one seat per entrant and deal)
+    are made here; teams and penalties are checked by :func:`standings_from_hands`.
+    """
     columns = tournament.seats
     if len(columns) == 0:
-        return compute_standings_reference(tournament)
+        return empty_hand_scores(columns.entrant_ids)
     deal_values, deal_index = _dense_index(columns.deal)
     order = _canonical_order(columns, deal_index)
     _check_one_seat_per_deal(columns, deal_index, int(deal_values.shape[0]))
+    scored = _score_hands(columns, deal_values, deal_index, tournament.scheduled)
+    return HandScores(
+        deal=columns.deal[order],
+        table=columns.table[order],
+        seat=columns.seat[order],
+        entrant=columns.entrant[order],
+        mark=np.where(columns.artificial == NO_ARTIFICIAL, columns.mark, 0)[order],
+        artificial=(columns.artificial != NO_ARTIFICIAL)[order],
+        director=columns.director[order],
+        mp_num=scored.mp_num[order],
+        mp_den=scored.mp_den[order],
+        top=scored.top[order],
+        percentage=scored.percentage[order],
+        entrant_ids=columns.entrant_ids,
+    )
 
+
+def _columns_of(hands: HandScores) -> tuple[SeatColumns, _HandColumns]:
+    """The seat columns and exact hand columns a set of hand scores was computed from."""
+    artificial = np.where(hands.artificial, hands.percentage, NO_ARTIFICIAL).astype(np.int64)
+    columns = SeatColumns(
+        deal=hands.deal,
+        table=hands.table,
+        seat=hands.seat,
+        entrant=hands.entrant,
+        mark=hands.mark,
+        artificial=artificial,
+        director=hands.director,
+        entrant_ids=hands.entrant_ids,
+    )
+    scored = _HandColumns(len(hands))
+    scored.mp_num = hands.mp_num.astype(np.int64)
+    scored.mp_den = hands.mp_den.astype(np.int64)
+    scored.top = hands.top.astype(np.int64)
+    scored.percentage = hands.percentage.astype(np.int64)
+    compared = scored.top > 0
+    safe_top = np.where(compared, scored.top, 1)
+    safe_den = np.where(compared, scored.mp_den, 1)
+    real_float = np.where(compared, 100.0 * scored.mp_num / (safe_den * safe_top), 50.0)
+    scored.percentage_float = np.where(hands.artificial, artificial / 100.0, real_float)
+    return columns, scored
+
+
+def standings_from_hands(tournament: TournamentInput, hands: HandScores) -> Standings:
+    """Rank players (and teams, and quadrette matches) from hand scores: the second half.
+
+    ``tournament`` gives the penalties, teams, matches, lines and options (its seat results are
+    not read). ``standings_from_hands(t, hand_scores(t))`` is ``compute_standings(t)``.
+    """
+    if len(hands) == 0:
+        return compute_standings_reference(replace(tournament, seats=SeatColumns.from_results([])))
+    columns, scored = _columns_of(hands)
     entrant_ids = columns.entrant_ids
     seated = np.bincount(columns.entrant, minlength=len(entrant_ids)) > 0
     players = {entrant_ids[index] for index in np.flatnonzero(seated).tolist()}
     structure = check_structure(tournament, players)
-
-    scored = _score_hands(columns, deal_values, deal_index, tournament.scheduled)
 
     names = list(entrant_ids)
     player_penalty = np.zeros(len(names), dtype=np.int64)
@@ -425,21 +482,6 @@ def compute_standings_vectorised(tournament: TournamentInput) -> Standings:
                 raise ScoringInputError(f"team {team_id}: none of its members has a result")
             team_totals[team_id] = team_total
 
-    hands = HandScores(
-        deal=columns.deal[order],
-        table=columns.table[order],
-        seat=columns.seat[order],
-        entrant=columns.entrant[order],
-        mark=np.where(columns.artificial == NO_ARTIFICIAL, columns.mark, 0)[order],
-        artificial=(columns.artificial != NO_ARTIFICIAL)[order],
-        director=columns.director[order],
-        mp_num=scored.mp_num[order],
-        mp_den=scored.mp_den[order],
-        top=scored.top[order],
-        percentage=scored.percentage[order],
-        entrant_ids=entrant_ids,
-    )
-
     match_records = []
     if tournament.matches:
         match_tables = np.array(
@@ -449,3 +491,10 @@ def compute_standings_vectorised(tournament: TournamentInput) -> Standings:
         at_match_tables = np.flatnonzero(np.isin(columns.table, match_tables)).astype(np.int64)
         match_records = columns.take(at_match_tables).records()
     return finish(tournament, hands, individual, team_totals, match_records)
+
+
+def compute_standings_vectorised(tournament: TournamentInput) -> Standings:
+    """Score the tournament with array operations (the path used at scale)."""
+    if len(tournament.seats) == 0:
+        return compute_standings_reference(tournament)
+    return standings_from_hands(tournament, hand_scores(tournament))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -23,6 +24,9 @@ from scoring.core import (
     Team,
     TournamentInput,
     compute_standings,
+    hand_scores,
+    merge_hand_scores,
+    standings_from_hands,
 )
 from scoring.core.model import NO_ARTIFICIAL
 from scoring.core.synthetic import synthetic_tournament
@@ -191,6 +195,27 @@ def test_permuting_the_results_changes_nothing(tournament: TournamentInput, rng)
 def test_vectorised_path_agrees_with_the_reference(tournament: TournamentInput) -> None:
     reference = compute_standings(tournament, method="reference").to_dict()
     assert compute_standings(tournament, method="vectorised").to_dict() == reference
+
+
+@settings(max_examples=80, deadline=None)
+@given(tournaments(teams=True), st.data())
+def test_hands_scored_by_parts_then_ranked_equal_the_whole(
+    tournament: TournamentInput, data: st.DataObject
+) -> None:
+    """The incremental recompute's premise: a deal's hand scores depend on that deal only, and
+    the rankings only on the hand scores."""
+    seats = tournament.seats
+    deals = sorted(set(seats.deal.tolist()))
+    chosen = set(data.draw(st.lists(st.sampled_from(deals), unique=True))) if deals else set()
+    mask = np.isin(seats.deal, sorted(chosen))
+    parts = [
+        hand_scores(replace(tournament, seats=seats.take(np.flatnonzero(rows).astype(np.int64))))
+        for rows in (mask, ~mask)
+    ]
+    merged = merge_hand_scores(parts)
+    expected = compute_standings(tournament).to_dict()
+    assert standings_from_hands(tournament, merged).to_dict() == expected
+    assert standings_from_hands(tournament, hand_scores(tournament)).to_dict() == expected
 
 
 def with_holes(tournament: TournamentInput, seed: int) -> TournamentInput:

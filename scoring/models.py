@@ -16,6 +16,8 @@ Rows are denormalised for reading: a score card or a frequency sheet is one inde
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -54,30 +56,78 @@ class StandingsSnapshot(models.Model):
 
 
 class HandScore(models.Model):
-    """One seat of one table result, compared with every other holder of the same hand."""
+    """One seat of one table result, compared with every other holder of the same hand.
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="hand_scores")
-    result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="hand_scores")
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="hand_scores")
-    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="hand_scores")
+    Derived data, rewritten by the recompute in bulk (COPY on PostgreSQL): the foreign keys
+    carry no database constraint (the recompute writes only ids it has just read, and Django's
+    cascades still delete these rows with their event, result, deal or entrant), and only the
+    indexes the reads and the recompute use exist (event, result, deal, entrant).
+
+    The exact matchpoints are ``mp_num / mp_den`` (Neuberg makes them fractional) out of ``top``;
+    ``percentage`` is rounded half-up to 0.01. An artificial score has no mark, matchpoints or
+    top. The exact columns let the recompute rank from stored hands without rescoring them.
+    """
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="hand_scores", db_constraint=False
+    )
+    result = models.ForeignKey(
+        TableResult, on_delete=models.CASCADE, related_name="hand_scores", db_constraint=False
+    )
+    deal = models.ForeignKey(
+        Deal, on_delete=models.CASCADE, related_name="hand_scores", db_constraint=False
+    )
+    entrant = models.ForeignKey(
+        Entrant, on_delete=models.CASCADE, related_name="hand_scores", db_constraint=False
+    )
     table_number = models.PositiveSmallIntegerField()
     round_number = models.PositiveSmallIntegerField()
     seat = models.CharField(max_length=1)
     mark = models.IntegerField(null=True, blank=True)
-    matchpoints = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
-    top = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    mp_num = models.BigIntegerField(default=0)
+    mp_den = models.PositiveIntegerField(default=1)
+    top = models.PositiveIntegerField(null=True, blank=True)
     percentage = models.DecimalField(max_digits=5, decimal_places=2)
     artificial = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["event", "deal__number", "table_number", "seat"]
-        indexes = [
-            models.Index(fields=["event", "entrant"]),
-            models.Index(fields=["event", "deal"]),
-        ]
 
     def __str__(self) -> str:
         return f"{self.deal} {self.seat} table {self.table_number}: {self.percentage}%"
+
+    @property
+    def matchpoints(self) -> Decimal | None:
+        """The matchpoints rounded half-up to 0.01 (``None`` for an artificial score)."""
+        if self.artificial or not self.mp_den:
+            return None
+        return (Decimal(self.mp_num) / Decimal(self.mp_den)).quantize(
+            Decimal("0.01"), rounding=ROUND_HALF_UP
+        )
+
+
+class RecomputeState(models.Model):
+    """The coalescing of an event's recomputes (``scoring.services``).
+
+    ``queued_at``: a recompute task was sent and has not started (writers send another only when
+    none is queued, or when the queued one is older than the staleness limit: a lost message).
+    ``lease_until`` / ``lease_owner``: a worker is recomputing until then; another worker does
+    not start (it would do the same work) unless the lease expired (a worker lost mid-task).
+    """
+
+    event = models.OneToOneField(
+        Event, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    queued_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    lease_owner = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        verbose_name = _("recompute state")
+        verbose_name_plural = _("recompute states")
+
+    def __str__(self) -> str:
+        return f"recompute state of event {self.event_id}"
 
 
 class RankingEntry(models.Model):

@@ -1,4 +1,4 @@
-"""Standings recompute: load an event's results, call the pure core, write the snapshot.
+"""Standings recompute: read an event's results, call the pure core, publish the snapshot.
 
 Vocabulary: the *snapshot* (``StandingsSnapshot`` + its ``HandScore`` and ``RankingEntry`` rows)
 is what pages and the API read; it carries the ``results_version`` of the event it was computed
@@ -6,70 +6,306 @@ from, the results expected and counted (``scoring.selectors.results_expected``, 
 round) and the quadrette match sheets. Core entrant ids are ``"e<Entrant.pk>"`` for players and
 ``"t<Team.pk>"`` for teams (``scoring.models.entrant_key`` / ``team_key``).
 
-Invariants:
+Writers never wait for scoring
+------------------------------
+A result writer bumps ``Event.results_version`` and stamps its row with the new version
+(``TableResult.version``) in its own short transaction; it takes no lock a recompute holds. A
+recompute never locks the event:
 
-- :func:`standings_recompute` runs in one transaction holding the event row lock
-  (``select_for_update``). Result writers bump ``Event.results_version`` in their own
-  transaction, so while the lock is held no result can commit: the loaded results are exactly
-  those of the version recorded in the snapshot;
-- it recomputes from scratch and skips when the snapshot already has the event's version, so a
-  duplicated or late (out-of-order) task is harmless and a burst of results coalesces;
-- what is scored: played results (confirmed ones when the event asks for a defender's
-  confirmation) and artificial scores. A deal *not played* (and an unconfirmed result) counts
-  in the deal's scheduled total (Neuberg's N) but is not compared;
-- the scheduled count of a deal is the number of tables of the movement that really play its
-  deal set (``Schedule.tables_per_deal_set``: a table where a phantom sits plays nothing).
+1. **read** in one consistent snapshot (``REPEATABLE READ`` on PostgreSQL): the event's version
+   V, the snapshot's version S, and the results (all of them, or those of the deals changed
+   since S);
+2. **compute** with the core, outside any transaction;
+3. **publish** in one short transaction holding only the snapshot row's lock: refused when the
+   stored snapshot has moved meanwhile (an older computation never replaces a newer one), else
+   the changed hand scores and the rankings are rewritten in bulk (``scoring.bulk``: COPY) and
+   the snapshot takes version V. Readers see the old or the new snapshot, never a mixture.
+
+Incremental where it is cheaper
+-------------------------------
+A result changes the comparison of its own deal only. When a snapshot exists and at most half
+of the deals changed since it, only those deals are rescored (their results read, their hand
+scores rewritten); the rankings are recomputed from the stored hand scores of the other deals
+plus the new ones (``scoring.core.standings_from_hands``). A full recompute rescores every deal;
+both give the identical snapshot (tests compare them on random events).
+
+Coalescing
+----------
+``standings_request`` (called on commit of every results change) sends the task only when none
+is queued for the event (``RecomputeState.queued_at``; a queued message older than
+:data:`QUEUED_STALE` counts as lost). ``standings_refresh`` (what the task runs) holds a lease so
+that one worker recomputes an event at a time, recomputes until the snapshot is at the event's
+version (bounded), releases the lease and looks once more, so the last result is always scored.
+
+What is scored: played results (confirmed ones when the event asks for a defender's
+confirmation) and artificial scores. A deal *not played* (and an unconfirmed result) counts in
+the deal's scheduled total (Neuberg's N) but is not compared. The scheduled count of a deal is
+the number of tables of the movement that really play its deal set
+(``Schedule.tables_per_deal_set``: a table where a phantom sits plays nothing).
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
-from fractions import Fraction
+import datetime as dt
+import logging
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
+import numpy as np
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 
-from scoring.core import compute_standings
-from scoring.core.model import (
-    IMP_THRESHOLDS,
-    Match,
-    ScoringOptions,
-    SeatResult,
+from scoring.bulk import IntMatrix, is_postgresql, read_int_columns, write_rows
+from scoring.core import (
+    HandScores,
+    SeatColumns,
+    Standings,
     TournamentInput,
+    hand_scores,
+    merge_hand_scores,
+    standings_from_hands,
 )
+from scoring.core.model import IMP_THRESHOLDS, NO_ARTIFICIAL, Match, ScoringOptions
 from scoring.core.model import Penalty as CorePenalty
 from scoring.core.model import Team as CoreTeam
-from scoring.core.results import Standings
 from scoring.models import (
     HandScore,
     RankingEntry,
+    RecomputeState,
     StandingsSnapshot,
     entrant_key,
     key_pk,
     team_key,
 )
 from scoring.selectors import results_expected
-from tournaments.models import SEATS, Deal, Entrant, Event, Penalty, TableResult, Team
+from tournaments.models import SEATS, Deal, Entrant, Event, Penalty, Table, TableResult, Team
 from tournaments.movements import Schedule, TablePlay
 
-TWO_PLACES = Decimal("0.01")
+logger = logging.getLogger(__name__)
+
+LEASE = dt.timedelta(seconds=120)  # longer than any recompute; renewed at every pass
+QUEUED_STALE = dt.timedelta(seconds=60)  # a queued task not started by then was lost
+REFRESH_PASSES = 20  # recomputes one refresh may chain while results keep arriving
+REFRESH_SECONDS = 90.0
+
+_KIND_CODES = {TableResult.Kind.PLAYED: 0, TableResult.Kind.ARTIFICIAL: 1}
+_NOT_PLAYED = 2
+_PERCENT_TEXT = np.array([f"{h // 100}.{h % 100:02d}" for h in range(10001)], dtype=object)
+
+
+# ------------------------------------------------------------------------- reading
+
+
+@contextmanager
+def _consistent_read() -> Iterator[None]:
+    """A transaction whose reads all see one snapshot of the database (PostgreSQL: REPEATABLE
+    READ, read only). Inside an outer transaction (tests) the outer one already is."""
+    outer = not transaction.get_connection().in_atomic_block
+    with transaction.atomic():
+        if outer and is_postgresql():
+            with transaction.get_connection().cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
+def _ids(values: Sequence[int]) -> str:
+    return ", ".join(str(int(value)) for value in values) or "NULL"
+
+
+# Columns of the results matrix (one row per TableResult).
+_R_ID, _R_EVENT, _R_KIND, _R_CONFIRMED, _R_DIRECTOR, _R_ROUND, _R_DEAL_ID, _R_DEAL, _R_TABLE = (
+    range(9)
+)
+_R_SEATS, _R_MARKS, _R_ARTIFICIAL = 9, 13, 17
+_RESULT_COLUMNS = 21
+
+
+def _results_query(event_ids: Sequence[int], deal_ids: Sequence[int] | None) -> str:
+    r, t, d = TableResult._meta.db_table, Table._meta.db_table, Deal._meta.db_table
+    kind = (
+        "CASE r.kind "
+        + " ".join(f"WHEN '{kind}' THEN {code}" for kind, code in _KIND_CODES.items())
+        + f" ELSE {_NOT_PLAYED} END"
+    )
+    seats = [f"COALESCE(r.seat_{s}_id, -1)" for s in "nesw"]
+    marks = [f"COALESCE(r.mark_{s}, 0)" for s in "nesw"]
+    artificial = [f"COALESCE(CAST(ROUND(r.artificial_{s} * 100) AS BIGINT), -1)" for s in "nesw"]
+    columns = [
+        "r.id", "r.event_id", kind,
+        "CASE WHEN r.confirmed THEN 1 ELSE 0 END",
+        "CASE WHEN r.director_assigned THEN 1 ELSE 0 END",
+        "r.round_number", "r.deal_id", "d.number", "t.number",
+        *seats, *marks, *artificial,
+    ]  # fmt: skip
+    where = f"r.event_id IN ({_ids(event_ids)})"
+    if deal_ids is not None:
+        where += f" AND r.deal_id IN ({_ids(deal_ids)})"
+    return (
+        f"SELECT {', '.join(columns)} FROM {r} AS r "
+        f"JOIN {t} AS t ON t.id = r.table_id JOIN {d} AS d ON d.id = r.deal_id WHERE {where}"
+    )
+
+
+# Columns of the stored hand scores matrix (one row per HandScore).
+_H_EVENT, _H_RESULT, _H_DEAL_ID, _H_TABLE, _H_SEAT, _H_ENTRANT, _H_MARK, _H_ARTIFICIAL = range(8)
+_H_MP_NUM, _H_MP_DEN, _H_TOP, _H_PERCENTAGE, _H_ROUND = 8, 9, 10, 11, 12
+_HAND_COLUMNS = 13
+
+
+def _hands_query(event_ids: Sequence[int], except_deals: Sequence[int]) -> str:
+    seat = "CASE h.seat " + " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(SEATS)) + " END"
+    columns = [
+        "h.event_id", "h.result_id", "h.deal_id", "h.table_number", seat, "h.entrant_id",
+        "COALESCE(h.mark, 0)", "CASE WHEN h.artificial THEN 1 ELSE 0 END",
+        "h.mp_num", "h.mp_den", "COALESCE(h.top, 0)",
+        "CAST(ROUND(h.percentage * 100) AS BIGINT)", "h.round_number",
+    ]  # fmt: skip
+    where = f"h.event_id IN ({_ids(event_ids)})"
+    if except_deals:
+        where += f" AND h.deal_id NOT IN ({_ids(except_deals)})"
+    return f"SELECT {', '.join(columns)} FROM {HandScore._meta.db_table} AS h WHERE {where}"
 
 
 @dataclass
-class EventData:
-    """Everything loaded for one recompute, plus the maps needed to write the snapshot back."""
+class _EventShape:
+    """What does not change while results arrive: entrants, deals, the movement's counts."""
 
-    tournament: TournamentInput
-    results: dict[tuple[int, int], dict[str, Any]]  # (deal number, table number) -> row
-    deal_ids: dict[int, int]  # deal number -> Deal.pk
-    entered: Counter[int]  # round number -> results counted (scored or not played)
+    event: Event
+    event_ids: list[int]  # the events whose results are compared together
+    entrant_pks: np.ndarray[Any, np.dtype[np.int64]]  # sorted
+    deal_number: dict[int, int]  # Deal.pk -> number
+    scheduled: dict[int, int]  # deal number -> tables really playing it
+    entrants: list[dict[str, Any]]
+
+    @property
+    def entrant_ids(self) -> tuple[str, ...]:
+        return tuple(entrant_key(pk) for pk in self.entrant_pks.tolist())
 
 
-def _decimal(value: object) -> Decimal:
-    return Decimal(str(value))
+def _event_shape(event: Event) -> _EventShape:
+    entrants: list[dict[str, Any]] = [
+        dict(row)
+        for row in Entrant.objects.filter(event=event).values(
+            "id", "slot", "phantom", "line", "team_id"
+        )
+    ]
+    deals = list(Deal.objects.filter(event=event).values("id", "number", "deal_set"))
+    tables_per_set = event.schedule.tables_per_deal_set()
+    return _EventShape(
+        event=event,
+        event_ids=[event.pk],
+        entrant_pks=np.array(sorted(e["id"] for e in entrants), dtype=np.int64),
+        deal_number={d["id"]: d["number"] for d in deals},
+        scheduled={
+            d["number"]: tables_per_set[d["deal_set"]]
+            for d in deals
+            if tables_per_set[d["deal_set"]]
+        },
+        entrants=entrants,
+    )
+
+
+@dataclass
+class _Scored:
+    """Hand scores with, per hand, where it is stored: event, result, deal id, round."""
+
+    hands: HandScores
+    event_id: np.ndarray[Any, np.dtype[np.int64]]
+    result_id: np.ndarray[Any, np.dtype[np.int64]]
+    deal_id: np.ndarray[Any, np.dtype[np.int64]]
+    round_number: np.ndarray[Any, np.dtype[np.int64]]
+
+
+def _seat_columns(shape: _EventShape, results: IntMatrix) -> SeatColumns:
+    """The core's seat columns of the scored results (one row per seat of a compared result)."""
+    kind = results[:, _R_KIND]
+    counted = ~((kind == 0) & (results[:, _R_CONFIRMED] == 0))
+    rows = np.flatnonzero(counted & (kind != _NOT_PLAYED))
+    row = np.repeat(rows, 4)
+    seat = np.tile(np.arange(4, dtype=np.int64), rows.shape[0])
+    entrant_pk = results[row, _R_SEATS + seat]
+    seated = entrant_pk >= 0
+    row, seat, entrant_pk = row[seated], seat[seated], entrant_pk[seated]
+    artificial_row = results[row, _R_KIND] == 1
+    return SeatColumns(
+        deal=results[row, _R_DEAL],
+        table=results[row, _R_TABLE],
+        seat=seat,
+        entrant=np.searchsorted(shape.entrant_pks, entrant_pk).astype(np.int64),
+        mark=np.where(artificial_row, 0, results[row, _R_MARKS + seat]),
+        artificial=np.where(artificial_row, results[row, _R_ARTIFICIAL + seat], NO_ARTIFICIAL),
+        director=(results[row, _R_DIRECTOR] == 1) | artificial_row,
+        entrant_ids=shape.entrant_ids,
+    )
+
+
+def _score(shape: _EventShape, results: IntMatrix) -> _Scored:
+    """Score the hands of ``results`` (the core's first half) and locate each hand's row."""
+    columns = _seat_columns(shape, results)
+    scored = hand_scores(TournamentInput(seats=columns, scheduled=shape.scheduled))
+    width = int(results[:, _R_TABLE].max()) + 1 if results.shape[0] else 1
+    key = results[:, _R_DEAL] * width + results[:, _R_TABLE]
+    order = np.argsort(key, kind="stable")
+    where = order[np.searchsorted(key[order], scored.deal * width + scored.table)]
+    return _Scored(
+        hands=scored,
+        event_id=results[where, _R_EVENT],
+        result_id=results[where, _R_ID],
+        deal_id=results[where, _R_DEAL_ID],
+        round_number=results[where, _R_ROUND],
+    )
+
+
+def _stored(shape: _EventShape, stored: IntMatrix) -> _Scored:
+    """The stored hand scores as the core's columns (the exact values let them be ranked)."""
+    artificial = stored[:, _H_ARTIFICIAL] == 1
+    numbers = np.array([shape.deal_number.get(pk, 0) for pk in stored[:, _H_DEAL_ID].tolist()],
+                       dtype=np.int64)  # fmt: skip
+    hands = HandScores(
+        deal=numbers,
+        table=stored[:, _H_TABLE],
+        seat=stored[:, _H_SEAT],
+        entrant=np.searchsorted(shape.entrant_pks, stored[:, _H_ENTRANT]).astype(np.int64),
+        mark=stored[:, _H_MARK],
+        artificial=artificial,
+        director=np.zeros(stored.shape[0], dtype=np.bool_),
+        mp_num=stored[:, _H_MP_NUM],
+        mp_den=stored[:, _H_MP_DEN],
+        top=stored[:, _H_TOP],
+        percentage=stored[:, _H_PERCENTAGE],
+        entrant_ids=shape.entrant_ids,
+    )
+    return _Scored(hands, stored[:, _H_EVENT], stored[:, _H_RESULT], stored[:, _H_DEAL_ID],
+                   stored[:, _H_ROUND])  # fmt: skip
+
+
+def _merged(parts: Sequence[_Scored]) -> _Scored:
+    """One set of hand scores, in the core's order, with the location columns following."""
+    hands = merge_hand_scores([part.hands for part in parts])
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return _Scored(hands, empty, empty, empty, empty)
+    # merge_hand_scores orders by (deal, table, seat): apply the same order to the locations.
+    deal = np.concatenate([part.hands.deal for part in parts])
+    table = np.concatenate([part.hands.table for part in parts])
+    seat = np.concatenate([part.hands.seat for part in parts])
+    order = np.lexsort((seat, table, deal))
+
+    def joined(name: str) -> np.ndarray[Any, np.dtype[np.int64]]:
+        return np.concatenate([getattr(part, name) for part in parts])[order]
+
+    return _Scored(hands, joined("event_id"), joined("result_id"), joined("deal_id"),
+                   joined("round_number"))  # fmt: skip
+
+
+# ------------------------------------------------------------------ rankings' input
 
 
 def _quadrette_matches(schedule: Schedule, team_of_slot: dict[int, int]) -> list[Match]:
@@ -104,60 +340,15 @@ def _quadrette_matches(schedule: Schedule, team_of_slot: dict[int, int]) -> list
     return matches
 
 
-def event_scoring_input(event: Event) -> EventData:
-    """Build the core's input from the stored results (one query for the results)."""
-    entrants = list(
-        Entrant.objects.filter(event=event).values("id", "slot", "phantom", "line", "team_id")
-    )
-    schedule = event.schedule
-    deals = list(Deal.objects.filter(event=event).values("id", "number", "deal_set"))
-    deal_ids = {d["number"]: d["id"] for d in deals}
-    tables_per_set = schedule.tables_per_deal_set()
-    scheduled = {
-        d["number"]: tables_per_set[d["deal_set"]] for d in deals if tables_per_set[d["deal_set"]]
-    }
+def _ranking_input(shape: _EventShape, scored_players: set[str]) -> TournamentInput:
+    """Penalties, teams, matches, lines and options (no seat results): what ranks the hands.
 
-    rows: list[dict[str, Any]] = list(
-        TableResult.objects.filter(event=event).values(  # type: ignore[arg-type]
-            "id", "kind", "confirmed", "director_assigned", "round_number", "deal_id",
-            "deal__number", "table__number", "seat_n_id", "seat_e_id", "seat_s_id", "seat_w_id",
-            "mark_n", "mark_e", "mark_s", "mark_w",
-            "artificial_n", "artificial_e", "artificial_s", "artificial_w",
-        )
-    )  # fmt: skip
-    records: list[SeatResult] = []
-    results: dict[tuple[int, int], dict[str, Any]] = {}
-    entered: Counter[int] = Counter()  # counted results per round
-    for row in rows:
-        deal, table = row["deal__number"], row["table__number"]
-        results[(deal, table)] = row
-        kind = row["kind"]
-        if kind == TableResult.Kind.PLAYED and not row["confirmed"]:
-            continue
-        entered[row["round_number"]] += 1
-        if kind == TableResult.Kind.NOT_PLAYED:
-            continue
-        for seat in SEATS:
-            lower = seat.lower()
-            entrant_id = row[f"seat_{lower}_id"]
-            if entrant_id is None:
-                continue
-            if kind == TableResult.Kind.PLAYED:
-                records.append(SeatResult(deal=deal, table=table, seat=seat,
-                                          entrant=entrant_key(entrant_id),
-                                          mark=row[f"mark_{lower}"],
-                                          director=row["director_assigned"]))  # fmt: skip
-            else:
-                records.append(SeatResult(deal=deal, table=table, seat=seat,
-                                          entrant=entrant_key(entrant_id),
-                                          artificial=_decimal(row[f"artificial_{lower}"]),
-                                          director=True))  # fmt: skip
-
-    # A penalty on a player without any scored deal yet waits until he has one (the core ranks
-    # only players with results and refuses a penalty naming anybody else).
-    # Likewise a team is ranked (and its penalty applied) once one of its members has a result:
-    # early in a team event most teams have none yet, and the live standings must still update.
-    scored_players = {record.entrant for record in records}
+    A penalty on a player without any scored deal yet waits until he has one (the core ranks
+    only players with results and refuses a penalty naming anybody else). Likewise a team is
+    ranked (and its penalty applied) once one of its members has a result: early in a team
+    event most teams have none yet, and the live standings must still update.
+    """
+    event, entrants = shape.event, shape.entrants
     teams: list[CoreTeam] = []
     matches: list[Match] = []
     if event.is_team_event:
@@ -174,13 +365,14 @@ def event_scoring_input(event: Event) -> EventData:
     penalties = [
         CorePenalty(
             entrant=entrant_key(p.entrant_id) if p.entrant_id else team_key(p.team_id or 0),
-            points=_decimal(p.points),
+            points=Decimal(str(p.points)),
             reason=p.reason,
         )
         for p in Penalty.objects.filter(event=event)
         if (p.entrant_id is not None and entrant_key(p.entrant_id) in scored_players)
         or (p.team_id is not None and team_key(p.team_id) in ranked_teams)
     ]
+    schedule = event.schedule
     if event.format == Event.Format.QUADRETTE:
         team_of_slot = {e["slot"]: e["team_id"] for e in entrants if e["team_id"]}
         matches = [
@@ -194,104 +386,235 @@ def event_scoring_input(event: Event) -> EventData:
         team_ranking="vp" if event.ranking == Event.Ranking.VP else "pm",
         rank_by_line=schedule.kind == "line" and bool(lines),
     )
-    tournament = TournamentInput.from_results(
-        records,
-        scheduled=scheduled,
-        penalties=penalties,
-        teams=teams,
-        matches=matches,
+    return TournamentInput(
+        seats=SeatColumns.from_results([]),
+        penalties=tuple(penalties),
+        teams=tuple(teams),
+        matches=tuple(matches),
         lines=lines,
         options=options,
     )
-    return EventData(tournament=tournament, results=results, deal_ids=deal_ids,
-                     entered=entered)  # fmt: skip
 
 
-def _fraction_decimal(value: Fraction | None) -> Decimal | None:
-    if value is None:
-        return None
-    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
-        TWO_PLACES, rounding=ROUND_HALF_UP
+def _scored_players(hands: HandScores) -> set[str]:
+    seated = np.unique(hands.entrant).tolist()
+    return {hands.entrant_ids[index] for index in seated}
+
+
+@dataclass
+class EventData:
+    """The core's whole input for an event, read from the stored results (tests, debugging)."""
+
+    tournament: TournamentInput
+
+
+def event_scoring_input(event: Event) -> EventData:
+    """The core's input for ``event``'s stored results: ``compute_standings(data.tournament)``
+    gives what the recompute publishes."""
+    shape = _event_shape(event)
+    results = read_int_columns(_results_query(shape.event_ids, None), _RESULT_COLUMNS)
+    columns = _seat_columns(shape, results)
+    players = {shape.entrant_ids[index] for index in np.unique(columns.entrant).tolist()}
+    meta = _ranking_input(shape, players)
+    tournament = TournamentInput(
+        seats=columns,
+        scheduled=shape.scheduled,
+        penalties=meta.penalties,
+        teams=meta.teams,
+        matches=meta.matches,
+        lines=meta.lines,
+        options=meta.options,
     )
+    return EventData(tournament=tournament)
 
 
-def _hand_score_rows(event: Event, data: EventData, standings: Standings) -> Iterable[HandScore]:
-    for hand in standings.hands:
-        result = data.results[(hand.deal, hand.table)]
-        yield HandScore(
-            event=event,
-            result_id=result["id"],
-            deal_id=result["deal_id"],
-            entrant_id=key_pk(hand.entrant),
-            table_number=hand.table,
-            round_number=result["round_number"],
-            seat=hand.seat,
-            mark=hand.mark,
-            matchpoints=_fraction_decimal(hand.matchpoints),
-            top=None if hand.top is None else Decimal(hand.top),
-            percentage=hand.percentage,
-            artificial=hand.artificial,
-        )
+# -------------------------------------------------------------------------- writing
 
 
-def _ranking_rows(event: Event, standings: Standings) -> Iterable[RankingEntry]:
+def _hand_rows(scored: _Scored) -> tuple[list[str], list[list[str | None]]]:
+    hands = scored.hands
+    artificial = hands.artificial
+
+    def text(values: np.ndarray[Any, Any]) -> list[str]:
+        return list(map(str, values.tolist()))
+
+    def text_or_null(values: np.ndarray[Any, Any]) -> list[str | None]:
+        out = np.array(text(values), dtype=object)
+        out[artificial] = None
+        return list(out.tolist())
+
+    names = [
+        "event_id", "result_id", "deal_id", "entrant_id", "table_number", "round_number", "seat",
+        "mark", "mp_num", "mp_den", "top", "percentage", "artificial",
+    ]  # fmt: skip
+    seat_letters = np.array(SEATS, dtype=object)
+    columns: list[list[str | None]] = [
+        text(scored.event_id),  # type: ignore[list-item]
+        text(scored.result_id),  # type: ignore[list-item]
+        text(scored.deal_id),  # type: ignore[list-item]
+        text(np.array([key_pk(name) for name in hands.entrant_ids], dtype=np.int64)[hands.entrant]),  # type: ignore[list-item]
+        text(hands.table),  # type: ignore[list-item]
+        text(scored.round_number),  # type: ignore[list-item]
+        seat_letters[hands.seat].tolist(),
+        text_or_null(hands.mark),
+        text(hands.mp_num),  # type: ignore[list-item]
+        text(hands.mp_den),  # type: ignore[list-item]
+        text_or_null(hands.top),
+        _PERCENT_TEXT[hands.percentage].tolist(),
+        np.where(artificial, "1", "0").tolist(),
+    ]
+    return names, columns
+
+
+def _ranking_entries(event_id: int, standings: Standings) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
     for row in standings.individual:
         common = {
-            "event": event,
             "entrant_id": key_pk(row.entrant),
+            "team_id": None,
             "percentage": row.percentage,
             "penalty": row.penalty,
             "marks_total": row.marks,
             "deals_played": row.deals,
+            "points_de_match": None,
+            "victory_points": None,
         }
-        yield RankingEntry(kind=RankingEntry.Kind.INDIVIDUAL, rank=row.rank, **common)
+        rows.append({"kind": RankingEntry.Kind.INDIVIDUAL, "line": "", "rank": row.rank, **common})
         if row.line_rank is not None and row.line:
-            yield RankingEntry(kind=RankingEntry.Kind.LINE, line=row.line, rank=row.line_rank,
-                               **common)  # fmt: skip
+            rows.append({"kind": RankingEntry.Kind.LINE, "line": row.line,
+                         "rank": row.line_rank, **common})  # fmt: skip
     for team in standings.teams:
-        yield RankingEntry(
-            event=event,
-            kind=RankingEntry.Kind.TEAM,
-            rank=team.rank,
-            team_id=key_pk(team.team),
-            percentage=team.percentage,
-            penalty=team.penalty,
-            marks_total=team.marks,
-            deals_played=team.entries,
-            points_de_match=team.pm,
-            victory_points=team.vp,
+        rows.append(
+            {
+                "kind": RankingEntry.Kind.TEAM,
+                "line": "",
+                "rank": team.rank,
+                "entrant_id": None,
+                "team_id": key_pk(team.team),
+                "percentage": team.percentage,
+                "penalty": team.penalty,
+                "marks_total": team.marks,
+                "deals_played": team.entries,
+                "points_de_match": team.pm,
+                "victory_points": team.vp,
+            }
         )
+    for entry in rows:
+        entry["event_id"] = event_id
+    return rows
 
 
-def standings_recompute(*, event_id: int, force: bool = False) -> StandingsSnapshot:
-    """Recompute the event's standings from scratch and write the snapshot (one transaction).
+def _write_rankings(event_id: int, standings: Standings) -> None:
+    RankingEntry.objects.filter(event_id=event_id).delete()
+    rows = _ranking_entries(event_id, standings)
+    if not rows:
+        return
+    names = list(rows[0])
+    columns = [[None if row[name] is None else str(row[name]) for row in rows] for name in names]
+    write_rows(RankingEntry._meta.db_table, names, columns)
 
-    Skips (returns the stored snapshot untouched) when it is already at the event's
-    ``results_version``, unless ``force``. Raises ``Event.DoesNotExist`` for an unknown event.
-    """
-    with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event_id)
-        snapshot, created = StandingsSnapshot.objects.get_or_create(event=event)
-        if not created and not force and snapshot.results_version == event.results_version:
+
+# ------------------------------------------------------------------------ recompute
+
+
+@dataclass
+class _Computation:
+    version: int  # the event's results_version the results were read at
+    base: int | None  # the snapshot version the stored hands were read at (incremental)
+    changed_deals: list[int] | None  # Deal pks rescored (None: every deal)
+    new_hands: _Scored
+    standings: Standings
+    entered: dict[int, int] = field(default_factory=dict)  # round -> results counted
+
+
+def _entered_per_round(event_ids: Sequence[int]) -> dict[int, int]:
+    counted = (
+        TableResult.objects.filter(event_id__in=event_ids)
+        .exclude(kind=TableResult.Kind.PLAYED, confirmed=False)
+        .values_list("round_number")
+    )
+    entered: dict[int, int] = defaultdict(int)
+    for (number,) in counted.order_by():
+        entered[number] += 1
+    return dict(entered)
+
+
+def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | StandingsSnapshot:
+    """Read (one consistent snapshot) and compute; the stored snapshot when nothing to do."""
+    with _consistent_read():
+        event = Event.objects.get(pk=event_id)
+        snapshot = StandingsSnapshot.objects.filter(event_id=event_id).first()
+        if snapshot is not None and not force and snapshot.results_version >= event.results_version:
             return snapshot
-        data = event_scoring_input(event)
-        standings = compute_standings(data.tournament)
-        HandScore.objects.filter(event=event).delete()
-        RankingEntry.objects.filter(event=event).delete()
-        HandScore.objects.bulk_create(_hand_score_rows(event, data, standings), batch_size=2000)
-        RankingEntry.objects.bulk_create(_ranking_rows(event, standings), batch_size=2000)
-        expected, entered = results_expected(event), sum(data.entered.values())
-        snapshot.results_version = event.results_version
+        shape = _event_shape(event)
+        changed: list[int] | None = None
+        if not full and not force and snapshot is not None and snapshot.results_version > 0:
+            changed = list(
+                TableResult.objects.filter(
+                    event_id__in=shape.event_ids, version__gt=snapshot.results_version
+                )
+                .values_list("deal_id", flat=True)
+                .distinct()
+                .order_by()
+            )
+            if 2 * len(changed) > len(shape.deal_number):
+                changed = None  # most deals changed: rescoring everything is as cheap
+        results = read_int_columns(_results_query(shape.event_ids, changed), _RESULT_COLUMNS)
+        stored = (
+            read_int_columns(_hands_query(shape.event_ids, changed), _HAND_COLUMNS)
+            if changed is not None
+            else None
+        )
+        entered = _entered_per_round(shape.event_ids)
+        ranking_input_shape = shape
+        version = event.results_version
+        base = snapshot.results_version if changed is not None and snapshot else None
+        # penalties and teams are read inside the consistent snapshot too
+        new_hands = _score(shape, results)
+        parts = [new_hands] if stored is None else [_stored(shape, stored), new_hands]
+        merged = _merged(parts)
+        meta = _ranking_input(ranking_input_shape, _scored_players(merged.hands))
+    standings = standings_from_hands(meta, merged.hands)
+    return _Computation(version, base, changed, new_hands, standings, entered)
+
+
+def _publish(event: Event, computation: _Computation, *, force: bool) -> StandingsSnapshot | None:
+    """Write the computation as the event's snapshot, unless a newer one was published
+    meanwhile (``None`` then). Holds only the snapshot row's lock."""
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                snapshot, _ = StandingsSnapshot.objects.get_or_create(event=event)
+        except IntegrityError:  # created concurrently
+            pass
+        snapshot = StandingsSnapshot.objects.select_for_update().get(event=event)
+        if computation.base is not None:
+            if snapshot.results_version != computation.base:
+                return None  # the stored hands it merged are no longer the published ones
+        elif snapshot.results_version > computation.version or (
+            snapshot.results_version == computation.version and not force
+        ):
+            return None
+        hands = HandScore.objects.filter(event_id=event.pk)
+        if computation.changed_deals is not None:
+            hands = hands.filter(deal_id__in=computation.changed_deals)
+        hands.delete()  # one DELETE: nothing cascades from hand scores
+        names, columns = _hand_rows(computation.new_hands)
+        write_rows(HandScore._meta.db_table, names, columns)
+        _write_rankings(event.pk, computation.standings)
+        expected = results_expected(event)
+        entered = sum(computation.entered.values())
+        snapshot.results_version = computation.version
         snapshot.results_expected = expected
         snapshot.results_entered = entered
         snapshot.complete = expected > 0 and entered >= expected
         snapshot.data = {
-            "team_basis": standings.team_basis,
-            "matches": [sheet.to_dict() for sheet in standings.matches],
+            "team_basis": computation.standings.team_basis,
+            "matches": [sheet.to_dict() for sheet in computation.standings.matches],
             "rounds": [
                 {
                     "round": number,
-                    "entered": data.entered[number],
+                    "entered": computation.entered.get(number, 0),
                     "expected": results_expected(event, round=number),
                 }
                 for number in event.schedule.round_numbers
@@ -299,3 +622,122 @@ def standings_recompute(*, event_id: int, force: bool = False) -> StandingsSnaps
         }
         snapshot.save()
     return snapshot
+
+
+def standings_recompute(
+    *, event_id: int, force: bool = False, full: bool = False
+) -> StandingsSnapshot:
+    """Bring the event's snapshot to its current results version (one computation).
+
+    Skips (returns the stored snapshot) when it is already at the event's version, unless
+    ``force`` (which also rescores every deal). ``full`` rescores every deal even when only a
+    few changed. Never blocks result writers. If a newer snapshot was published while this one
+    was computed, returns that one. Raises ``Event.DoesNotExist`` for an unknown event.
+    """
+    for _attempt in range(3):
+        computation = _compute(event_id, force=force, full=full)
+        if isinstance(computation, StandingsSnapshot):
+            return computation
+        event = Event.objects.get(pk=event_id)
+        published = _publish(event, computation, force=force)
+        if published is not None:
+            return published
+        if computation.base is not None:
+            full = True  # the stored hands moved under an incremental pass: rescore all
+            continue
+        break
+    return StandingsSnapshot.objects.get(event_id=event_id)
+
+
+# ---------------------------------------------------------------------- coalescing
+
+
+def _state(event_id: int) -> None:
+    """Make sure the event's recompute state row exists."""
+    if not RecomputeState.objects.filter(event_id=event_id).exists():
+        try:
+            with transaction.atomic():
+                RecomputeState.objects.create(event_id=event_id)
+        except IntegrityError:
+            pass
+
+
+def standings_request(*, event_id: int) -> bool:
+    """Ask for the event's standings to be recomputed; returns whether a task must be sent.
+
+    True when no recompute task is queued for the event (or the queued one is older than
+    :data:`QUEUED_STALE`, so lost): the caller sends one. A task already queued will read
+    every result committed before it starts, so none is needed.
+    """
+    now = timezone.now()
+    _state(event_id)
+    claimed = (
+        RecomputeState.objects.filter(event_id=event_id)
+        .filter(Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUED_STALE))
+        .update(queued_at=now)
+    )
+    return claimed == 1
+
+
+def _lease(event_id: int, owner: str) -> bool:
+    now = timezone.now()
+    _state(event_id)
+    return (
+        RecomputeState.objects.filter(event_id=event_id)
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now) | Q(lease_owner=owner))
+        .update(lease_until=now + LEASE, lease_owner=owner)
+        == 1
+    )
+
+
+def _release(event_id: int, owner: str) -> None:
+    RecomputeState.objects.filter(event_id=event_id, lease_owner=owner).update(
+        lease_until=None, lease_owner=""
+    )
+
+
+def _behind(event_id: int) -> bool:
+    version = Event.objects.filter(pk=event_id).values_list("results_version", flat=True).first()
+    if version is None:
+        return False
+    stored = (
+        StandingsSnapshot.objects.filter(event_id=event_id)
+        .values_list("results_version", flat=True)
+        .first()
+    )
+    return stored is None or stored < version
+
+
+def standings_refresh(*, event_id: int) -> int | None:
+    """What the recompute task runs: recompute the event until its snapshot is current.
+
+    One worker at a time per event (a lease); a worker that finds the lease taken returns at
+    once (the holder looks again before it lets go). Bounded in passes and time. Returns the
+    stored snapshot's version (``None`` when there is none, or the event is gone).
+    """
+    RecomputeState.objects.filter(event_id=event_id).update(queued_at=None)
+    owner = uuid.uuid4().hex
+    deadline = time.monotonic() + REFRESH_SECONDS
+    version: int | None = None
+    for _pass in range(REFRESH_PASSES):
+        if not Event.objects.filter(pk=event_id).exists():
+            return None
+        if not _lease(event_id, owner):
+            break  # another worker recomputes, and looks again before it lets go
+        try:
+            while _behind(event_id) and time.monotonic() < deadline:
+                version = standings_recompute(event_id=event_id).results_version
+                _lease(event_id, owner)  # renew
+        finally:
+            _release(event_id, owner)
+        # A result committed after the last look but before the release found the lease taken
+        # and sent nothing that will run: look once more now that the lease is free.
+        if not _behind(event_id) or time.monotonic() >= deadline:
+            break
+    if version is not None and _behind(event_id):
+        logger.warning("standings of event %s still behind after a bounded refresh", event_id)
+    return (
+        StandingsSnapshot.objects.filter(event_id=event_id)
+        .values_list("results_version", flat=True)
+        .first()
+    )

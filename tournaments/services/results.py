@@ -10,14 +10,19 @@ Invariants kept here:
 
 - a result is accepted (or confirmed) only for a running event and a deal the movement schedules
   at that table (the round and the seated entrants are copied from ``Event.schedule``);
-- every writer takes the event row lock (``select_for_update``) first, before touching any
-  ``TableResult`` row: results, ``event_finish`` and the standings recompute are serialised on
-  that one lock (a single lock order: no deadlock), and a result never commits into an event
-  finished meanwhile (the status is re-checked under the lock);
+- writers never wait for scoring: a writer locks only what guards its result (the
+  ``TableResult`` row it changes, the (deal, table) unique constraint) and, as its last
+  statement, bumps ``Event.results_version`` where the event's status still allows the write
+  (:func:`_commit_version`). That row lock is held only from the bump to the commit, so
+  versions are given in commit order; ``event_finish`` takes the same row lock, so a result never
+  commits into an event finished meanwhile. The standings recompute takes no lock a writer
+  needs (``scoring.services``);
 - one result per (deal, table): the database constraint is the final guard, a second device gets
   :class:`ResultConflict` carrying the stored result, never a silent overwrite;
 - every write stores the marks computed by ``rules``, bumps ``Event.results_version`` in the same
-  transaction, appends a ``ResultChange`` (who, when, why, before/after) and sends
+  transaction and stamps the rows it wrote with the new version (``TableResult.version``: the
+  recompute rescores only the deals changed since its snapshot), appends a ``ResultChange``
+  (who, when, why, before/after) and sends
   ``tournaments.signals.results_changed`` **on commit** (``scoring`` recomputes the standings);
 - invalid input raises :class:`~tournaments.errors.TournamentError` naming the field; nothing
   stored changes.
@@ -41,13 +46,12 @@ Choices of this project:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from rules.duplicate import DUPLICATE_PLAYERS, check_duplicate_play
@@ -217,19 +221,40 @@ def _actor_label(actor: User, fallback: str) -> str:
     return str(user.get_username())[:120]
 
 
-def _locked_event(event_id: int) -> Event:
-    """The event row, locked until commit: the first lock every result writer takes."""
-    return Event.objects.select_for_update().get(pk=event_id)
+def _commit_version(
+    event_id: int, *, running_only: bool, results: Sequence[TableResult] = ()
+) -> int:
+    """The last statement of every results write: bump the event's ``results_version`` if its
+    status still allows the write, stamp ``results`` with the new version, and announce it on
+    commit. Raises (so the transaction rolls back) when the event was finished, or is a draft.
 
-
-def _bump_results_version(event_id: int) -> int:
-    """Bump the event's version (row-locks it until commit) and announce it on commit."""
-    Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
-    version = Event.objects.values_list("results_version", flat=True).get(pk=event_id)
+    The bump row-locks the event until commit: keep it last, so the lock is held for
+    milliseconds, and versions follow commit order.
+    """
+    allowed = (
+        [Event.Status.RUNNING] if running_only else [Event.Status.RUNNING, Event.Status.FINISHED]
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Event._meta.db_table} SET results_version = results_version + 1 "
+            f"WHERE id = %s AND status IN ({', '.join(['%s'] * len(allowed))}) "
+            "RETURNING results_version",
+            [event_id, *allowed],
+        )
+        row = cursor.fetchone()
+    if row is None:  # the status changed since the early check: say which way
+        event = Event.objects.get(pk=event_id)
+        (_require_running if running_only else _require_directable)(event)
+        raise AssertionError(f"event {event_id}: results_version not bumped")
+    version = int(row[0])
+    if results:
+        TableResult.objects.filter(pk__in=[result.pk for result in results]).update(version=version)
+        for result in results:
+            result.version = version
     transaction.on_commit(
         lambda: results_changed.send(sender=Event, event_id=event_id, results_version=version)
     )
-    return int(version)
+    return version
 
 
 def _record(
@@ -338,9 +363,7 @@ def table_result_submit(
     scored = outcome_score(deal=deal, outcome=outcome)
     confirmed = user_directs(actor, event) or not event.opponent_confirmation
     with transaction.atomic():
-        # The event may have been finished since the early check: decide under its lock.
-        event = _locked_event(event.pk)
-        _require_running(event)
+        # The event may be finished meanwhile: _commit_version decides, last, under its lock.
         try:
             # A savepoint: a concurrent device may have stored the same (deal, table) meanwhile.
             with transaction.atomic():
@@ -369,7 +392,7 @@ def table_result_submit(
             None,
             _("table %(table)s") % {"table": table.number},
         )
-        _bump_results_version(event.pk)
+        _commit_version(event.pk, running_only=True, results=[result])
     return result
 
 
@@ -384,8 +407,8 @@ def table_result_confirm(*, result: TableResult, seat: str, actor: User = None) 
         raise TournamentError(
             "unknown_seat", _("%(seat)s is not a seat (N, E, S, W)") % {"seat": seat}, field="seat"
         )
+    _require_running(Event.objects.get(pk=result.event_id))  # early: a fast, clear answer
     with transaction.atomic():
-        _require_running(_locked_event(result.event_id))
         locked = TableResult.objects.select_for_update().get(pk=result.pk)
         if locked.kind != TableResult.Kind.PLAYED:
             raise TournamentError("not_confirmable", _("only a played result is confirmed"))
@@ -416,7 +439,7 @@ def table_result_confirm(*, result: TableResult, seat: str, actor: User = None) 
             before,
             _("defender at %(seat)s") % {"seat": seat},
         )
-        _bump_results_version(locked.event_id)
+        _commit_version(locked.event_id, running_only=True, results=[locked])
     return locked
 
 
@@ -426,7 +449,6 @@ def table_result_correct(
     """The director replaces a result by another outcome (a real, director-assigned result)."""
     reason = _require_reason(reason)
     with transaction.atomic():
-        _locked_event(result.event_id)
         locked = (
             TableResult.objects.select_for_update()
             .select_related("deal", "event")
@@ -444,7 +466,7 @@ def table_result_correct(
         locked.confirmed = True
         locked.save()
         _record(locked, ResultChange.Action.CORRECT, actor, reason, before, "")
-        _bump_results_version(locked.event_id)
+        _commit_version(locked.event_id, running_only=False, results=[locked])
     return locked
 
 
@@ -499,25 +521,33 @@ def _director_decision(
 ) -> TableResult:
     """A director's decision replacing any outcome at (deal, table): artificial or not played.
 
-    Takes the event lock, keeps the history (before/after, who, why) and bumps the version.
+    Locks the result row (or creates it), keeps the history (before/after, who, why) and bumps
+    the version.
     """
-    with transaction.atomic():
-        event = _locked_event(event.pk)
-        _require_directable(event)
-        result, created, before = _director_result(event, table, deal)
-        _clear_outcome(result)
-        result.kind = kind
-        result.artificial_n, result.artificial_e = artificial["N"], artificial["E"]
-        result.artificial_s, result.artificial_w = artificial["S"], artificial["W"]
-        result.director_assigned = True
-        result.confirmed = True
-        if created:
-            result.entered_by = _actor_user(actor)
-            result.entered_via = "organiser"
-        result.save()
-        _record(result, action, actor, reason, before, "")
-        _bump_results_version(event.pk)
-    return result
+    event = Event.objects.get(pk=event.pk)
+    _require_directable(event)  # early: a fast, clear answer
+    for attempt in range(2):
+        try:
+            with transaction.atomic():
+                result, created, before = _director_result(event, table, deal)
+                _clear_outcome(result)
+                result.kind = kind
+                result.artificial_n, result.artificial_e = artificial["N"], artificial["E"]
+                result.artificial_s, result.artificial_w = artificial["S"], artificial["W"]
+                result.director_assigned = True
+                result.confirmed = True
+                if created:
+                    result.entered_by = _actor_user(actor)
+                    result.entered_via = "organiser"
+                result.save()
+                _record(result, action, actor, reason, before, "")
+                _commit_version(event.pk, running_only=False, results=[result])
+            return result
+        except IntegrityError:
+            # A table stored this (deal, table) since we looked: decide on the stored row.
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
 
 
 def table_result_assign_artificial(
@@ -578,9 +608,8 @@ def penalty_record(
         amount = as_decimal(penalty_hundredths(points, field="points"))
     except RuleError as error:
         raise TournamentError.from_rule(error) from error
+    _require_directable(Event.objects.get(pk=event.pk))  # early: a fast, clear answer
     with transaction.atomic():
-        event = _locked_event(event.pk)
-        _require_directable(event)
         penalty = Penalty.objects.create(
             event=event,
             entrant=entrant,
@@ -589,5 +618,5 @@ def penalty_record(
             reason=reason,
             created_by=_actor_user(actor),
         )
-        _bump_results_version(event.pk)
+        _commit_version(event.pk, running_only=False)
     return penalty

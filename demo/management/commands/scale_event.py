@@ -1,0 +1,116 @@
+"""``python manage.py scale_event``: build an individual event of any size, filled in bulk.
+
+``--tables N --rounds R [--deals-per-round D] [--fill PERCENT] [--seed S] [--name NAME]
+[--recompute] [--json]`` builds one public event in the club ``Tarot Club Grande Échelle`` with
+:func:`demo.scale.scale_event_build` and prints its id, its name and how many results were
+stored (one JSON document with ``--json``). ``--recompute`` then computes its standings
+(``scoring.services.standings_recompute``, forced). Bad arguments, or sizes no movement fits,
+exit with status 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from django.core.management.base import CommandError, CommandParser
+
+from demo.scale import MAX_ROUNDS, MAX_TABLES, MIN_TABLES, scale_event_build
+from scoring.services import standings_recompute
+from tournaments.errors import TournamentError
+from tournaments.management.base import OneLineErrorCommand
+from tournaments.models import TableResult
+
+
+def _bad(message: str) -> CommandError:
+    return CommandError(f"[invalid_arguments] {message}", returncode=2)
+
+
+def _integer(name: str, value: str, low: int, high: int) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise _bad(f"--{name}: {value!r} is not a whole number") from None
+    if not low <= number <= high:
+        raise _bad(f"--{name}: {number} is outside {low}..{high}")
+    return number
+
+
+def _percentage(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise _bad(f"--fill: {value!r} is not a percentage") from None
+    if not 0 <= number <= 100:  # also refuses nan
+        raise _bad(f"--fill: {value} is outside 0..100")
+    return number
+
+
+class Command(OneLineErrorCommand):
+    help = (
+        "Build a public individual event of N tables and R rounds, its results filled in bulk "
+        "(simulated plays), for benchmarks, load tests and trying the product."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        tables = f"tables ({MIN_TABLES}..{MAX_TABLES}), 4 players at each"
+        parser.add_argument("--tables", required=True, help=tables)
+        parser.add_argument("--rounds", required=True, help=f"rounds (1..{MAX_ROUNDS})")
+        parser.add_argument("--deals-per-round", default="4", help="deals per round (1..12)")
+        parser.add_argument("--fill", default="100",
+                            help="percentage of the scheduled plays entered, in round order "
+                                 "(default 100)")  # fmt: skip
+        parser.add_argument("--seed", default="1", help="seed of the movement, deals and plays")
+        parser.add_argument("--name", default="", help="event name (default: from the size)")
+        parser.add_argument("--recompute", action="store_true",
+                            help="compute the standings at the end")  # fmt: skip
+        parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        tables = _integer("tables", str(options["tables"]), MIN_TABLES, MAX_TABLES)
+        rounds = _integer("rounds", str(options["rounds"]), 1, MAX_ROUNDS)
+        per_round = _integer("deals-per-round", str(options["deals_per_round"]), 1, 12)
+        fill = _percentage(str(options["fill"]))
+        seed = _integer("seed", str(options["seed"]), 0, 2**62)
+        name = str(options["name"] or "").strip()
+        if len(name) > 200:
+            raise _bad("--name: at most 200 characters")
+        started = time.monotonic()
+        try:
+            event = scale_event_build(tables=tables, rounds=rounds, deals_per_round=per_round,
+                                      fill=fill, seed=seed, name=name or None)  # fmt: skip
+        except (ValueError, TournamentError) as exc:
+            detail = "; ".join(str(d) for d in getattr(exc, "details", None) or [])
+            message = f"{exc}: {detail}" if detail else str(exc)
+            raise _bad(f"scale_event: {' '.join(message.split())}") from exc
+        built = time.monotonic() - started
+        results = TableResult.objects.filter(event=event).count()
+        recompute_s = None
+        if options["recompute"]:
+            started = time.monotonic()
+            standings_recompute(event_id=event.pk, force=True)
+            recompute_s = time.monotonic() - started
+        summary = {
+            "event": event.pk,
+            "name": event.name,
+            "tables": tables,
+            "rounds": rounds,
+            "deals_per_round": per_round,
+            "players": 4 * tables,
+            "results": results,
+            "fill": fill,
+            "seed": seed,
+            "build_s": round(built, 3),
+            "recompute_s": None if recompute_s is None else round(recompute_s, 3),
+        }
+        if options["json"]:
+            self.stdout.write(json.dumps(summary, ensure_ascii=False))
+            return
+        self.stdout.write(f"event {event.pk}: {event.name}")
+        self.stdout.write(
+            f"  {tables} tables, {4 * tables} players, {rounds} rounds × {per_round} deals; "
+            f"{results} results stored in {built:.1f} s"
+        )
+        if recompute_s is not None:
+            self.stdout.write(f"  standings recomputed in {recompute_s:.1f} s")

@@ -68,6 +68,10 @@ class HandScoreSerializer(serializers.ModelSerializer):
     entrant = serializers.IntegerField(source="entrant_id", read_only=True)
     name = serializers.SerializerMethodField()
     result = serializers.IntegerField(source="result_id", read_only=True)
+    matchpoints = serializers.DecimalField(
+        max_digits=9, decimal_places=2, read_only=True, allow_null=True
+    )
+    top = serializers.DecimalField(max_digits=9, decimal_places=2, read_only=True, allow_null=True)
 
     class Meta:
         model = HandScore

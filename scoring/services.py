@@ -59,7 +59,7 @@ from typing import Any
 
 import numpy as np
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from scoring.bulk import IntMatrix, is_postgresql, read_int_columns, write_rows
@@ -519,6 +519,7 @@ def _write_rankings(event_id: int, standings: Standings) -> None:
 
 @dataclass
 class _Computation:
+    event: Event
     version: int  # the event's results_version the results were read at
     base: int | None  # the snapshot version the stored hands were read at (incremental)
     changed_deals: list[int] | None  # Deal pks rescored (None: every deal)
@@ -531,12 +532,11 @@ def _entered_per_round(event_ids: Sequence[int]) -> dict[int, int]:
     counted = (
         TableResult.objects.filter(event_id__in=event_ids)
         .exclude(kind=TableResult.Kind.PLAYED, confirmed=False)
-        .values_list("round_number")
+        .order_by()
+        .values("round_number")
+        .annotate(count=Count("id"))
     )
-    entered: dict[int, int] = defaultdict(int)
-    for (number,) in counted.order_by():
-        entered[number] += 1
-    return dict(entered)
+    return {row["round_number"]: row["count"] for row in counted}
 
 
 def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | StandingsSnapshot:
@@ -575,12 +575,13 @@ def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | Standi
         merged = _merged(parts)
         meta = _ranking_input(ranking_input_shape, _scored_players(merged.hands))
     standings = standings_from_hands(meta, merged.hands)
-    return _Computation(version, base, changed, new_hands, standings, entered)
+    return _Computation(event, version, base, changed, new_hands, standings, entered)
 
 
-def _publish(event: Event, computation: _Computation, *, force: bool) -> StandingsSnapshot | None:
+def _publish(computation: _Computation, *, force: bool) -> StandingsSnapshot | None:
     """Write the computation as the event's snapshot, unless a newer one was published
     meanwhile (``None`` then). Holds only the snapshot row's lock."""
+    event = computation.event
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -638,8 +639,7 @@ def standings_recompute(
         computation = _compute(event_id, force=force, full=full)
         if isinstance(computation, StandingsSnapshot):
             return computation
-        event = Event.objects.get(pk=event_id)
-        published = _publish(event, computation, force=force)
+        published = _publish(computation, force=force)
         if published is not None:
             return published
         if computation.base is not None:

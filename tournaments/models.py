@@ -99,6 +99,16 @@ class Player(models.Model):
 
 
 class Event(models.Model):
+    """A tournament: one room, or a *simultaneous* split into sections.
+
+    A simultaneous (``Event`` with ``sections``) holds the deals every section plays and the
+    overall standings; it has no movement, tables or entrants of its own. A *section*
+    (``simultaneous`` set) is a full event of its own — club and organisers, entrants, movement,
+    tables, entry, status, pages — playing copies of the simultaneous's deals (same numbers and
+    cards). Comparisons span every section: the standings are computed for the simultaneous
+    (its ``results_version`` counts every section's results: :attr:`scoring_event_id`).
+    """
+
     class Format(models.TextChoices):
         INDIVIDUAL = "individual", _("Individual")
         TRIPLETTE = "triplette", _("Triplette")
@@ -132,6 +142,14 @@ class Event(models.Model):
     )
     pm_scale = models.JSONField(_("points de match scale"), default=list, blank=True)
     results_version = models.PositiveIntegerField(_("results version"), default=0)
+    simultaneous = models.ForeignKey(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="sections",
+        verbose_name=_("simultaneous"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -146,6 +164,15 @@ class Event(models.Model):
     @property
     def is_team_event(self) -> bool:
         return self.format != self.Format.INDIVIDUAL
+
+    @property
+    def is_section(self) -> bool:
+        return self.simultaneous_id is not None
+
+    @property
+    def scoring_event_id(self) -> int:
+        """The event whose standings compare this event's results: its simultaneous, if any."""
+        return self.simultaneous_id or self.pk
 
     @property
     def team_size(self) -> int | None:

@@ -222,37 +222,51 @@ def _actor_label(actor: User, fallback: str) -> str:
 
 
 def _commit_version(
-    event_id: int, *, running_only: bool, results: Sequence[TableResult] = ()
+    event: Event, *, running_only: bool, results: Sequence[TableResult] = ()
 ) -> int:
-    """The last statement of every results write: bump the event's ``results_version`` if its
-    status still allows the write, stamp ``results`` with the new version, and announce it on
-    commit. Raises (so the transaction rolls back) when the event was finished, or is a draft.
+    """The last statement of every results write: bump the ``results_version`` of the event's
+    scoring event (the event itself, or its simultaneous) if the event's status still allows
+    the write, stamp ``results`` with the new version, and announce it on commit. Raises (so
+    the transaction rolls back) when the event was finished, or is a draft.
 
-    The bump row-locks the event until commit: keep it last, so the lock is held for
-    milliseconds, and versions follow commit order.
+    The bump row-locks the scoring event until commit: keep it last, so the lock is held for
+    milliseconds, and versions follow commit order. A section's own row is share-locked, so
+    that ``event_finish`` (which locks it for update) and a write never cross.
     """
-    allowed = (
-        [Event.Status.RUNNING] if running_only else [Event.Status.RUNNING, Event.Status.FINISHED]
-    )
+    allowed = [Event.Status.RUNNING]
+    if not running_only:
+        allowed.append(Event.Status.FINISHED)
+    table = Event._meta.db_table
+    statuses = ", ".join(["%s"] * len(allowed))
+    scoring_id = event.scoring_event_id
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {Event._meta.db_table} SET results_version = results_version + 1 "
-            f"WHERE id = %s AND status IN ({', '.join(['%s'] * len(allowed))}) "
-            "RETURNING results_version",
-            [event_id, *allowed],
-        )
+        if scoring_id == event.pk:
+            cursor.execute(
+                f"UPDATE {table} SET results_version = results_version + 1 "
+                f"WHERE id = %s AND status IN ({statuses}) RETURNING results_version",
+                [event.pk, *allowed],
+            )
+        else:
+            lock = " FOR SHARE" if connection.features.has_select_for_update else ""
+            cursor.execute(f"SELECT status FROM {table} WHERE id = %s{lock}", [event.pk])
+            (status,) = cursor.fetchone()
+            cursor.execute(
+                f"UPDATE {table} SET results_version = results_version + 1 "
+                "WHERE id = %s AND %s IN (" + statuses + ") RETURNING results_version",
+                [scoring_id, status, *allowed],
+            )
         row = cursor.fetchone()
     if row is None:  # the status changed since the early check: say which way
-        event = Event.objects.get(pk=event_id)
-        (_require_running if running_only else _require_directable)(event)
-        raise AssertionError(f"event {event_id}: results_version not bumped")
+        current = Event.objects.get(pk=event.pk)
+        (_require_running if running_only else _require_directable)(current)
+        raise AssertionError(f"event {event.pk}: results_version not bumped")
     version = int(row[0])
     if results:
         TableResult.objects.filter(pk__in=[result.pk for result in results]).update(version=version)
         for result in results:
             result.version = version
     transaction.on_commit(
-        lambda: results_changed.send(sender=Event, event_id=event_id, results_version=version)
+        lambda: results_changed.send(sender=Event, event_id=scoring_id, results_version=version)
     )
     return version
 
@@ -392,7 +406,7 @@ def table_result_submit(
             None,
             _("table %(table)s") % {"table": table.number},
         )
-        _commit_version(event.pk, running_only=True, results=[result])
+        _commit_version(event, running_only=True, results=[result])
     return result
 
 
@@ -407,7 +421,8 @@ def table_result_confirm(*, result: TableResult, seat: str, actor: User = None) 
         raise TournamentError(
             "unknown_seat", _("%(seat)s is not a seat (N, E, S, W)") % {"seat": seat}, field="seat"
         )
-    _require_running(Event.objects.get(pk=result.event_id))  # early: a fast, clear answer
+    event = Event.objects.get(pk=result.event_id)
+    _require_running(event)  # early: a fast, clear answer
     with transaction.atomic():
         locked = TableResult.objects.select_for_update().get(pk=result.pk)
         if locked.kind != TableResult.Kind.PLAYED:
@@ -439,7 +454,7 @@ def table_result_confirm(*, result: TableResult, seat: str, actor: User = None) 
             before,
             _("defender at %(seat)s") % {"seat": seat},
         )
-        _commit_version(locked.event_id, running_only=True, results=[locked])
+        _commit_version(event, running_only=True, results=[locked])
     return locked
 
 
@@ -466,7 +481,7 @@ def table_result_correct(
         locked.confirmed = True
         locked.save()
         _record(locked, ResultChange.Action.CORRECT, actor, reason, before, "")
-        _commit_version(locked.event_id, running_only=False, results=[locked])
+        _commit_version(locked.event, running_only=False, results=[locked])
     return locked
 
 
@@ -541,7 +556,7 @@ def _director_decision(
                     result.entered_via = "organiser"
                 result.save()
                 _record(result, action, actor, reason, before, "")
-                _commit_version(event.pk, running_only=False, results=[result])
+                _commit_version(event, running_only=False, results=[result])
             return result
         except IntegrityError:
             # A table stored this (deal, table) since we looked: decide on the stored row.
@@ -608,7 +623,8 @@ def penalty_record(
         amount = as_decimal(penalty_hundredths(points, field="points"))
     except RuleError as error:
         raise TournamentError.from_rule(error) from error
-    _require_directable(Event.objects.get(pk=event.pk))  # early: a fast, clear answer
+    event = Event.objects.get(pk=event.pk)
+    _require_directable(event)  # early: a fast, clear answer
     with transaction.atomic():
         penalty = Penalty.objects.create(
             event=event,
@@ -618,5 +634,5 @@ def penalty_record(
             reason=reason,
             created_by=_actor_user(actor),
         )
-        _commit_version(event.pk, running_only=False)
+        _commit_version(event, running_only=False)
     return penalty

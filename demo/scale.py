@@ -23,7 +23,8 @@
 Nothing is recomputed (the caller decides: ``scoring.services.standings_recompute``). The whole
 build is one transaction. Deterministic for given arguments; the rows of a smaller ``fill`` are
 a prefix of a larger one's (outcomes are simulated per deal from their own seed, draws follow
-the plays' order).
+the plays' order). :func:`scale_event_delete` removes such an event again, players included
+(benchmarks clean up after themselves).
 
 Shaped for sections: :func:`_populate` sets one event's players, movement, deals and start,
 :func:`_fill_results` writes the results of a list of plays; a simultaneous will call them per
@@ -43,6 +44,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from demo.services import FIRST_NAMES, LAST_NAMES, play_outcome
+from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from tournaments.models import (
     Club,
     Deal,
@@ -279,3 +281,31 @@ def _fill_results(
         batch_size=BATCH,
     )
     return len(rows)
+
+
+# ------------------------------------------------------------------------------ delete
+
+
+def scale_event_delete(*, event_id: int) -> None:
+    """Delete a scale event with its standings, history, results and players (one transaction).
+
+    Refuses (``ValueError``) an event outside the scale club: nothing else is ever touched.
+    """
+    with transaction.atomic():
+        event = Event.objects.select_related("club").get(pk=event_id)
+        if event.club.name != SCALE_CLUB_NAME:
+            raise ValueError(f"event {event_id} is not a scale event ({SCALE_CLUB_NAME})")
+        players = list(
+            Entrant.objects.filter(event=event, player__isnull=False).values_list(
+                "player_id", flat=True
+            )
+        )
+        # Derived rows first (one DELETE each), then the history that protects the results,
+        # then the results that protect the entrants, then the event and its players.
+        HandScore.objects.filter(event_id=event_id).delete()
+        RankingEntry.objects.filter(event_id=event_id).delete()
+        StandingsSnapshot.objects.filter(event_id=event_id).delete()
+        ResultChange.objects.filter(event_id=event_id).delete()
+        TableResult.objects.filter(event_id=event_id).delete()
+        event.delete()
+        Player.objects.filter(pk__in=players, club=event.club, entries__isnull=True).delete()

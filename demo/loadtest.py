@@ -18,15 +18,21 @@ What one run does, on loopback only:
    and scored, :func:`build_event`), then one client thread per table enters its deals of that
    round through the table API (``POST api:table_results`` with the table code, a keep-alive
    ``http.client`` connection, a random start within the first second, think times drawn
-   uniformly in ``--think-ms`` between deals). A monitor samples, every 100 ms, the length of
-   the scoring queue in Redis (``LLEN``) and the version of the event's standings snapshot.
+   uniformly in ``--think-ms`` between deals). Before the first size a 3-table event's round is
+   entered at once, unmeasured, and before each size every web thread reads a table and sends
+   an already-entered deal (409): the server is measured warm. A monitor samples, every 100 ms,
+   the length of the scoring queue in Redis (``LLEN``) and the version of the event's
+   standings snapshot.
 3. **The figures** (:func:`run`, one dict per size): requests, throughput (acknowledged saves
    per second of the entry phase), p50/p95/p99/max latency of the requests that got an answer,
    every non-2xx by status and error code (timeouts and connection errors as status ``null``),
    rows stored for that round against 201s acknowledged (the stored count is read once the
    server has settled: no web request active in PostgreSQL and the count steady), the longest
-   queue seen, the tasks the worker ran (from its log) and the delay from the last
-   acknowledged save to the first snapshot whose ``results_version`` reaches the event's.
+   queue seen, the tasks the worker ran (from its log), the delay from the last acknowledged
+   save to the first snapshot whose ``results_version`` reaches the event's, the slowest
+   requests, and the CPU seconds the web server, the worker, this process and the whole
+   machine used during the entry phase (Linux ``/proc``; ``other`` is mostly PostgreSQL, or
+   whatever else runs on the machine).
 
 Bounded: at most ``deals_per_round`` requests per client, a per-request timeout
 (``--request-timeout``), an entry phase of at most :data:`ENTRY_SECONDS`, a settle wait of at
@@ -94,6 +100,8 @@ STOP_RESERVE_SECONDS = 25.0  # kept from the budget for stopping the services
 SAMPLE_SECONDS = 0.1  # the monitor's period
 START_SPREAD_SECONDS = 1.0  # the clients start at a random moment within this
 MIN_REQUEST_SECONDS = 1.0  # a request that would have less than this left is not sent
+SLOWEST = 5  # the slowest requests listed in the report
+WARM_UP_TABLES = 3  # the event entered once, unmeasured, before the first size
 
 
 class LoadTestError(Exception):
@@ -228,7 +236,9 @@ class TablePlan:
     """One client: a table's code, the deals it enters, its start delay and think times."""
 
     table: int
-    path: str
+    path: str  # POST: enter a result
+    read_path: str  # GET: what the table plays
+    entered: int | None  # a deal this table entered in round 1, if it did (for the warm-up)
     deals: tuple[int, ...]
     start_delay: float
     thinks: tuple[float, ...]  # before each deal but the first
@@ -239,15 +249,22 @@ def table_plans(
     event: Event, entry_round: int, think_ms: tuple[int, int], seed: int
 ) -> list[TablePlan]:
     codes = dict(Table.objects.filter(event=event).values_list("number", "code"))
-    round_ = event.schedule.round(entry_round)
+    schedule = event.schedule
+    round_ = schedule.round(entry_round)
     plans = []
     for play in round_.playing if round_ is not None else ():
         rng = random.Random(seed * 100_003 + play.table)
         deals = tuple(deal_numbers(play.deal_set, event.deals_per_round))
+        first = schedule.play(table=play.table, round=1) if entry_round > 1 else None
+        entered = None
+        if first is not None and first.plays:
+            entered = deal_numbers(first.deal_set, event.deals_per_round)[0]
         plans.append(
             TablePlan(
                 table=play.table,
                 path=reverse("api:table_results", kwargs={"code": codes[play.table]}),
+                read_path=reverse("api:table", kwargs={"code": codes[play.table]}),
+                entered=entered,
                 deals=deals,
                 start_delay=rng.uniform(0.0, START_SPREAD_SECONDS),
                 thinks=tuple(rng.uniform(*think_ms) / 1000 for _ in deals[1:]),
@@ -564,24 +581,35 @@ class Services:
                 process.wait(timeout=5)
 
 
-def http_ok(url: str) -> bool:
+def http_ok(url: str, body: dict[str, Any] | None = None, expect: int = 200) -> bool:
+    """GET ``url`` (POST ``body`` as JSON when given): did it answer ``expect``?"""
     parts = urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname or "", parts.port or 80, timeout=5)
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
     try:
-        connection.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""))
-        return connection.getresponse().status == 200
+        if body is None:
+            connection.request("GET", path)
+        else:
+            connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        return connection.getresponse().status == expect
     except (OSError, http.client.HTTPException):
         return False
     finally:
         connection.close()
 
 
-def warm_up(base_url: str, paths: Sequence[str], concurrency: int) -> None:
-    """Reads of the tables (not measured), ``2 × concurrency`` at once, so the web threads have
-    loaded the code and opened their database connections before the round starts."""
+def warm_up(base_url: str, plans: Sequence[TablePlan], concurrency: int) -> None:
+    """Requests not measured, ``2 × concurrency`` at once, so the web threads have loaded the
+    code and opened their database connections before the round starts: each reads a table
+    and enters a deal of round 1 again (already entered: a 409, nothing stored)."""
+    calls: list[tuple[str, dict[str, Any] | None, int]] = []
+    for plan in plans[: 2 * concurrency]:
+        calls.append((plan.read_path, None, 200))
+        if plan.entered:
+            calls.append((plan.path, {"deal": plan.entered, "outcome": plan.outcomes[0]}, 409))
     threads = [
-        threading.Thread(target=http_ok, args=(base_url + path,), daemon=True)
-        for path in (list(paths) * (2 * concurrency))[: 2 * concurrency]
+        threading.Thread(target=http_ok, args=(base_url + path, body, expect), daemon=True)
+        for path, body, expect in calls
     ]
     for thread in threads:
         thread.start()
@@ -618,7 +646,8 @@ def cpu_by_group(web: int | None, worker: int | None) -> dict[str, float] | None
     """CPU seconds used so far (Linux ``/proc``): the web server's and the worker's process
     groups, this process (clients and monitor) and the whole machine (busy time)."""
     tick = os.sysconf("SC_CLK_TCK")
-    totals = {"web": 0.0, "worker": 0.0, "loadtest": 0.0, "machine": 0.0}
+    names = (["web"] if web is not None else []) + (["worker"] if worker is not None else [])
+    totals = dict.fromkeys([*names, "loadtest", "machine"], 0.0)
     try:
         cpu_line = Path("/proc/stat").read_text().splitlines()[0].split()
         entries = os.listdir("/proc")
@@ -651,7 +680,7 @@ def cpu_used(before: dict[str, float] | None, after: dict[str, float] | None) ->
     if before is None or after is None:
         return None
     used = {name: after[name] - before[name] for name in after}
-    used["other"] = used["machine"] - used["web"] - used["worker"] - used["loadtest"]
+    used["other"] = used["machine"] - sum(v for name, v in used.items() if name != "machine")
     return {name: round(max(0.0, value), 1) for name, value in used.items()}
 
 
@@ -682,7 +711,8 @@ def summarise_attempts(attempts: Sequence[Attempt]) -> dict[str, Any]:
     answered = sorted(a.latency_ms for a in attempts if a.status is not None)
     errors = Counter((a.status, a.code) for a in attempts if a.status is None or a.status >= 300)
     acknowledged = [a for a in attempts if a.status == 201]
-    span = (max(a.ended for a in attempts) - min(a.started for a in attempts)) if attempts else 0.0
+    first = min((a.started for a in attempts), default=0.0)
+    span = (max(a.ended for a in attempts) - first) if attempts else 0.0
     return {
         "requests": len(attempts),
         "acknowledged": len(acknowledged),
@@ -695,6 +725,17 @@ def summarise_attempts(attempts: Sequence[Attempt]) -> dict[str, Any]:
             "p99": _round_ms(percentile(answered, 0.99)),
             "max": _round_ms(answered[-1] if answered else None),
         },
+        # where to look first: the slowest requests, started at seconds into the entry phase
+        "slowest": [
+            {
+                "table": a.table,
+                "deal": a.deal,
+                "started_s": round(a.started - first, 2),
+                "latency_ms": round(a.latency_ms, 1),
+                "status": a.status,
+            }
+            for a in sorted(attempts, key=lambda a: a.latency_ms, reverse=True)[:SLOWEST]
+        ],
         "errors": [
             {"status": status, "code": code, "count": count}
             for (status, code), count in sorted(
@@ -755,6 +796,35 @@ class Run:
     def until(self, seconds: float) -> float:
         return min(time.monotonic() + seconds, self.deadline)
 
+    def warm_up_event(self) -> None:
+        """Every deal of a small event's round entered at once, unmeasured, then scored: the
+        server's processes and the worker have run every path before the first size."""
+        options = self.options
+        event = build_event(
+            tables=WARM_UP_TABLES, rounds=options.rounds, deals_per_round=options.deals_per_round,
+            entry_round=options.entry_round, seed=options.seed,
+        )  # fmt: skip
+        calls = [
+            (self.base_url + plan.path, {"deal": deal, "outcome": outcome})
+            for plan in table_plans(event, options.entry_round, (0, 0), options.seed)
+            for deal, outcome in zip(plan.deals, plan.outcomes, strict=True)
+        ]
+        threads = [
+            threading.Thread(target=http_ok, args=(url, body, 201), daemon=True)
+            for url, body in calls
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=10)
+        event.refresh_from_db(fields=["results_version"])
+        deadline = self.until(10)
+        while time.monotonic() < deadline:
+            snapshot = StandingsSnapshot.objects.filter(event=event).first()
+            if snapshot is not None and snapshot.results_version >= event.results_version:
+                break
+            time.sleep(SAMPLE_SECONDS)
+
     def measure(self, tables: int) -> dict[str, Any]:
         options = self.options
         entry_round = options.entry_round
@@ -771,16 +841,14 @@ class Run:
         results_before = event.results.count()
         round_before = stored_rows(event.pk, entry_round)
         plans = table_plans(event, entry_round, options.think_ms, options.seed)
-        codes = list(Table.objects.filter(event=event).values_list("code", flat=True))
-        if self.services is not None and not self.ready:
-            self.progress("waiting for gunicorn and the Celery worker")
-            self.services.wait_ready(min(time.monotonic() + READY_SECONDS, self.deadline))
+        if not self.ready:
+            if self.services is not None:
+                self.progress("waiting for gunicorn and the Celery worker")
+                self.services.wait_ready(min(time.monotonic() + READY_SECONDS, self.deadline))
+            self.progress(f"warming the server up ({WARM_UP_TABLES} tables, not measured)")
+            self.warm_up_event()
             self.ready = True
-        warm_up(
-            self.base_url,
-            [reverse("api:table", kwargs={"code": code}) for code in codes[:20]],
-            options.web_workers * options.web_threads,
-        )
+        warm_up(self.base_url, plans, options.web_workers * options.web_threads)
         queue = self.services.queue if self.services is not None else scoring_queue()
         worker_log = self.services.worker_log if self.services is not None else None
         log_start = log_size(worker_log)
@@ -921,6 +989,8 @@ def run(options: Options, progress: Callable[[str], None]) -> dict[str, Any]:
             else:
                 assert options.base_url is not None
                 loadtest.base_url = options.base_url
+                if not http_ok(f"{loadtest.base_url}/api/v1/events/?limit=1"):
+                    raise LoadTestError(f"no duplitarot answers at {loadtest.base_url}")
             sizes: list[dict[str, Any]] = []
             for tables in options.sizes:
                 if time.monotonic() >= loadtest.deadline - 10:
@@ -951,7 +1021,10 @@ def log_directory() -> Iterator[Path]:
     try:
         yield path
     except BaseException:
-        sys.stderr.write(f"loadtest: the services' logs are kept in {path}\n")
+        if any(path.iterdir()):
+            sys.stderr.write(f"loadtest: the services' logs are kept in {path}\n")
+        else:
+            path.rmdir()
         raise
     else:
         for child in path.iterdir():

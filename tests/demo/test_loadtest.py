@@ -20,8 +20,10 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import psycopg
 import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
+from psycopg.conninfo import make_conninfo
 
 from demo.loadtest import (
     Attempt,
@@ -174,12 +176,17 @@ def test_tiny_run_reports_every_figure_and_stores_what_it_acknowledges() -> None
     redis_db = int(urlsplit(REDIS_URL).path.strip("/") or 0)
     own_db = 11 if redis_db != 11 else 12
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
-    completed = subprocess.run(
-        [sys.executable, "manage.py", "loadtest", "--tables", "3", "--think-ms", "0,50",
-         "--json", "--database-url", _sibling(DATABASE_URL, "/duplitarot_load_test"),
-         "--redis-url", _sibling(REDIS_URL, f"/{own_db}")],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    database_url = _sibling(DATABASE_URL, "/duplitarot_load_test")
+    try:
+        completed = subprocess.run(
+            [sys.executable, "manage.py", "loadtest", "--tables", "3", "--think-ms", "0,50",
+             "--json", "--database-url", database_url,
+             "--redis-url", _sibling(REDIS_URL, f"/{own_db}")],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+    finally:
+        with psycopg.connect(make_conninfo(database_url, dbname="postgres"), autocommit=True) as db:
+            db.execute("DROP DATABASE IF EXISTS duplitarot_load_test WITH (FORCE)")
     assert completed.returncode == 0, completed.stderr[-3000:]
     report = json.loads(completed.stdout)
     assert report["schema"] == "duplitarot-loadtest/1"

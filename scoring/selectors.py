@@ -45,7 +45,11 @@ RESULT_RELATED: tuple[str, ...] = (
 
 
 def results_expected(event: Event, round: int | None = None) -> int:
-    """Results expected over the event, or in round ``round``: deals × tables really playing."""
+    """Results expected over the event, or in round ``round``: deals × tables really playing
+    (for a simultaneous, the sum over its sections)."""
+    if event.movement is None and event.pk is not None:
+        sections = Event.objects.filter(simultaneous_id=event.pk)
+        return sum(results_expected(section, round) for section in sections)
     return event.schedule.playing_count(round) * event.deals_per_round
 
 
@@ -88,13 +92,26 @@ class StandingsStatus:
 
 
 def standings_status(event: Event) -> StandingsStatus:
-    """The status of the event's standings, with the event's current version (two queries)."""
-    snapshot = StandingsSnapshot.objects.filter(event=event).first()
+    """The status of the event's standings, with the event's current version (two queries).
+
+    A section's standings are its simultaneous's (one comparison, one snapshot): the state
+    comes from there, and is complete only when every section is finished; the counts and
+    rounds shown are the section's own. A simultaneous shows the counts of all its sections.
+    """
+    scoring_id = event.scoring_event_id
+    snapshot = StandingsSnapshot.objects.filter(event_id=scoring_id).first()
     results_version, status = Event.objects.values_list("results_version", "status").get(
-        pk=event.pk
+        pk=scoring_id
     )
     finished = status == Event.Status.FINISHED
-    stored: list[dict[str, Any]] | None = snapshot.data.get("rounds") if snapshot else None
+    data: dict[str, Any] = dict(snapshot.data or {}) if snapshot else {}
+    if event.is_section:
+        own = next((s for s in data.get("sections", []) if s["event"] == event.pk), None)
+        data = {"rounds": own["rounds"]} if own else {}
+        counts = (own["entered"], own["expected"]) if own else None
+    else:
+        counts = (snapshot.results_entered, snapshot.results_expected) if snapshot else None
+    stored: list[dict[str, Any]] | None = data.get("rounds")
     if stored is None:  # no snapshot (or one older than per-round progress): nothing entered
         rounds = tuple(
             RoundProgress(number, 0, results_expected(event, number))
@@ -111,12 +128,13 @@ def standings_status(event: Event) -> StandingsStatus:
         state = "complete"
     else:
         state = "provisional"
+    entered, expected = counts if counts is not None else (0, results_expected(event))
     return StandingsStatus(
         state,
         snapshot.results_version,
         results_version,
-        snapshot.results_entered,
-        snapshot.results_expected,
+        entered,
+        expected,
         snapshot.computed_at,
         finished,
         rounds,

@@ -72,6 +72,7 @@ from scoring.core import (
     merge_hand_scores,
     standings_from_hands,
 )
+from scoring.core.arith import competition_ranks
 from scoring.core.model import IMP_THRESHOLDS, NO_ARTIFICIAL, Match, ScoringOptions
 from scoring.core.model import Penalty as CorePenalty
 from scoring.core.model import Team as CoreTeam
@@ -173,42 +174,77 @@ def _hands_query(event_ids: Sequence[int], except_deals: Sequence[int]) -> str:
     return f"SELECT {', '.join(columns)} FROM {HandScore._meta.db_table} AS h WHERE {where}"
 
 
+TABLE_OFFSET = 10_000  # section k's table t is table k·TABLE_OFFSET + t for the core
+
+
 @dataclass
 class _EventShape:
-    """What does not change while results arrive: entrants, deals, the movement's counts."""
+    """What does not change while results arrive: entrants, deals, the movement's counts.
+
+    For a simultaneous, ``members`` are its sections (their results are compared together and
+    their table numbers offset so that they stay distinct for the core); otherwise the event.
+    """
 
     event: Event
-    event_ids: list[int]  # the events whose results are compared together
+    members: list[Event]
     entrant_pks: np.ndarray[Any, np.dtype[np.int64]]  # sorted
     deal_number: dict[int, int]  # Deal.pk -> number
     scheduled: dict[int, int]  # deal number -> tables really playing it
     entrants: list[dict[str, Any]]
+    offsets: dict[int, int]  # member event pk -> table offset
+
+    @property
+    def event_ids(self) -> list[int]:
+        return [member.pk for member in self.members]
 
     @property
     def entrant_ids(self) -> tuple[str, ...]:
         return tuple(entrant_key(pk) for pk in self.entrant_pks.tolist())
 
+    def offset_of(self, event_ids: np.ndarray[Any, np.dtype[np.int64]]) -> np.ndarray[Any, Any]:
+        """The table offset of each row's event."""
+        if len(self.members) == 1:
+            return np.zeros(event_ids.shape[0], dtype=np.int64)
+        keys = np.array(sorted(self.offsets), dtype=np.int64)
+        values = np.array([self.offsets[key] for key in keys.tolist()], dtype=np.int64)
+        return values[np.searchsorted(keys, event_ids)]
+
+
+def comparison_members(event: Event) -> list[Event]:
+    """The events whose results ``event``'s standings compare: its sections, or itself."""
+    sections = list(Event.objects.filter(simultaneous_id=event.pk).order_by("pk"))
+    return sections or [event]
+
 
 def _event_shape(event: Event) -> _EventShape:
+    members = comparison_members(event)
+    ids = [member.pk for member in members]
     entrants: list[dict[str, Any]] = [
         dict(row)
-        for row in Entrant.objects.filter(event=event).values(
-            "id", "slot", "phantom", "line", "team_id"
+        for row in Entrant.objects.filter(event_id__in=ids).values(
+            "id", "event_id", "slot", "phantom", "line", "team_id"
         )
     ]
-    deals = list(Deal.objects.filter(event=event).values("id", "number", "deal_set"))
-    tables_per_set = event.schedule.tables_per_deal_set()
+    deals = list(
+        Deal.objects.filter(event_id__in=ids).values("id", "event_id", "number", "deal_set")
+    )
+    tables_per_set = {member.pk: member.schedule.tables_per_deal_set() for member in members}
+    scheduled: dict[int, int] = defaultdict(int)
+    for d in deals:
+        count = tables_per_set[d["event_id"]][d["deal_set"]]
+        if count:
+            scheduled[d["number"]] += count
     return _EventShape(
         event=event,
-        event_ids=[event.pk],
+        members=members,
         entrant_pks=np.array(sorted(e["id"] for e in entrants), dtype=np.int64),
         deal_number={d["id"]: d["number"] for d in deals},
-        scheduled={
-            d["number"]: tables_per_set[d["deal_set"]]
-            for d in deals
-            if tables_per_set[d["deal_set"]]
-        },
+        scheduled=dict(scheduled),
         entrants=entrants,
+        offsets={
+            member.pk: (index + 1) * TABLE_OFFSET if len(members) > 1 else 0
+            for index, member in enumerate(members)
+        },
     )
 
 
@@ -236,7 +272,7 @@ def _seat_columns(shape: _EventShape, results: IntMatrix) -> SeatColumns:
     artificial_row = results[row, _R_KIND] == 1
     return SeatColumns(
         deal=results[row, _R_DEAL],
-        table=results[row, _R_TABLE],
+        table=_core_tables(shape, results)[row],
         seat=seat,
         entrant=np.searchsorted(shape.entrant_pks, entrant_pk).astype(np.int64),
         mark=np.where(artificial_row, 0, results[row, _R_MARKS + seat]),
@@ -246,12 +282,18 @@ def _seat_columns(shape: _EventShape, results: IntMatrix) -> SeatColumns:
     )
 
 
+def _core_tables(shape: _EventShape, results: IntMatrix) -> np.ndarray[Any, Any]:
+    """Table numbers as the core sees them: offset by section in a simultaneous."""
+    return results[:, _R_TABLE] + shape.offset_of(results[:, _R_EVENT])
+
+
 def _score(shape: _EventShape, results: IntMatrix) -> _Scored:
     """Score the hands of ``results`` (the core's first half) and locate each hand's row."""
     columns = _seat_columns(shape, results)
     scored = hand_scores(TournamentInput(seats=columns, scheduled=shape.scheduled))
-    width = int(results[:, _R_TABLE].max()) + 1 if results.shape[0] else 1
-    key = results[:, _R_DEAL] * width + results[:, _R_TABLE]
+    tables = _core_tables(shape, results)
+    width = int(tables.max()) + 1 if results.shape[0] else 1
+    key = results[:, _R_DEAL] * width + tables
     order = np.argsort(key, kind="stable")
     where = order[np.searchsorted(key[order], scored.deal * width + scored.table)]
     return _Scored(
@@ -270,7 +312,7 @@ def _stored(shape: _EventShape, stored: IntMatrix) -> _Scored:
                        dtype=np.int64)  # fmt: skip
     hands = HandScores(
         deal=numbers,
-        table=stored[:, _H_TABLE],
+        table=stored[:, _H_TABLE] + shape.offset_of(stored[:, _H_EVENT]),
         seat=stored[:, _H_SEAT],
         entrant=np.searchsorted(shape.entrant_pks, stored[:, _H_ENTRANT]).astype(np.int64),
         mark=stored[:, _H_MARK],
@@ -358,7 +400,9 @@ def _ranking_input(shape: _EventShape, scored_players: set[str]) -> TournamentIn
                 members[e["team_id"]].append(entrant_key(e["id"]))
         teams = [
             CoreTeam(id=team_key(t.pk), members=tuple(members[t.pk]), name=t.name)
-            for t in Team.objects.filter(event=event).order_by("number")
+            for t in Team.objects.filter(event_id__in=shape.event_ids).order_by(
+                "event_id", "number"
+            )
             if scored_players.intersection(members[t.pk])
         ]
     ranked_teams = {team.id for team in teams}
@@ -368,12 +412,12 @@ def _ranking_input(shape: _EventShape, scored_players: set[str]) -> TournamentIn
             points=Decimal(str(p.points)),
             reason=p.reason,
         )
-        for p in Penalty.objects.filter(event=event)
+        for p in Penalty.objects.filter(event_id__in=shape.event_ids)
         if (p.entrant_id is not None and entrant_key(p.entrant_id) in scored_players)
         or (p.team_id is not None and team_key(p.team_id) in ranked_teams)
     ]
-    schedule = event.schedule
-    if event.format == Event.Format.QUADRETTE:
+    schedule = shape.members[0].schedule
+    if event.format == Event.Format.QUADRETTE and len(shape.members) == 1:
         team_of_slot = {e["slot"]: e["team_id"] for e in entrants if e["team_id"]}
         matches = [
             match
@@ -384,7 +428,7 @@ def _ranking_input(shape: _EventShape, scored_players: set[str]) -> TournamentIn
     options = ScoringOptions(
         pm_scale=tuple(int(t) for t in event.pm_scale) if event.pm_scale else IMP_THRESHOLDS,
         team_ranking="vp" if event.ranking == Event.Ranking.VP else "pm",
-        rank_by_line=schedule.kind == "line" and bool(lines),
+        rank_by_line=all(m.schedule.kind == "line" for m in shape.members) and bool(lines),
     )
     return TournamentInput(
         seats=SeatColumns.from_results([]),
@@ -431,7 +475,7 @@ def event_scoring_input(event: Event) -> EventData:
 # -------------------------------------------------------------------------- writing
 
 
-def _hand_rows(scored: _Scored) -> tuple[list[str], list[list[str | None]]]:
+def _hand_rows(shape: _EventShape, scored: _Scored) -> tuple[list[str], list[list[str | None]]]:
     hands = scored.hands
     artificial = hands.artificial
 
@@ -453,7 +497,7 @@ def _hand_rows(scored: _Scored) -> tuple[list[str], list[list[str | None]]]:
         text(scored.result_id),  # type: ignore[list-item]
         text(scored.deal_id),  # type: ignore[list-item]
         text(np.array([key_pk(name) for name in hands.entrant_ids], dtype=np.int64)[hands.entrant]),  # type: ignore[list-item]
-        text(hands.table),  # type: ignore[list-item]
+        text(hands.table - shape.offset_of(scored.event_id)),  # type: ignore[list-item]
         text(scored.round_number),  # type: ignore[list-item]
         seat_letters[hands.seat].tolist(),
         text_or_null(hands.mark),
@@ -504,9 +548,36 @@ def _ranking_entries(event_id: int, standings: Standings) -> list[dict[str, Any]
     return rows
 
 
-def _write_rankings(event_id: int, standings: Standings) -> None:
-    RankingEntry.objects.filter(event_id=event_id).delete()
-    rows = _ranking_entries(event_id, standings)
+def _section_entries(shape: _EventShape, overall: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each section's rankings in a simultaneous: its players (and teams) only, with their
+    overall percentages, ranked among themselves (competition ranking, overall order kept)."""
+    if len(shape.members) == 1:
+        return []
+    event_of_entrant = {e["id"]: e["event_id"] for e in shape.entrants}
+    event_of_team = {e["team_id"]: e["event_id"] for e in shape.entrants if e["team_id"]}
+    groups: dict[tuple[int, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for entry in overall:
+        if entry["team_id"] is not None:
+            section = event_of_team[entry["team_id"]]
+        else:
+            section = event_of_entrant[entry["entrant_id"]]
+        groups[(section, entry["kind"], entry["line"])].append(entry)
+    rows: list[dict[str, Any]] = []
+    for (section, _kind, _line), entries in groups.items():
+        ranks = competition_ranks([entry["percentage"] for entry in entries])
+        rows += [
+            {**entry, "event_id": section, "rank": rank}
+            for entry, rank in zip(entries, ranks, strict=True)
+        ]
+    return rows
+
+
+def _write_rankings(shape: _EventShape, standings: Standings) -> None:
+    """The event's rankings (and its sections' in a simultaneous), rewritten in bulk."""
+    ids = {shape.event.pk, *shape.event_ids}
+    RankingEntry.objects.filter(event_id__in=ids).delete()
+    rows = _ranking_entries(shape.event.pk, standings)
+    rows += _section_entries(shape, rows)
     if not rows:
         return
     names = list(rows[0])
@@ -519,24 +590,25 @@ def _write_rankings(event_id: int, standings: Standings) -> None:
 
 @dataclass
 class _Computation:
-    event: Event
+    shape: _EventShape
     version: int  # the event's results_version the results were read at
     base: int | None  # the snapshot version the stored hands were read at (incremental)
     changed_deals: list[int] | None  # Deal pks rescored (None: every deal)
     new_hands: _Scored
     standings: Standings
-    entered: dict[int, int] = field(default_factory=dict)  # round -> results counted
+    entered: dict[tuple[int, int], int] = field(default_factory=dict)  # (event, round) -> count
 
 
-def _entered_per_round(event_ids: Sequence[int]) -> dict[int, int]:
+def _entered_per_round(event_ids: Sequence[int]) -> dict[tuple[int, int], int]:
+    """Results counted (scored or not played), per (event, round)."""
     counted = (
         TableResult.objects.filter(event_id__in=event_ids)
         .exclude(kind=TableResult.Kind.PLAYED, confirmed=False)
         .order_by()
-        .values("round_number")
+        .values("event_id", "round_number")
         .annotate(count=Count("id"))
     )
-    return {row["round_number"]: row["count"] for row in counted}
+    return {(row["event_id"], row["round_number"]): row["count"] for row in counted}
 
 
 def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | StandingsSnapshot:
@@ -557,6 +629,9 @@ def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | Standi
                 .distinct()
                 .order_by()
             )
+            # A deal is compared across sections: rescore every copy of a changed deal.
+            numbers = {shape.deal_number[pk] for pk in changed}
+            changed = [pk for pk, number in shape.deal_number.items() if number in numbers]
             if 2 * len(changed) > len(shape.deal_number):
                 changed = None  # most deals changed: rescoring everything is as cheap
         results = read_int_columns(_results_query(shape.event_ids, changed), _RESULT_COLUMNS)
@@ -566,22 +641,57 @@ def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | Standi
             else None
         )
         entered = _entered_per_round(shape.event_ids)
-        ranking_input_shape = shape
         version = event.results_version
         base = snapshot.results_version if changed is not None and snapshot else None
         # penalties and teams are read inside the consistent snapshot too
         new_hands = _score(shape, results)
         parts = [new_hands] if stored is None else [_stored(shape, stored), new_hands]
         merged = _merged(parts)
-        meta = _ranking_input(ranking_input_shape, _scored_players(merged.hands))
+        meta = _ranking_input(shape, _scored_players(merged.hands))
     standings = standings_from_hands(meta, merged.hands)
-    return _Computation(event, version, base, changed, new_hands, standings, entered)
+    return _Computation(shape, version, base, changed, new_hands, standings, entered)
+
+
+def _progress(computation: _Computation) -> dict[str, Any]:
+    """Results expected and counted: overall, per round, per section (simultaneous)."""
+    shape, entered = computation.shape, computation.entered
+    rounds: dict[int, list[int]] = {}
+    sections: list[dict[str, Any]] = []
+    for member in shape.members:
+        member_rounds = []
+        for number in member.schedule.round_numbers:
+            count = entered.get((member.pk, number), 0)
+            expected = results_expected(member, round=number)
+            member_rounds.append({"round": number, "entered": count, "expected": expected})
+            cell = rounds.setdefault(number, [0, 0])
+            cell[0] += count
+            cell[1] += expected
+        sections.append(
+            {
+                "event": member.pk,
+                "entered": sum(r["entered"] for r in member_rounds),
+                "expected": results_expected(member),
+                "rounds": member_rounds,
+            }
+        )
+    progress: dict[str, Any] = {
+        "expected": sum(section["expected"] for section in sections),
+        "entered": sum(entered.values()),
+        "rounds": [
+            {"round": number, "entered": cell[0], "expected": cell[1]}
+            for number, cell in sorted(rounds.items())
+        ],
+    }
+    if len(shape.members) > 1 or shape.members[0].pk != shape.event.pk:
+        progress["sections"] = sections
+    return progress
 
 
 def _publish(computation: _Computation, *, force: bool) -> StandingsSnapshot | None:
     """Write the computation as the event's snapshot, unless a newer one was published
     meanwhile (``None`` then). Holds only the snapshot row's lock."""
-    event = computation.event
+    shape = computation.shape
+    event = shape.event
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -596,15 +706,15 @@ def _publish(computation: _Computation, *, force: bool) -> StandingsSnapshot | N
             snapshot.results_version == computation.version and not force
         ):
             return None
-        hands = HandScore.objects.filter(event_id=event.pk)
+        hands = HandScore.objects.filter(event_id__in=shape.event_ids)
         if computation.changed_deals is not None:
             hands = hands.filter(deal_id__in=computation.changed_deals)
         hands.delete()  # one DELETE: nothing cascades from hand scores
-        names, columns = _hand_rows(computation.new_hands)
+        names, columns = _hand_rows(shape, computation.new_hands)
         write_rows(HandScore._meta.db_table, names, columns)
-        _write_rankings(event.pk, computation.standings)
-        expected = results_expected(event)
-        entered = sum(computation.entered.values())
+        _write_rankings(shape, computation.standings)
+        progress = _progress(computation)
+        expected, entered = progress.pop("expected"), progress.pop("entered")
         snapshot.results_version = computation.version
         snapshot.results_expected = expected
         snapshot.results_entered = entered
@@ -612,14 +722,7 @@ def _publish(computation: _Computation, *, force: bool) -> StandingsSnapshot | N
         snapshot.data = {
             "team_basis": computation.standings.team_basis,
             "matches": [sheet.to_dict() for sheet in computation.standings.matches],
-            "rounds": [
-                {
-                    "round": number,
-                    "entered": computation.entered.get(number, 0),
-                    "expected": results_expected(event, round=number),
-                }
-                for number in event.schedule.round_numbers
-            ],
+            **progress,
         }
         snapshot.save()
     return snapshot
@@ -630,11 +733,14 @@ def standings_recompute(
 ) -> StandingsSnapshot:
     """Bring the event's snapshot to its current results version (one computation).
 
+    A section's standings are its simultaneous's: ``event_id`` may name either.
     Skips (returns the stored snapshot) when it is already at the event's version, unless
     ``force`` (which also rescores every deal). ``full`` rescores every deal even when only a
     few changed. Never blocks result writers. If a newer snapshot was published while this one
     was computed, returns that one. Raises ``Event.DoesNotExist`` for an unknown event.
     """
+    scoring_id = Event.objects.values_list("simultaneous_id", flat=True).get(pk=event_id)
+    event_id = scoring_id or event_id  # a section's standings are its simultaneous's
     for _attempt in range(3):
         computation = _compute(event_id, force=force, full=full)
         if isinstance(computation, StandingsSnapshot):

@@ -2,7 +2,10 @@
 
 - **Directing an event**: a user directs an event when he is one of ``Club.organisers`` of its
   club, or a superuser. Directors see and change everything of their events (setup, results,
-  corrections) and see every outcome even while a deal is still in play.
+  corrections) and see every outcome even while a deal is still in play. A *section* of a
+  simultaneous is also directed by whoever directs its simultaneous (the organisers of the
+  simultaneous's club): they direct every section, while a section's own club organisers
+  direct that section only.
 - **Seeing an event**: everybody sees a public event; a private one is visible to its
   directors only (a preview).
 
@@ -43,6 +46,12 @@ def clubs_directed_by(user: UserLike) -> QuerySet[Club]:
     return Club.objects.filter(organisers=user.pk)
 
 
+def _directed(user: UserLike) -> Q:
+    """Events of a club ``user`` organises, and the sections of such an event."""
+    clubs = Club.objects.filter(organisers=user.pk).values("pk")
+    return Q(club__in=clubs) | Q(simultaneous__club__in=clubs)
+
+
 def events_directed_by(user: UserLike) -> QuerySet[Event]:
     """The events ``user`` directs (sees and changes as an organiser)."""
     if not user.is_authenticated:
@@ -50,16 +59,22 @@ def events_directed_by(user: UserLike) -> QuerySet[Event]:
     events = Event.objects.select_related("club")
     if _is_superuser(user):
         return events
-    return events.filter(club__organisers=user.pk).distinct()
+    return events.filter(_directed(user))
 
 
 def user_directs(user: UserLike | None, event: Event) -> bool:
-    """Whether ``user`` directs ``event``: an organiser of its club, or a superuser."""
+    """Whether ``user`` directs ``event``: an organiser of its club (or of its simultaneous's
+    club, for a section), or a superuser."""
     if user is None or not user.is_authenticated:
         return False
     if _is_superuser(user):
         return True
-    return event.club.organisers.filter(pk=user.pk).exists()
+    clubs = [event.club_id]
+    if event.simultaneous_id is not None:
+        clubs.append(
+            Event.objects.filter(pk=event.simultaneous_id).values_list("club_id", flat=True)[0]
+        )
+    return Club.objects.filter(pk__in=clubs, organisers=user.pk).exists()
 
 
 def events_visible_to(user: UserLike | None) -> QuerySet[Event]:
@@ -69,7 +84,7 @@ def events_visible_to(user: UserLike | None) -> QuerySet[Event]:
         return events.filter(public=True)
     if _is_superuser(user):
         return events
-    return events.filter(Q(public=True) | Q(club__organisers=user.pk)).distinct()
+    return events.filter(Q(public=True) | _directed(user))
 
 
 def visible_event_or_404(request: HttpRequest, event_id: int) -> Event:

@@ -8,6 +8,14 @@
   any 4 consecutive deals every seat takes once. In team events the movement fixes where the
   taking member sits (``Schedule.team_taker_seat``) and every deal uses it.
 - An imposed contract obeys the duplicate restrictions (``rules.duplicate``): no Prise.
+
+Simultaneous tournaments (``tournaments.services.sections``): a *simultaneous* holds the deals
+every section plays and has no movement, so its number of rounds R is the number of deals it
+holds divided by ``deals_per_round`` (it holds R × dpr deals from its creation on). Generating
+or importing its deals keeps R unless ``rounds`` is given, and copies them to every section
+(same numbers, deal sets, cards, dealer and taker seats, imposed contract); refused once a
+section has started (the parent is then running: the cards are being played). A *section*
+never generates nor imports deals of its own.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from rules.duplicate import DUPLICATE_SEATS, check_duplicate_play
 from rules.enums import Contract
 from rules.errors import RuleError
 from tournaments.errors import TournamentError
-from tournaments.models import Deal, Event
+from tournaments.models import Deal, Event, Table
 from tournaments.movements import deal_set_of
 from tournaments.services.common import locked, require_draft
 
@@ -68,19 +76,155 @@ def _deal_rows(event: Event, deals: Sequence[rules_deal.Deal], imposed_contract:
     return rows
 
 
-def _deal_count(event: Event) -> int:
+MAX_SIMULTANEOUS_ROUNDS = 60
+
+
+def is_simultaneous(event: Event) -> bool:
+    """Whether ``event`` is a simultaneous: it has sections, or (before its first section) it
+    holds deals without a movement and without ever having had tables.
+
+    A plain event gets deals only after its movement (``_deal_count``), and its tables are
+    created with the movement and kept when a later entrant change drops the movement: only a
+    simultaneous holds deals and no table. (A model flag would say it in one read.)
+    """
+    if event.simultaneous_id is not None:
+        return False
+    if Event.objects.filter(simultaneous_id=event.pk).exists():
+        return True
+    return (
+        not event.movement
+        and Deal.objects.filter(event=event).exists()
+        and not Table.objects.filter(event=event).exists()
+    )
+
+
+def simultaneous_rounds(event: Event) -> int:
+    """The number of rounds (deal sets) of a simultaneous: the deals it holds ÷ dpr."""
+    return Deal.objects.filter(event=event).count() // event.deals_per_round
+
+
+def check_rounds(rounds: object) -> int:
+    """``rounds`` if it is a number of rounds a simultaneous may have."""
+    if (
+        isinstance(rounds, bool)
+        or not isinstance(rounds, int)
+        or not 1 <= rounds <= MAX_SIMULTANEOUS_ROUNDS
+    ):
+        raise TournamentError(
+            "rounds_out_of_range",
+            _("The number of rounds must be between 1 and %(max)s.")
+            % {"max": MAX_SIMULTANEOUS_ROUNDS},
+            field="rounds",
+        )
+    return rounds
+
+
+def _refuse_section(event: Event) -> None:
+    if event.simultaneous_id is not None:
+        raise TournamentError(
+            "section_deals",
+            _(
+                "A section plays the deals of its simultaneous: generate or import them on the "
+                "simultaneous."
+            ),
+        )
+
+
+def _require_simultaneous_draft(event: Event) -> None:
+    """The deals of a simultaneous change only while no section has started."""
+    if event.status != Event.Status.DRAFT:
+        raise TournamentError(
+            "section_started",
+            _(
+                "A section has started: the deals of the simultaneous are being played and can "
+                "no longer change."
+            ),
+        )
+
+
+def _deal_count(event: Event, *, simultaneous: bool = False, rounds: int | None = None) -> int:
+    if simultaneous:
+        if rounds is None:
+            rounds = simultaneous_rounds(event)
+        return check_rounds(rounds) * event.deals_per_round
     if not event.movement:
         raise TournamentError("movement_missing", _("Choose the movement before the deals."))
     return event.schedule.deal_set_count * event.deals_per_round
 
 
+def section_deal_copies(section: Event, deals: Sequence[Deal]) -> list[Deal]:
+    """Unsaved copies of the simultaneous's ``deals`` for ``section``."""
+    return [
+        Deal(
+            event=section,
+            number=deal.number,
+            deal_set=deal.deal_set,
+            dealer_seat=deal.dealer_seat,
+            taker_seat=deal.taker_seat,
+            imposed_contract=deal.imposed_contract,
+            cards=deal.cards,
+        )
+        for deal in deals
+    ]
+
+
+def copy_deals_to_sections(simultaneous: Event, deals: Sequence[Deal] | None = None) -> int:
+    """Replace the deals of every draft section of ``simultaneous`` by copies of its own.
+
+    The caller holds the simultaneous's row lock (no section starts meanwhile: a section
+    start takes that lock). Returns the number of sections updated.
+    """
+    if deals is None:
+        deals = list(Deal.objects.filter(event=simultaneous).order_by("number"))
+    sections = list(
+        Event.objects.filter(simultaneous=simultaneous, status=Event.Status.DRAFT).order_by("pk")
+    )
+    if not sections:
+        return 0
+    Deal.objects.filter(event__in=sections).delete()
+    copies: list[Deal] = []
+    for section in sections:
+        copies += section_deal_copies(section, deals)
+    Deal.objects.bulk_create(copies, batch_size=2000)
+    return len(sections)
+
+
 @transaction.atomic
-def event_deals_generate(*, event: Event, seed: int, imposed_contract: str = "") -> list[Deal]:
-    """Generate the event's deals from ``seed`` (replacing any deals it had)."""
+def event_deals_generate(
+    *, event: Event, seed: int, imposed_contract: str = "", rounds: int | None = None
+) -> list[Deal]:
+    """Generate the event's deals from ``seed`` (replacing any deals it had).
+
+    On a simultaneous, ``rounds`` (default: the rounds it has) sets the number of deal sets,
+    and the deals are copied to every section; elsewhere the movement fixes the count and
+    ``rounds`` must not be given.
+    """
+    _refuse_section(event)
+    simultaneous = is_simultaneous(event)
     event = locked(event)
-    require_draft(event)
+    if simultaneous:
+        _require_simultaneous_draft(event)
+    else:
+        require_draft(event)
+        if rounds is not None:
+            raise TournamentError(
+                "rounds_not_applicable",
+                _("The movement fixes the number of deals of this event."),
+                field="rounds",
+            )
     imposed_contract = _imposed(imposed_contract)
-    count = _deal_count(event)
+    count = _deal_count(event, simultaneous=simultaneous, rounds=rounds)
+    rows = deals_replace_generated(event, seed=seed, count=count, imposed_contract=imposed_contract)
+    if simultaneous:
+        copy_deals_to_sections(event, rows)
+    return rows
+
+
+def deals_replace_generated(
+    event: Event, *, seed: int, count: int, imposed_contract: str = ""
+) -> list[Deal]:
+    """Replace the deals of ``event`` (locked by the caller) by ``count`` deals from ``seed``."""
+    imposed_contract = _imposed(imposed_contract)
     try:
         generated = rules_deal.generate_deals(players=4, count=count, seed=seed)
     except RuleError as exc:
@@ -116,12 +260,29 @@ def split_deal_texts(text: str) -> list[tuple[int, str]]:
 
 
 @transaction.atomic
-def event_deals_import(*, event: Event, text: str, imposed_contract: str = "") -> list[Deal]:
-    """Replace the event's deals by those of ``text`` (the rules engine's text form)."""
+def event_deals_import(
+    *, event: Event, text: str, imposed_contract: str = "", rounds: int | None = None
+) -> list[Deal]:
+    """Replace the event's deals by those of ``text`` (the rules engine's text form).
+
+    On a simultaneous the file must hold ``rounds`` × dpr deals (default: the rounds it has)
+    and the deals are copied to every section.
+    """
+    _refuse_section(event)
+    simultaneous = is_simultaneous(event)
     event = locked(event)
-    require_draft(event)
+    if simultaneous:
+        _require_simultaneous_draft(event)
+    else:
+        require_draft(event)
+        if rounds is not None:
+            raise TournamentError(
+                "rounds_not_applicable",
+                _("The movement fixes the number of deals of this event."),
+                field="rounds",
+            )
     imposed_contract = _imposed(imposed_contract)
-    count = _deal_count(event)
+    count = _deal_count(event, simultaneous=simultaneous, rounds=rounds)
     parsed: list[rules_deal.Deal] = []
     for index, (line, block) in enumerate(split_deal_texts(text), start=1):
         try:
@@ -145,19 +306,26 @@ def event_deals_import(*, event: Event, text: str, imposed_contract: str = "") -
             )
         parsed.append(deal)
     if len(parsed) != count:
-        raise TournamentError(
-            "deal_count",
+        numbers = {
+            "found": len(parsed),
+            "needed": count,
+            "sets": count // event.deals_per_round,
+            "per": event.deals_per_round,
+        }
+        message = (
             _(
+                "The file holds %(found)s deals; the simultaneous needs %(needed)s "
+                "(%(sets)s rounds of %(per)s)."
+            )
+            if simultaneous
+            else _(
                 "The file holds %(found)s deals; the movement needs %(needed)s "
                 "(%(sets)s deal sets of %(per)s)."
             )
-            % {
-                "found": len(parsed),
-                "needed": count,
-                "sets": count // event.deals_per_round,
-                "per": event.deals_per_round,
-            },
-            field="file",
         )
+        raise TournamentError("deal_count", message % numbers, field="file")
     Deal.objects.filter(event=event).delete()
-    return Deal.objects.bulk_create(_deal_rows(event, parsed, imposed_contract))
+    rows = Deal.objects.bulk_create(_deal_rows(event, parsed, imposed_contract))
+    if simultaneous:
+        copy_deals_to_sections(event, rows)
+    return rows

@@ -4,6 +4,13 @@ An event is a draft while it is set up (registration, teams, movement, deals: se
 modules), running once started (results are entered), finished at the end. It starts only when
 :func:`tournaments.selectors.event_start_problems` finds nothing missing; those problems are
 the ``details`` of the refusal.
+
+Sections of a simultaneous (``tournaments.services.sections``): a section starts only with
+its simultaneous's deals and a movement of exactly the simultaneous's rounds
+(:func:`section_start_problems`); its first start also starts the simultaneous (draft →
+running), and the last section to finish finishes it, in the same transaction. A simultaneous
+is never started nor finished directly. The deals per round of a simultaneous and of its
+sections are fixed (every section plays the same deal sets).
 """
 
 from __future__ import annotations
@@ -15,8 +22,10 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import Club, Deal, Event
+from tournaments.movements import Schedule
 from tournaments.selectors import event_start_problems
 from tournaments.services.common import locked, require_draft
+from tournaments.services.deals import is_simultaneous, simultaneous_rounds
 
 
 def _check_deals_per_round(deals_per_round: int) -> None:
@@ -67,10 +76,20 @@ def event_update(
     opponent_confirmation: bool = False,
 ) -> Event:
     """Change the details of a draft event (a change of deals per round drops the deals)."""
+    simultaneous = is_simultaneous(event)
     event = locked(event)
     require_draft(event)
     _check_deals_per_round(deals_per_round)
     if deals_per_round != event.deals_per_round:
+        if simultaneous or event.is_section:
+            raise TournamentError(
+                "simultaneous_deals_per_round",
+                _(
+                    "Every section of a simultaneous plays the same deal sets: the deals per "
+                    "round cannot change."
+                ),
+                field="deals_per_round",
+            )
         Deal.objects.filter(event=event).delete()
     event.name, event.date, event.public = name.strip(), date, public
     event.deals_per_round, event.opponent_confirmation = deals_per_round, opponent_confirmation
@@ -78,24 +97,113 @@ def event_update(
     return event
 
 
+def section_movement_problem(section: Event, schedule: Schedule) -> str | None:
+    """Why ``schedule`` cannot be the movement of ``section`` (None: it can).
+
+    A section plays its simultaneous's R rounds on exactly the deal sets 1..R (the
+    simultaneous holds R × dpr deals), in the order its own movement chooses; in team formats
+    the étuis name the taker seat, so the movement must seat the taking member there.
+    """
+    if section.simultaneous_id is None or not schedule:
+        return None
+    parent = Event.objects.get(pk=section.simultaneous_id)
+    rounds = simultaneous_rounds(parent)
+    if len(schedule.rounds) != rounds or schedule.deal_set_count != rounds:
+        return _(
+            "A section plays the %(rounds)s rounds of its simultaneous, on deal sets 1 to "
+            "%(rounds)s: this movement has %(found)s rounds and %(sets)s deal sets."
+        ) % {"rounds": rounds, "found": len(schedule.rounds), "sets": schedule.deal_set_count}
+    if section.is_team_event:
+        taker = (
+            Deal.objects.filter(event=parent)
+            .order_by("number")
+            .values_list("taker_seat", flat=True)
+            .first()
+        )
+        if taker is not None and schedule.team_taker_seat() != taker:
+            return _(
+                "The étuis of the simultaneous name %(seat)s as taker seat: the movement must "
+                "seat the taking member there."
+            ) % {"seat": taker}
+    return None
+
+
+def _deal_rows(event_id: int) -> list[tuple[object, ...]]:
+    return list(
+        Deal.objects.filter(event_id=event_id)
+        .order_by("number")
+        .values_list("number", "deal_set", "dealer_seat", "taker_seat", "imposed_contract", "cards")
+    )
+
+
+def section_start_problems(event: Event) -> list[str]:
+    """What prevents ``event`` from starting as a section or a simultaneous (translated)."""
+    if event.simultaneous_id is None:
+        if is_simultaneous(event):
+            return [_("A simultaneous starts with its sections: start each section.")]
+        return []
+    parent = Event.objects.get(pk=event.simultaneous_id)
+    problems: list[str] = []
+    if parent.status == Event.Status.FINISHED:
+        problems.append(_("The simultaneous is finished: no section can start."))
+    parent_deals = _deal_rows(parent.pk)
+    if not parent_deals:
+        problems.append(_("The simultaneous has no deals yet."))
+        return problems
+    if _deal_rows(event.pk) != parent_deals:
+        problems.append(_("The deals of this section differ from the simultaneous's."))
+    problem = section_movement_problem(event, event.schedule)
+    if problem is not None:
+        problems.append(problem)
+    return problems
+
+
 @transaction.atomic
 def event_start(*, event: Event) -> Event:
-    """draft → running, once movement, entrants and every deal set are ready."""
+    """draft → running, once movement, entrants and every deal set are ready.
+
+    A section's first start also starts its simultaneous; a simultaneous never starts itself.
+    """
+    if event.simultaneous_id is None and is_simultaneous(event):
+        raise TournamentError(
+            "simultaneous_start", _("A simultaneous starts with its sections: start each section.")
+        )
     event = locked(event)
-    problems = event_start_problems(event)
+    problems = event_start_problems(event) + section_start_problems(event)
     if problems:
         raise TournamentError("event_not_ready", _("The event cannot start yet."), details=problems)
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status", "updated_at"])
+    if event.simultaneous_id is not None:
+        # Section, then simultaneous: the order every writer locks them in.
+        parent = Event.objects.select_for_update().get(pk=event.simultaneous_id)
+        if parent.status == Event.Status.DRAFT:
+            parent.status = Event.Status.RUNNING
+            parent.save(update_fields=["status", "updated_at"])
     return event
 
 
 @transaction.atomic
 def event_finish(*, event: Event) -> Event:
-    """running → finished."""
+    """running → finished; the last section to finish finishes its simultaneous too."""
+    if event.simultaneous_id is None and is_simultaneous(event):
+        raise TournamentError(
+            "simultaneous_finish",
+            _("A simultaneous finishes with its last section: finish each section."),
+        )
     event = locked(event)
     if event.status != Event.Status.RUNNING:
         raise TournamentError("event_not_running", _("Only a running event can be finished."))
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status", "updated_at"])
+    if event.simultaneous_id is not None:
+        parent = Event.objects.select_for_update().get(pk=event.simultaneous_id)
+        unfinished = (
+            Event.objects.filter(simultaneous_id=parent.pk)
+            .exclude(status=Event.Status.FINISHED)
+            .exists()
+        )
+        if parent.status == Event.Status.RUNNING and not unfinished:
+            parent.status = Event.Status.FINISHED
+            parent.save(update_fields=["status", "updated_at"])
     return event

@@ -2,7 +2,9 @@
 
 One module per entity: ``events`` (create, update, start, finish), ``registration`` (players,
 entrants, CSV import), ``teams``, ``movement``, ``deals``, ``results`` (table results, director
-decisions, penalties); ``common`` holds what the setup services share (event lock, draft rule).
+decisions, penalties), ``sections`` (simultaneous tournaments and their sections), ``imports``
+(a section's results from a JSON or CSV file); ``common`` holds what the setup services share
+(event lock, draft rule).
 Every refusal raises :class:`tournaments.errors.TournamentError` (code, translated message,
 field, details) and leaves the database as it was. Reads live in :mod:`tournaments.selectors`.
 
@@ -12,6 +14,7 @@ Import from here, whatever module a service lives in: ``from tournaments import 
 from tournaments.errors import ResultConflict, TournamentError
 from tournaments.services.deals import event_deals_generate, event_deals_import
 from tournaments.services.events import event_create, event_finish, event_start, event_update
+from tournaments.services.imports import ResultsImportReport, section_results_import
 from tournaments.services.movement import (
     event_movement_build,
     event_movement_propose,
@@ -35,12 +38,22 @@ from tournaments.services.results import (
     table_result_mark_not_played,
     table_result_submit,
 )
+from tournaments.services.sections import (
+    is_simultaneous,
+    section_create,
+    section_delete,
+    section_movement_problem,
+    section_start_problems,
+    simultaneous_create,
+    simultaneous_rounds,
+)
 from tournaments.services.teams import team_create, team_delete, teams_build_in_order
 
 __all__ = [
     "ImportLineError",
     "ImportReport",
     "ResultConflict",
+    "ResultsImportReport",
     "ScoredOutcome",
     "TournamentError",
     "entrant_register",
@@ -54,10 +67,18 @@ __all__ = [
     "event_movement_set",
     "event_start",
     "event_update",
+    "is_simultaneous",
     "outcome_score",
     "penalty_record",
     "player_create",
     "players_import_csv",
+    "section_create",
+    "section_delete",
+    "section_movement_problem",
+    "section_results_import",
+    "section_start_problems",
+    "simultaneous_create",
+    "simultaneous_rounds",
     "table_result_assign_artificial",
     "table_result_confirm",
     "table_result_correct",

@@ -22,7 +22,8 @@ Invariants:
 - the report names every error with its line number (the line where the entry starts) and a
   translated message; when any line has an error **nothing** is stored; otherwise every row is
   stored in one transaction (director-entered: ``entered_via="import"``, confirmed, entered by
-  the actor, one history line each) and the scoring version is bumped once
+  the actor, one history line each as ``results._record`` writes it, in bulk) and the scoring
+  version is bumped once
   (``results._commit_version``) for the whole file;
 - a file that cannot be read (not UTF-8, NUL bytes, empty, wrong columns, not JSON, more than
   :data:`MAX_LINES` lines or :data:`MAX_RESULTS` results, larger than :data:`MAX_BYTES`)
@@ -62,11 +63,13 @@ from tournaments.movements import TablePlay
 from tournaments.services.deals import is_simultaneous
 from tournaments.services.registration import ImportLineError
 from tournaments.services.results import (
+    _actor_label,
+    _actor_user,
     _commit_version,
-    _record,
     _scheduled_play,
     _seat_fields,
     outcome_score,
+    result_state,
 )
 
 MAX_LINES = 20_000
@@ -516,7 +519,7 @@ def _csv_outcome(values: Mapping[str, str]) -> dict[str, Any]:
 def _csv_lines(text: str, errors: list[ImportLineError]) -> list[_Line]:
     first = text.split("\n", 1)[0]
     delimiter = max((";", ",", "\t"), key=lambda sep: (first.count(sep), sep == ";"))
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     try:
         header = next(reader)
     except (StopIteration, csv.Error) as exc:
@@ -743,7 +746,7 @@ def _require_importable(event: Event) -> None:
 
 
 def _store(event: Event, rows: list[tuple[_Line, TableResult]], actor: User) -> list[TableResult]:
-    entered_by = actor if getattr(actor, "is_authenticated", False) else None
+    entered_by = _actor_user(actor)
     for _entry, row in rows:
         row.entered_by = entered_by
     with transaction.atomic():
@@ -760,15 +763,29 @@ def _store(event: Event, rows: list[tuple[_Line, TableResult]], actor: User) -> 
                     "imported; import the file again."
                 ),
             ) from exc
-        label = _("import")
-        for (line, _row), result in zip(rows, results, strict=True):
-            action = (
-                ResultChange.Action.ARTIFICIAL
-                if result.kind == TableResult.Kind.ARTIFICIAL
-                else ResultChange.Action.CREATE
-            )
-            reason = _("Imported from a file (line %(line)s).") % {"line": line.line}
-            _record(result, action, actor, reason, None, label)
+        # The history lines ``results._record`` writes, one per row, written in bulk (one
+        # INSERT per row took half the time of a 20,000-line import).
+        user, label = _actor_user(actor), _actor_label(actor, _("import"))
+        ResultChange.objects.bulk_create(
+            [
+                ResultChange(
+                    event_id=result.event_id,
+                    result=result,
+                    action=(
+                        ResultChange.Action.ARTIFICIAL
+                        if result.kind == TableResult.Kind.ARTIFICIAL
+                        else ResultChange.Action.CREATE
+                    ),
+                    actor=user,
+                    actor_label=label,
+                    reason=_("Imported from a file (line %(line)s).") % {"line": line.line},
+                    before=None,
+                    after=result_state(result),
+                )
+                for (line, _row), result in zip(rows, results, strict=True)
+            ],
+            batch_size=1000,
+        )
         _commit_version(event, running_only=False, results=results)
     return results
 
@@ -783,7 +800,7 @@ def section_results_import(
     text = _read_text(file)
     errors: list[ImportLineError] = []
     checker = _Checker(event, errors)
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith(("{", "[")):
         report = ResultsImportReport(kind="json")
         document = _JsonFile(text, errors)
         known = document.entrant_ids()

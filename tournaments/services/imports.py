@@ -804,16 +804,16 @@ def section_results_import(
         report = ResultsImportReport(kind="json")
         document = _JsonFile(text, errors)
         known = document.entrant_ids()
-        for line, where, number, seat in document.deal_takers():
-            checker.taker(line, where, number, seat)
+        for at, where, number, seat in document.deal_takers():
+            checker.taker(at, where, number, seat)
         document.penalties()
         lines: Sequence[_Line] | Iterator[_Line] = document.results(known)
     else:
         report = ResultsImportReport(kind="csv")
         lines = _csv_lines(text, errors)
-    for line in lines:
+    for entry in lines:
         report.lines += 1
-        checker.check(line)
+        checker.check(entry)
     if not report.lines and not errors:
         raise _file_error("file_no_results", _("The file holds no results."))
     report.errors = sorted(errors, key=lambda error: error.line)

@@ -169,6 +169,7 @@ def section_delete(*, section: Event) -> None:
         raise TournamentError("not_section", _("This event is not a section of a simultaneous."))
     section = locked(section)
     require_draft(section)
+    assert section.simultaneous_id is not None
     parent = Event.objects.select_for_update().get(pk=section.simultaneous_id)
     section.delete()
     remaining = Event.objects.filter(simultaneous=parent)

@@ -58,7 +58,7 @@ from decimal import Decimal
 from typing import Any
 
 import numpy as np
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -773,16 +773,19 @@ def standings_request(*, event_id: int) -> bool:
 
     True when no recompute task is queued for the event (or the queued one is older than
     :data:`QUEUED_STALE`, so lost): the caller sends one. A task already queued will read
-    every result committed before it starts, so none is needed.
+    every result committed before it starts, so none is needed. One statement (an upsert):
+    it runs after every result saved.
     """
     now = timezone.now()
-    _state(event_id)
-    claimed = (
-        RecomputeState.objects.filter(event_id=event_id)
-        .filter(Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUED_STALE))
-        .update(queued_at=now)
-    )
-    return claimed == 1
+    table = RecomputeState._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} AS s (event_id, queued_at, lease_owner) VALUES (%s, %s, '') "
+            "ON CONFLICT (event_id) DO UPDATE SET queued_at = EXCLUDED.queued_at "
+            "WHERE s.queued_at IS NULL OR s.queued_at < %s RETURNING 1",
+            [event_id, now, now - QUEUED_STALE],
+        )
+        return cursor.fetchone() is not None
 
 
 def _lease(event_id: int, owner: str) -> bool:

@@ -99,7 +99,8 @@ def directed_event_or_404(request: HttpRequest, event_id: int) -> Event:
 
 def table_or_404(code: str) -> Table:
     """The table whose code is ``code`` (a table phone's credential), with its event, else 404."""
-    return get_object_or_404(Table.objects.select_related("event__club"), code=code)
+    tables = Table.objects.select_related("event__club").defer("event__movement")
+    return get_object_or_404(tables, code=code)
 
 
 def directs_event(

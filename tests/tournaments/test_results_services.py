@@ -350,7 +350,7 @@ def phantom_at_first_table(event: Event) -> None:
     for entrant in event.movement["entrants"]:
         if entrant["id"] == slot:
             entrant["phantom"] = True
-    event.save(update_fields=["movement"])
+    event.save(update_fields=["movement", "updated_at"])
     event.entrants.filter(slot=slot).update(phantom=True, player=None)
 
 

@@ -99,7 +99,7 @@ def submit(
         return conflict_response(conflict)
     except TournamentError as error:
         return error_response(error)
-    result = selectors.stored_result(result.pk)
+    # The stored row as created, its deal and table already loaded: no need to read it back.
     return Response(TableResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
 

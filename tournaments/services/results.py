@@ -367,7 +367,7 @@ def table_result_submit(
     """
     if via not in ENTRY_VIAS:
         raise ValueError(f"unknown entry channel {via!r}")
-    event = Event.objects.get(pk=table.event_id)
+    event = Event.objects.defer("movement").get(pk=table.event_id)
     _check_table_deal(table, deal)
     _require_running(event)  # early and unlocked: a fast, clear answer
     play, seated = _scheduled_play(event, table, deal)

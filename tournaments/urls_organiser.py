@@ -1,13 +1,22 @@
-"""Organiser screens (login required): event setup step by step, and the printouts."""
+"""Organiser screens (login required): event setup step by step, and the printouts.
+
+``event`` dispatches on what the event is (``views.sections.event_home``): a simultaneous's
+page with its sections, a section's dashboard, or the usual event dashboard.
+"""
 
 from django.urls import path
 
-from tournaments.views import organiser, printing
+from tournaments.views import organiser, printing, sections
 
 urlpatterns = [
     path("", organiser.home, name="home"),
     path("events/new/", organiser.event_create, name="event_create"),
-    path("events/<int:pk>/", organiser.event_dashboard, name="event"),
+    path(
+        "events/new-simultaneous/",
+        sections.simultaneous_create,
+        name="simultaneous_create",
+    ),
+    path("events/<int:pk>/", sections.event_home, name="event"),
     path("events/<int:pk>/edit/", organiser.event_edit, name="event_edit"),
     path("events/<int:pk>/start/", organiser.event_start, name="event_start"),
     path("events/<int:pk>/finish/", organiser.event_finish, name="event_finish"),
@@ -39,6 +48,19 @@ urlpatterns = [
     ),
     path("events/<int:pk>/deals/", organiser.deals, name="deals"),
     path("events/<int:pk>/deals/import/", organiser.deals_import, name="deals_import"),
+    path("events/<int:pk>/sections/add/", sections.section_add, name="section_add"),
+    path("events/<int:pk>/section/delete/", sections.section_delete, name="section_delete"),
+    path(
+        "events/<int:pk>/simultaneous/deals/",
+        sections.simultaneous_deals,
+        name="simultaneous_deals",
+    ),
+    path(
+        "events/<int:pk>/simultaneous/deals/import/",
+        sections.simultaneous_deals_import,
+        name="simultaneous_deals_import",
+    ),
+    path("events/<int:pk>/results/import/", sections.results_import, name="results_import"),
     path("events/<int:pk>/print/tables/", printing.table_cards, name="print_tables"),
     path("events/<int:pk>/print/routes/", printing.route_cards, name="print_routes"),
     path(

@@ -401,3 +401,136 @@ def test_a_result_entered_by_the_simultaneous_director_is_confirmed_at_once() ->
         via="organiser",
     )
     assert result.confirmed
+
+
+# --- organiser pages -----------------------------------------------------------------------
+
+
+def url(name: str, *args: object) -> str:
+    from django.urls import reverse
+    from django.utils import translation
+
+    with translation.override("en"):
+        return reverse(name, args=args)
+
+
+def logged_in(user: object):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)  # type: ignore[arg-type]
+    return client
+
+
+def test_the_simultaneous_page_lists_its_sections_with_their_progress() -> None:
+    national = ClubFactory(name="Fédération")
+    client = logged_in(OrganiserFactory(clubs=[national]))
+    parent = simultaneous(club=national)
+    running = section(parent, 3, name="Brest", club=ClubFactory(name="Tarot Brest"))
+    section(parent, 4, name="Lille")
+    services.event_start(event=running)
+    enter_all(Event.objects.get(pk=running.pk), random.Random(1))
+    page = client.get(url("organiser:event", parent.pk))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Brest" in text and "Tarot Brest" in text and "Lille" in text
+    assert f"{3 * ROUNDS * DPR}/{3 * ROUNDS * DPR}" in text  # results entered / expected
+    assert f"0/{4 * ROUNDS * DPR}" in text
+    assert url("organiser:results_import", running.pk) in text
+    # A section's page is the usual dashboard, with its simultaneous.
+    page = client.get(url("organiser:event", running.pk))
+    assert page.status_code == 200 and "Section of the simultaneous" in page.content.decode()
+
+
+def test_creating_a_simultaneous_and_adding_a_section_through_the_pages() -> None:
+    club = ClubFactory(name="Comité")
+    client = logged_in(OrganiserFactory(clubs=[club]))
+    response = client.post(
+        url("organiser:simultaneous_create"),
+        {"name": "Simultané de printemps", "date": "2027-03-20", "club": club.pk,
+         "format": "individual", "deals_per_round": 3, "rounds": 4, "seed": 8},
+    )  # fmt: skip
+    parent = Event.objects.get(name="Simultané de printemps")
+    assert response.status_code == 302 and response["Location"].endswith(f"/{parent.pk}/")
+    assert services.simultaneous_rounds(parent) == 4 and parent.deals.count() == 12
+    other = ClubFactory(name="Club voisin")
+    response = client.post(
+        url("organiser:section_add", parent.pk), {"name": "Salle B", "club": other.pk}
+    )
+    assert response.status_code == 302
+    child = Event.objects.get(simultaneous=parent)
+    assert child.club == other and deal_rows(child) == deal_rows(parent)
+    response = client.post(
+        url("organiser:section_add", parent.pk), {"name": "salle b", "club": other.pk}
+    )
+    assert response.status_code == 400 and "already has a section" in response.content.decode()
+    # The deals step of the simultaneous: regenerate with 5 rounds, copied to the section.
+    response = client.post(
+        url("organiser:simultaneous_deals", parent.pk),
+        {"seed": 3, "rounds": 5, "imposed_contract": ""},
+    )
+    assert response.status_code == 302
+    assert parent.deals.count() == 15 and deal_rows(child) == deal_rows(parent)
+
+
+def test_quadrette_simultaneous_is_refused_on_the_page() -> None:
+    club = ClubFactory()
+    client = logged_in(OrganiserFactory(clubs=[club]))
+    response = client.post(
+        url("organiser:simultaneous_create"),
+        {"name": "Q", "date": "2027-03-20", "club": club.pk, "format": "quadrette",
+         "deals_per_round": 3, "rounds": 4},
+    )  # fmt: skip
+    assert response.status_code == 400 and not Event.objects.exists()
+
+
+def test_a_section_organiser_reaches_his_section_only() -> None:
+    national, brest = ClubFactory(), ClubFactory()
+    parent = simultaneous(club=national)
+    in_brest = services.section_create(simultaneous=parent, club=brest, name="Brest")
+    in_lille = services.section_create(simultaneous=parent, club=ClubFactory(), name="Lille")
+    client = logged_in(OrganiserFactory(clubs=[brest]))
+    assert client.get(url("organiser:event", in_brest.pk)).status_code == 200
+    assert client.get(url("organiser:event", in_lille.pk)).status_code == 404
+    assert client.get(url("organiser:event", parent.pk)).status_code == 404
+    assert client.get(url("organiser:simultaneous_deals", parent.pk)).status_code == 404
+    response = client.post(url("organiser:section_add", parent.pk), {"name": "X", "club": brest.pk})
+    assert response.status_code == 404
+
+
+def test_the_import_page_shows_the_report_line_by_line() -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    national = ClubFactory()
+    client = logged_in(OrganiserFactory(clubs=[national]))
+    parent = simultaneous(club=national)
+    child = section(parent, 3)
+    services.event_start(event=child)
+    child = Event.objects.get(pk=child.pk)
+    play = child.schedule.play(table=1, round=1)
+    assert play is not None
+    first, second = child.deals.filter(deal_set=play.deal_set).order_by("number")
+    bad = f"table;deal;contract;oudlers;points\n1;{first.number};garde;2;95\n1;77;garde;2;46\n"
+    response = client.post(
+        url("organiser:results_import", child.pk),
+        {"file": SimpleUploadedFile("r.csv", bad.encode(), content_type="text/csv")},
+    )
+    text = response.content.decode()
+    assert response.status_code == 400 and "2 errors: nothing was stored" in text
+    assert "deal 77 is not a deal of this event" in text
+    assert not TableResult.objects.filter(event=child).exists()
+    good = (
+        "table;deal;contract;oudlers;points\n"
+        f"1;{first.number};garde;2;46\n1;{second.number};gs;3;60\n"
+    )
+    response = client.post(
+        url("organiser:results_import", child.pk),
+        {"file": SimpleUploadedFile("r.csv", good.encode(), content_type="text/csv")},
+    )
+    assert response.status_code == 200 and "2 results stored" in response.content.decode()
+    assert TableResult.objects.filter(event=child, entered_via="import").count() == 2
+    response = client.post(
+        url("organiser:results_import", child.pk),
+        {"file": SimpleUploadedFile("r.csv", b"\xff\xfe", content_type="text/csv")},
+    )
+    assert response.status_code == 400 and "not UTF-8" in response.content.decode()

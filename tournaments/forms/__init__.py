@@ -1,7 +1,8 @@
 """Forms of the tournaments screens: they parse and shape input; the services decide and store.
 
 One module per subject: ``events`` (details), ``registration`` (players), ``teams``,
-``movement``, ``deals``, ``results`` (entry, director decisions, penalties); ``base`` holds
+``movement``, ``deals``, ``results`` (entry, director decisions, penalties), ``sections``
+(simultaneous tournaments, a results file); ``base`` holds
 :func:`add_error`, the one way a refused operation (``TournamentError``) reaches a form.
 """
 
@@ -22,6 +23,13 @@ from tournaments.forms.results import (
     PenaltyForm,
     ReasonForm,
 )
+from tournaments.forms.sections import (
+    ResultsImportForm,
+    SectionCreateForm,
+    SimultaneousCreateForm,
+    SimultaneousDealsGenerateForm,
+    SimultaneousDealsImportForm,
+)
 from tournaments.forms.teams import TeamForm
 
 __all__ = [
@@ -40,6 +48,11 @@ __all__ = [
     "PlayerSearchForm",
     "PlayersImportForm",
     "ReasonForm",
+    "ResultsImportForm",
+    "SectionCreateForm",
+    "SimultaneousCreateForm",
+    "SimultaneousDealsGenerateForm",
+    "SimultaneousDealsImportForm",
     "TeamForm",
     "add_error",
     "error_field",

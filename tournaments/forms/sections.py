@@ -1,0 +1,87 @@
+"""Forms of simultaneous tournaments: the simultaneous, a section, its deals, a results file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.forms.base import checked_upload
+from tournaments.forms.deals import DealsGenerateForm, DealsImportForm, imposed_contract_field
+from tournaments.forms.events import EventDetailsForm
+from tournaments.models import Club, Event
+from tournaments.services.deals import MAX_SIMULTANEOUS_ROUNDS
+
+
+def rounds_field(*, required: bool) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=_("Rounds"),
+        min_value=1,
+        max_value=MAX_SIMULTANEOUS_ROUNDS,
+        required=required,
+        help_text=_("Every section plays this many rounds, one deal set per round."),
+    )
+
+
+class SimultaneousCreateForm(EventDetailsForm):
+    """The simultaneous's details, its club (among ``clubs``), format, rounds and deal seed."""
+
+    club = forms.ModelChoiceField(label=_("Organising club"), queryset=Club.objects.none())
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=[
+            (Event.Format.INDIVIDUAL.value, Event.Format.INDIVIDUAL.label),
+            (Event.Format.TRIPLETTE.value, Event.Format.TRIPLETTE.label),
+        ],
+        help_text=_("Quadrettes are not played in simultaneous: a match pairs two tables."),
+    )
+    rounds = rounds_field(required=True)
+    seed = forms.IntegerField(
+        label=_("Deal seed"),
+        min_value=0,
+        max_value=2**62,
+        required=False,
+        help_text=_("Leave empty for random deals; the same seed gives the same deals."),
+    )
+    imposed_contract = imposed_contract_field()
+
+    field_order = ["name", "date", "club", "format", "deals_per_round", "rounds"]
+
+    def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        club_field = self.fields["club"]
+        assert isinstance(club_field, forms.ModelChoiceField)
+        club_field.queryset = clubs
+        if clubs.count() == 1:
+            club_field.initial = clubs.first()
+
+
+class SectionCreateForm(forms.Form):
+    name = forms.CharField(label=_("Section name"), max_length=200)
+    club = forms.ModelChoiceField(
+        label=_("Club of the section"),
+        queryset=Club.objects.order_by("name"),
+        help_text=_("Its organisers direct this section (and you direct every section)."),
+    )
+
+
+class SimultaneousDealsGenerateForm(DealsGenerateForm):
+    rounds = rounds_field(required=False)
+
+
+class SimultaneousDealsImportForm(DealsImportForm):
+    rounds = rounds_field(required=False)
+
+
+class ResultsImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Results file (CSV or JSON)"),
+        help_text=_(
+            "CSV: one line per table and deal with a header row (table; deal; contract; "
+            "oudlers; points; …), or the JSON file of 'manage.py score_event'. UTF-8."
+        ),
+    )
+
+    def clean_file(self) -> Any:
+        return checked_upload(self.cleaned_data["file"])

@@ -26,13 +26,14 @@ tournaments API applies the same rule; ``tournaments`` never imports ``scoring``
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, prefetch_related_objects
 
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
-from tournaments.models import Deal, Entrant, Event, TableResult, Team
+from tournaments.models import Deal, Entrant, Event, Table, TableResult, Team
 
 # Everything a result row needs to name its players and teams, in one query.
 RESULT_RELATED: tuple[str, ...] = (
@@ -151,12 +152,18 @@ def snapshot_matches(snapshot: StandingsSnapshot | None) -> list[dict[str, Any]]
 
 
 def ranking_rows(
-    event: Event, kind: str = RankingEntry.Kind.INDIVIDUAL, line: str | None = None
+    event: Event,
+    kind: str = RankingEntry.Kind.INDIVIDUAL,
+    line: str | None = None,
+    *,
+    sections: bool = False,
 ) -> list[RankingEntry]:
     """Ranking rows of one kind (``individual``, ``line``, ``team``), by line then rank.
 
     Player rows carry ``entrant.player`` and ``entrant.team``; team rows carry ``team`` and its
-    members with their players (slot order).
+    members with their players (slot order). ``sections`` (the overall ranking of a
+    simultaneous): each row also carries ``section_id`` and ``section_name``, the section of
+    its player or team (same query).
     """
     if kind not in RankingEntry.Kind.values:
         raise ValueError(f"unknown ranking kind {kind!r}")
@@ -166,8 +173,12 @@ def ranking_rows(
         rows = rows.select_related("team").prefetch_related(
             Prefetch("team__members", queryset=members)
         )
+        owner = "team__event"
     else:
         rows = rows.select_related("entrant__player", "entrant__team")
+        owner = "entrant__event"
+    if sections:
+        rows = rows.annotate(section_id=F(f"{owner}_id"), section_name=F(f"{owner}__name"))
     if line:
         rows = rows.filter(line=line)
     return list(rows.order_by("line", "rank", "pk"))
@@ -203,14 +214,20 @@ class EventFigures:
 
 
 def public_events() -> list[Event]:
-    """Public events, running first, then finished (then announced drafts), latest first."""
+    """Public events, running first, then finished (then announced drafts), latest first.
+
+    The sections of a public simultaneous are listed on its page, not here.
+    """
     order: dict[str, int] = {
         Event.Status.RUNNING: 0,
         Event.Status.FINISHED: 1,
         Event.Status.DRAFT: 2,
     }
     return sorted(
-        Event.objects.filter(public=True).select_related("club"),
+        Event.objects.filter(public=True)
+        .exclude(simultaneous__public=True)
+        .select_related("club")
+        .defer("movement"),
         key=lambda event: (order.get(event.status, 3), -event.date.toordinal(), event.name),
     )
 
@@ -301,16 +318,22 @@ def real_entrants(event: Event) -> QuerySet[Entrant]:
     return Entrant.objects.filter(event=event, phantom=False).select_related("player", "team")
 
 
-def search_entrants(event: Event, query: str) -> list[Entrant]:
-    """Real entrants whose player's names contain every word of ``query`` (any order)."""
-    entrants = real_entrants(event).filter(player__isnull=False)
+def _matching(entrants: QuerySet[Entrant], query: str) -> QuerySet[Entrant]:
+    """``entrants`` with a player whose names contain every word of ``query`` (any order), or
+    whose licence is one of the words; by name."""
+    entrants = entrants.filter(player__isnull=False)
     for word in query.split():
         entrants = entrants.filter(
             Q(player__first_name__icontains=word)
             | Q(player__last_name__icontains=word)
             | Q(player__licence__iexact=word)
         )
-    return list(entrants.order_by("player__last_name", "player__first_name"))
+    return entrants.order_by("player__last_name", "player__first_name", "pk")
+
+
+def search_entrants(event: Event, query: str) -> list[Entrant]:
+    """Real entrants whose player's names contain every word of ``query`` (any order)."""
+    return list(_matching(real_entrants(event), query))
 
 
 def hand_scores_for_entrant(event: Event, entrant: Entrant) -> list[HandScore]:
@@ -321,3 +344,126 @@ def hand_scores_for_entrant(event: Event, entrant: Entrant) -> list[HandScore]:
         .select_related(*(f"result__{name}" for name in RESULT_RELATED))
         .order_by("deal__number", "round_number")
     )
+
+
+# ------------------------------------------------------------------------ simultaneous
+
+
+@dataclass(frozen=True)
+class EventFamily:
+    """Where an event stands among simultaneous tournaments (``Event`` docstring).
+
+    ``simultaneous``: for a section, the simultaneous it belongs to (with its club).
+    ``sections``: for a simultaneous, its sections with their clubs, by name (their movements
+    are not loaded). An ordinary event has neither.
+    """
+
+    simultaneous: Event | None = None
+    sections: tuple[Event, ...] = ()
+
+    @property
+    def is_simultaneous(self) -> bool:
+        return bool(self.sections)
+
+    @property
+    def is_section(self) -> bool:
+        return self.simultaneous is not None
+
+
+def event_family(event: Event) -> EventFamily:
+    """The event's simultaneous (a section) or sections (a simultaneous): one query, none for
+    an ordinary event with a movement (a simultaneous has none)."""
+    if event.simultaneous_id is not None:
+        parent = Event.objects.select_related("club").get(pk=event.simultaneous_id)
+        return EventFamily(simultaneous=parent)
+    if event.movement is None and event.pk is not None:
+        sections = (
+            Event.objects.filter(simultaneous_id=event.pk)
+            .select_related("club")
+            .defer("movement", "pm_scale")
+            .order_by("name", "pk")
+        )
+        return EventFamily(sections=tuple(sections))
+    return EventFamily()
+
+
+@dataclass(frozen=True)
+class SectionProgress:
+    """One section of a simultaneous on its home page: results entered of those expected."""
+
+    section: Event
+    entered: int
+    expected: int
+
+    @property
+    def complete(self) -> bool:
+        return self.expected > 0 and self.entered >= self.expected
+
+
+def sections_progress(sections: Sequence[Event], status: StandingsStatus) -> list[SectionProgress]:
+    """Each section's counts as the simultaneous's snapshot stores them (``data["sections"]``,
+    those :func:`standings_status` gives a section); a section the snapshot does not know yet
+    has nothing entered of what its movement expects (one query for all such sections)."""
+    data: dict[str, Any] = (status.snapshot.data or {}) if status.snapshot else {}
+    stored = {row["event"]: row for row in data.get("sections", [])}
+    unknown = [section.pk for section in sections if section.pk not in stored]
+    expected: dict[int, int] = {}
+    if unknown:
+        for row in Event.objects.filter(pk__in=unknown).only("id", "movement", "deals_per_round"):
+            expected[row.pk] = row.schedule.playing_count() * row.deals_per_round
+    return [
+        SectionProgress(section, stored[section.pk]["entered"], stored[section.pk]["expected"])
+        if section.pk in stored
+        else SectionProgress(section, 0, expected.get(section.pk, 0))
+        for section in sections
+    ]
+
+
+def simultaneous_figures(simultaneous: Event) -> EventFigures:
+    """Tables, players, teams and deals over every section of ``simultaneous``."""
+    return EventFigures(
+        tables=Table.objects.filter(event__simultaneous=simultaneous).count(),
+        entrants=Entrant.objects.filter(event__simultaneous=simultaneous, phantom=False).count(),
+        teams=Team.objects.filter(event__simultaneous=simultaneous).count()
+        if simultaneous.is_team_event
+        else 0,
+        deals=Deal.objects.filter(event=simultaneous).count(),
+    )
+
+
+def simultaneous_deal_results(simultaneous: Event, number: int) -> list[TableResult]:
+    """Every section's results of deal ``number`` (all its copies), with players and teams,
+    each carrying ``section_name``; by section name, then table (one query)."""
+    return list(
+        TableResult.objects.filter(event__simultaneous=simultaneous, deal__number=number)
+        .select_related(*RESULT_RELATED)
+        .annotate(section_name=F("event__name"))
+        .order_by("event__name", "event_id", "table__number")
+    )
+
+
+def search_simultaneous_entrants(simultaneous: Event, query: str, limit: int) -> list[Entrant]:
+    """Real entrants of every section whose player matches ``query`` (as :func:`search_entrants`),
+    at most ``limit``, each carrying ``section_name`` (one query)."""
+    entrants = (
+        Entrant.objects.filter(event__simultaneous=simultaneous, phantom=False)
+        .select_related("player", "team")
+        .annotate(section_name=F("event__name"))
+    )
+    return list(_matching(entrants, query)[:limit])
+
+
+def section_entrant(simultaneous: Event, entrant_id: int) -> Entrant | None:
+    """The real entrant ``entrant_id`` if it plays in a section of ``simultaneous``."""
+    return Entrant.objects.filter(
+        pk=entrant_id, event__simultaneous=simultaneous, phantom=False
+    ).first()
+
+
+def overall_rank(simultaneous: Event, entrant: Entrant) -> tuple[int | None, int]:
+    """A section player's rank in the simultaneous's overall individual ranking (None while
+    unranked) and how many players it ranks (one query)."""
+    figures = RankingEntry.objects.filter(
+        event=simultaneous, kind=RankingEntry.Kind.INDIVIDUAL
+    ).aggregate(rank=Max("rank", filter=Q(entrant=entrant)), count=Count("id"))
+    return figures["rank"], figures["count"]

@@ -25,18 +25,34 @@ Invariants:
   such a deal as "in play", its totals coming from the (live) ranking row;
 - an event that is not public answers 404, except to its organisers (preview; see
   ``tournaments.access``).
+
+Simultaneous tournaments (``tournaments.models.Event``): the same URLs serve a simultaneous
+(an event with sections) and each section, told apart by ``scoring.selectors.event_family``.
+A simultaneous's pages show every section together: its home lists the sections with their
+progress, its rankings carry a "Section" column, its frequency sheets hold every section's
+results of a deal (each row labelled with its section and table), its player search spans the
+sections and leads to the score card on the player's section's pages. A section's pages are an
+event's, plus links to the whole simultaneous; its rankings are its players' ranks computed on
+the overall percentages. The publication rule spans the whole simultaneous on both
+(``tournaments.publication``): a deal some section has still to play shows no outcome anywhere.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from scoring.selectors import StandingsStatus
+from scoring.selectors import EventFamily, StandingsStatus, event_family
 from tournaments.models import Event
 
 
 def page_context(
-    event: Event, status: StandingsStatus | None = None, **extra: Any
+    event: Event,
+    status: StandingsStatus | None = None,
+    family: EventFamily | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
-    """The context every event page shares: the event and, where shown, its standings status."""
-    return {"event": event, "status": status, **extra}
+    """The context every event page shares: the event, its place in a simultaneous (read here
+    unless the view already has it) and, where shown, its standings status."""
+    if family is None:
+        family = event_family(event)
+    return {"event": event, "status": status, "family": family, **extra}

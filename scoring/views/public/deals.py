@@ -1,4 +1,9 @@
-"""The deals of an event and the frequency sheet of one deal (every table's result of it)."""
+"""The deals of an event and the frequency sheet of one deal (every table's result of it).
+
+A simultaneous's frequency sheet holds every section's results of the deal (all its copies),
+each row labelled with its section and table; a section's links to it. Whether outcomes are
+shown follows ``tournaments.publication`` across the whole simultaneous.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,9 @@ from scoring.selectors import (
     deal_neighbours,
     deal_results,
     deals_of,
+    event_family,
     load_hand_scores,
+    simultaneous_deal_results,
     standings_status,
 )
 from scoring.views.public import page_context
@@ -30,10 +37,15 @@ def deal_list(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_GET
 def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     event = visible_event_or_404(request, event_id)
+    family = event_family(event)
     deal = get_object_or_404(deals_of(event), number=number)
-    results = deal_results(deal)
+    if family.is_simultaneous:
+        results = simultaneous_deal_results(event, number)
+    else:
+        results = deal_results(deal)
     summary = deal_summary(event, deal, entered=len(results))
-    # A table still to play this deal must not learn any other table's outcome of it.
+    # A table still to play this deal (in any section of a simultaneous) must not learn any
+    # other table's outcome of it.
     outcomes_shown = deal_outcomes_public(event, summary) or user_directs(request.user, event)
     if outcomes_shown:
         load_hand_scores(results)
@@ -44,8 +56,10 @@ def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse
     context = page_context(
         event,
         standings_status(event),
+        family,
         deal=deal,
         rows=rows,
+        summary=summary,
         outcomes_shown=outcomes_shown,
         frequencies=frequencies(rows) if outcomes_shown else [],
         scheduled=summary.scheduled,

@@ -1,4 +1,7 @@
-"""The list of public events and an event's home page (figures, progress, links)."""
+"""The list of public events and an event's home page (figures, progress, links).
+
+A simultaneous's home lists its sections (club, status, progress) instead of a movement.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +9,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from scoring.selectors import event_figures, public_events, standings_status
+from scoring.selectors import (
+    event_family,
+    event_figures,
+    public_events,
+    sections_progress,
+    simultaneous_figures,
+    standings_status,
+)
 from scoring.views.public import page_context
-from tournaments.access import visible_event_or_404
+from tournaments.access import user_directs, visible_event_or_404
 
 
 @require_GET
@@ -20,6 +30,17 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def event_home(request: HttpRequest, event_id: int) -> HttpResponse:
     event = visible_event_or_404(request, event_id)
+    family = event_family(event)
     status = standings_status(event)
-    context = page_context(event, status, figures=event_figures(event))
+    if family.is_simultaneous:
+        context = page_context(
+            event,
+            status,
+            family,
+            figures=simultaneous_figures(event),
+            sections=sections_progress(family.sections, status),
+            directs=user_directs(request.user, event),
+        )
+        return render(request, "scoring/public/simultaneous.html", context)
+    context = page_context(event, status, family, figures=event_figures(event))
     return render(request, "scoring/public/event.html", context)

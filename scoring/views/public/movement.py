@@ -1,4 +1,7 @@
-"""The movement page: who plays where, round by round, and which deals each table plays."""
+"""The movement page: who plays where, round by round, and which deals each table plays.
+
+A simultaneous has no movement of its own: its page leads to each section's.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from scoring.presentation import movement_rounds
-from scoring.selectors import entrants_by_slot
+from scoring.selectors import entrants_by_slot, event_family
 from scoring.views.public import page_context
 from tournaments.access import visible_event_or_404
 
@@ -15,5 +18,10 @@ from tournaments.access import visible_event_or_404
 @require_GET
 def movement(request: HttpRequest, event_id: int) -> HttpResponse:
     event = visible_event_or_404(request, event_id)
-    rounds = movement_rounds(event.schedule, event.deals_per_round, entrants_by_slot(event))
-    return render(request, "scoring/public/movement.html", page_context(event, schedule=rounds))
+    family = event_family(event)
+    if family.is_simultaneous:
+        rounds = []
+    else:
+        rounds = movement_rounds(event.schedule, event.deals_per_round, entrants_by_slot(event))
+    context = page_context(event, None, family, schedule=rounds)
+    return render(request, "scoring/public/movement.html", context)

@@ -3,6 +3,9 @@
 The ranking table is an htmx fragment refreshed every 15 seconds; the same URL answers the
 whole page or the fragment (``HX-Request``), and the fragment is cached on the standings'
 versions, the language and the view.
+
+A simultaneous's rankings (overall) name each row's section; a section's are its players'
+ranks on the overall percentages, and say so with a link to the overall ranking.
 """
 
 from __future__ import annotations
@@ -18,7 +21,13 @@ from django.views.decorators.http import require_GET
 
 from scoring.models import RankingEntry
 from scoring.presentation import ranking_lines, ranking_views
-from scoring.selectors import StandingsStatus, ranking_kinds, ranking_rows, standings_status
+from scoring.selectors import (
+    StandingsStatus,
+    event_family,
+    ranking_kinds,
+    ranking_rows,
+    standings_status,
+)
 from scoring.views.public import page_context
 from tournaments.access import visible_event_or_404
 from tournaments.models import Event
@@ -27,10 +36,17 @@ RANKING_CACHE_SECONDS = 3600
 
 
 def ranking_table(
-    request: HttpRequest, event: Event, view: str, status: StandingsStatus, projector: bool = False
+    request: HttpRequest,
+    event: Event,
+    view: str,
+    status: StandingsStatus,
+    projector: bool = False,
+    *,
+    sections: bool = False,
 ) -> SafeString:
     """The ranking table of ``view`` (a ranking kind), cached on (event, versions, language,
-    view, mode); the team ranking page shows it too."""
+    view, mode); the team ranking page shows it too. ``sections``: a simultaneous's overall
+    ranking, with a column naming each row's section."""
     computed_at = status.computed_at.timestamp() if status.computed_at else "none"
     key = ":".join(
         str(part)
@@ -45,11 +61,12 @@ def ranking_table(
             get_language(),
             view,
             int(projector),
+            int(sections),
         )
     )
     html = cache.get(key)
     if html is None:
-        entries = ranking_rows(event, view)
+        entries = ranking_rows(event, view, sections=sections)
         html = render_to_string(
             "scoring/public/_ranking_table.html",
             {
@@ -59,6 +76,7 @@ def ranking_table(
                 "lines": ranking_lines(entries) if view == RankingEntry.Kind.LINE else [],
                 "status": status,
                 "projector": projector,
+                "sections": sections,
                 "show_vp": event.format == Event.Format.QUADRETTE,
             },
             request=request,
@@ -75,16 +93,18 @@ def ranking(request: HttpRequest, event_id: int, projector: bool = False) -> Htt
     if view not in RankingEntry.Kind.values:
         view = RankingEntry.Kind.TEAM if event.is_team_event else RankingEntry.Kind.INDIVIDUAL
     status = standings_status(event)
-    fragment = ranking_table(request, event, view, status, projector)
+    family = event_family(event)
+    sections = family.is_simultaneous
+    fragment = ranking_table(request, event, view, status, projector, sections=sections)
     response: HttpResponse
     if request.headers.get("HX-Request"):
         response = HttpResponse(fragment)
     elif projector:
-        context = page_context(event, status, view=view, fragment=fragment)
+        context = page_context(event, status, family, view=view, fragment=fragment)
         response = render(request, "scoring/public/projector.html", context)
     else:
         views = ranking_views(ranking_kinds(event))
-        context = page_context(event, status, view=view, views=views, fragment=fragment)
+        context = page_context(event, status, family, view=view, views=views, fragment=fragment)
         response = render(request, "scoring/public/ranking.html", context)
     # The same URL answers the whole page or the htmx fragment: caches must tell them apart.
     patch_vary_headers(response, ["HX-Request"])

@@ -9,7 +9,13 @@ from django.views.decorators.http import require_GET
 
 from scoring.models import RankingEntry
 from scoring.presentation import match_sheet_rows
-from scoring.selectors import ranking_rows, snapshot_matches, standings_status, teams_by_pk
+from scoring.selectors import (
+    event_family,
+    ranking_rows,
+    snapshot_matches,
+    standings_status,
+    teams_by_pk,
+)
 from scoring.views.public import page_context
 from tournaments.access import user_directs, visible_event_or_404
 from tournaments.models import Event
@@ -21,10 +27,13 @@ def team_ranking(request: HttpRequest, event_id: int) -> HttpResponse:
     event = visible_event_or_404(request, event_id)
     if not event.is_team_event:
         raise Http404(_("This event has no teams."))
+    family = event_family(event)
     context = page_context(
         event,
         standings_status(event),
-        entries=ranking_rows(event, RankingEntry.Kind.TEAM),
+        family,
+        entries=ranking_rows(event, RankingEntry.Kind.TEAM, sections=family.is_simultaneous),
+        sections=family.is_simultaneous,
         show_vp=event.format == Event.Format.QUADRETTE,
     )
     return render(request, "scoring/public/teams.html", context)

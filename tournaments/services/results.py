@@ -367,7 +367,12 @@ def table_result_submit(
     """
     if via not in ENTRY_VIAS:
         raise ValueError(f"unknown entry channel {via!r}")
-    event = Event.objects.defer("movement").get(pk=table.event_id)
+    # The table's event as its caller read it (the entry path reads it with the table), else
+    # read now; the status is only checked early here, _commit_version decides under the lock.
+    if Table._meta.get_field("event").is_cached(table):
+        event = table.event
+    else:
+        event = Event.objects.defer("movement").get(pk=table.event_id)
     _check_table_deal(table, deal)
     _require_running(event)  # early and unlocked: a fast, clear answer
     play, seated = _scheduled_play(event, table, deal)
@@ -376,37 +381,36 @@ def table_result_submit(
         raise ResultConflict(existing)
     scored = outcome_score(deal=deal, outcome=outcome)
     confirmed = user_directs(actor, event) or not event.opponent_confirmation
-    with transaction.atomic():
-        # The event may be finished meanwhile: _commit_version decides, last, under its lock.
-        try:
-            # A savepoint: a concurrent device may have stored the same (deal, table) meanwhile.
-            with transaction.atomic():
-                result = TableResult.objects.create(
-                    event=event,
-                    deal=deal,
-                    table=table,
-                    round_number=play.round,
-                    kind=TableResult.Kind.PLAYED,
-                    confirmed=confirmed,
-                    entered_by=_actor_user(actor),
-                    entered_via=via,
-                    **_seat_fields(seated),
-                    **scored.fields,
-                )
-        except IntegrityError as error:
-            stored = _stored(deal, table)
-            if stored is None:  # another constraint failed: not a duplicate
-                raise
-            raise ResultConflict(stored) from error
-        _record(
-            result,
-            ResultChange.Action.CREATE,
-            actor,
-            "",
-            None,
-            _("table %(table)s") % {"table": table.number},
-        )
-        _commit_version(event, running_only=True, results=[result])
+    try:
+        with transaction.atomic():
+            result = TableResult.objects.create(
+                event=event,
+                deal=deal,
+                table=table,
+                round_number=play.round,
+                kind=TableResult.Kind.PLAYED,
+                confirmed=confirmed,
+                entered_by=_actor_user(actor),
+                entered_via=via,
+                **_seat_fields(seated),
+                **scored.fields,
+            )
+            _record(
+                result,
+                ResultChange.Action.CREATE,
+                actor,
+                "",
+                None,
+                _("table %(table)s") % {"table": table.number},
+            )
+            # The event may be finished meanwhile: _commit_version decides, last, under its lock.
+            _commit_version(event, running_only=True, results=[result])
+    except IntegrityError as error:
+        # A concurrent device stored the same (deal, table) since the check above.
+        stored = _stored(deal, table)
+        if stored is None:  # another constraint failed: not a duplicate
+            raise
+        raise ResultConflict(stored) from error
     return result
 
 

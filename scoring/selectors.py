@@ -21,6 +21,11 @@ Vocabulary:
 
 Which deals' per-table outcomes may be shown is decided by ``tournaments.publication`` (the
 tournaments API applies the same rule; ``tournaments`` never imports ``scoring``).
+
+Simultaneous tournaments: :func:`event_family` tells a simultaneous (its sections) from a
+section (its simultaneous) and an ordinary event; the simultaneous's reads span its sections
+(:func:`simultaneous_deal_results`, :func:`search_simultaneous_entrants`,
+:func:`sections_progress`, ``ranking_rows(..., sections=True)``), rows naming their section.
 """
 
 from __future__ import annotations
@@ -302,12 +307,15 @@ def _hand_scores() -> Prefetch[Any]:
 
 
 def hand_scores_for_deal(event: Event, deal: Deal) -> QuerySet[HandScore]:
-    """A frequency sheet's rows for the API: every seat of every table of the deal."""
-    return (
-        HandScore.objects.filter(event=event, deal=deal)
-        .select_related("entrant__player", "result", "deal")
-        .order_by("table_number", "seat")
-    )
+    """A frequency sheet's rows for the API: every seat of every table of the deal (of a
+    simultaneous: of every section's copy of it, by section then table)."""
+    scores = HandScore.objects.select_related("entrant__player", "result", "deal")
+    if event.movement is None:  # a simultaneous (or an event not prepared yet)
+        sections = Q(event__simultaneous=event, deal__number=deal.number)
+        return scores.filter(Q(event=event, deal=deal) | sections).order_by(
+            "event__name", "event_id", "table_number", "seat"
+        )
+    return scores.filter(event=event, deal=deal).order_by("table_number", "seat")
 
 
 # ----------------------------------------------------------------------------- players

@@ -11,6 +11,9 @@ class RankingEntrySerializer(serializers.ModelSerializer):
     entrant = serializers.IntegerField(source="entrant_id", allow_null=True, read_only=True)
     team = serializers.IntegerField(source="team_id", allow_null=True, read_only=True)
     name = serializers.SerializerMethodField()
+    section = serializers.SerializerMethodField(
+        help_text="The event the player or team plays in: a section's, in a simultaneous."
+    )
 
     class Meta:
         model = RankingEntry
@@ -20,6 +23,7 @@ class RankingEntrySerializer(serializers.ModelSerializer):
             "entrant",
             "team",
             "name",
+            "section",
             "percentage",
             "penalty",
             "marks_total",
@@ -32,6 +36,10 @@ class RankingEntrySerializer(serializers.ModelSerializer):
         if row.team is not None:
             return row.team.name
         return str(row.entrant) if row.entrant is not None else ""
+
+    def get_section(self, row: RankingEntry) -> int | None:
+        owner = row.team if row.team is not None else row.entrant
+        return owner.event_id if owner is not None else None
 
 
 class StandingsStatusSerializer(serializers.Serializer):
@@ -65,6 +73,11 @@ class RankingSerializer(serializers.Serializer):
 
 class HandScoreSerializer(serializers.ModelSerializer):
     deal = serializers.IntegerField(source="deal.number", read_only=True)
+    section = serializers.IntegerField(
+        source="event_id",
+        read_only=True,
+        help_text="The event the table belongs to: a section's, in a simultaneous.",
+    )
     entrant = serializers.IntegerField(source="entrant_id", read_only=True)
     name = serializers.SerializerMethodField()
     result = serializers.IntegerField(source="result_id", read_only=True)
@@ -77,6 +90,7 @@ class HandScoreSerializer(serializers.ModelSerializer):
         model = HandScore
         fields = [
             "deal",
+            "section",
             "table_number",
             "round_number",
             "seat",

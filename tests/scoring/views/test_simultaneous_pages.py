@@ -435,3 +435,19 @@ def test_pages_use_a_bounded_number_of_queries(
     with django_assert_max_num_queries(12):
         url = f"/en/events/{entrant.event_id}/players/{entrant.pk}/"
         assert client.get(url).status_code == 200
+
+
+# --- API --------------------------------------------------------------------------------------
+
+
+def test_the_api_spans_the_sections(client: Client, sim: Simultaneous) -> None:
+    number = 1 if sim.open_deal != 1 else 2
+    rows = client.get(f"/api/v1/events/{sim.parent.pk}/deals/{number}/hand-scores/").json()
+    assert len(rows) == 48
+    assert {row["section"] for row in rows} == {s.pk for s in sim.sections.values()}
+    for event in sim.all_events:
+        url = f"/api/v1/events/{event.pk}/deals/{sim.open_deal}/hand-scores/"
+        assert client.get(url).status_code == 404, event.name
+    ranking = client.get(f"/api/v1/events/{sim.parent.pk}/rankings/").json()
+    assert len(ranking["rows"]) == 48
+    assert all(row["section"] == section_of(row["entrant"]) for row in ranking["rows"])

@@ -58,6 +58,7 @@ def ranking_table(
             computed_at,
             status.entered,
             status.finished,
+            event.status,  # a section's own close changes the status line
             get_language(),
             view,
             int(projector),

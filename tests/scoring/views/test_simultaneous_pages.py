@@ -34,6 +34,7 @@ ROUNDS = 5
 SECTIONS = {"Section Nord": 3, "Section Est": 4, "Section Sud": 5}
 HIDDEN_SENTENCE = "The results of this deal are published once every table has played it."
 PROVISIONAL = '<span class="badge provisional"'
+SECTION_COLUMN = '<th class="col-section">Section</th>'
 
 
 class Simultaneous:
@@ -169,7 +170,7 @@ def test_the_ranking_is_final_once_every_section_has_finished(
 
 def test_the_overall_ranking_names_each_player_section(client: Client, sim: Simultaneous) -> None:
     html = page(client, f"/en/events/{sim.parent.pk}/ranking/")
-    assert "<th>Section</th>" in html
+    assert SECTION_COLUMN in html
     assert PROVISIONAL in html
     rows = re.findall(r"<tr>\s*<td class=\"num\">\d+</td>.*?</tr>", html, re.S)
     entries = RankingEntry.objects.filter(event=sim.parent, kind="individual")
@@ -191,7 +192,7 @@ def test_a_section_ranking_says_it_is_computed_over_the_simultaneous(
     html = page(client, f"/en/events/{section.pk}/ranking/")
     assert "computed over the whole simultaneous Simultané de printemps" in html
     assert f'href="/en/events/{sim.parent.pk}/ranking/"' in html
-    assert "<th>Section</th>" not in html
+    assert SECTION_COLUMN not in html
     rows = RankingEntry.objects.filter(event=section, kind="individual")
     assert rows.count() == 16
     for row in rows:
@@ -207,8 +208,18 @@ def test_a_section_ranking_says_it_is_computed_over_the_simultaneous(
     fragment = client.get(
         f"/en/events/{sim.parent.pk}/ranking/", headers={"HX-Request": "true"}
     ).content.decode()
-    assert "<th>Section</th>" in fragment and "<html" not in fragment
+    assert SECTION_COLUMN in fragment and "<html" not in fragment
     assert "Section Sud" in page(client, f"/en/events/{sim.parent.pk}/ranking/projector/")
+
+
+def test_a_finished_section_waits_for_the_others(client: Client, sim: Simultaneous) -> None:
+    nord = sim.sections["Section Nord"]
+    for url in (f"/en/events/{nord.pk}/", f"/en/events/{nord.pk}/ranking/"):
+        html = page(client, url)
+        assert PROVISIONAL in html
+        assert "the other sections of the simultaneous have not finished yet" in html
+    est = page(client, f"/en/events/{sim.sections['Section Est'].pk}/")
+    assert "the other sections of the simultaneous" not in est
 
 
 # --- deals ------------------------------------------------------------------------------------
@@ -451,3 +462,48 @@ def test_the_api_spans_the_sections(client: Client, sim: Simultaneous) -> None:
     ranking = client.get(f"/api/v1/events/{sim.parent.pk}/rankings/").json()
     assert len(ranking["rows"]) == 48
     assert all(row["section"] == section_of(row["entrant"]) for row in ranking["rows"])
+
+
+# --- triplettes -------------------------------------------------------------------------------
+
+
+def test_a_triplette_simultaneous_ranks_its_teams_overall_and_per_section(client: Client) -> None:
+    parent = services.simultaneous_create(
+        club=ClubFactory(), name="Simultané triplettes", date=EVENT_DATE,
+        format=Event.Format.TRIPLETTE, deals_per_round=1, rounds=4, public=True, seed=3,
+    )  # fmt: skip
+    rng = random.Random(9)
+    sections: list[Event] = []
+    for name, teams in (("Section Alpha", 4), ("Section Bêta", 5)):
+        section = services.section_create(simultaneous=parent, club=ClubFactory(), name=name)
+        entrants = [
+            services.entrant_register(event=section, player=PlayerFactory())
+            for _ in range(3 * teams)
+        ]
+        for index in range(teams):
+            services.team_create(event=section, name=f"{name[8:]} {index + 1}",
+                                 entrants=entrants[3 * index : 3 * index + 3])  # fmt: skip
+        services.event_movement_set(event=section, seed=1)
+        section = services.event_start(event=Event.objects.get(pk=section.pk))
+        enter(Event.objects.get(pk=section.pk), rng)
+        sections.append(section)
+    standings_recompute(event_id=parent.pk)
+
+    html = page(client, f"/en/events/{parent.pk}/teams/")
+    assert "Overall team ranking" in html and SECTION_COLUMN in html
+    entries = RankingEntry.objects.filter(event=parent, kind="team").select_related("team")
+    assert entries.count() == 9
+    for entry in entries:
+        assert f"<strong>{entry.team.name}</strong>" in html
+        for member in entry.team.members.all():
+            assert f'href="/en/events/{entry.team.event_id}/players/{member.pk}/"' in html
+        assert f'href="/en/events/{entry.team.event_id}/ranking/?view=team">' in html
+    ranking = page(client, f"/en/events/{parent.pk}/ranking/")  # opens on the team tab
+    assert "?view=team" in ranking and SECTION_COLUMN in ranking
+    for section in sections:
+        html = page(client, f"/en/events/{section.pk}/teams/")
+        assert "computed over the whole simultaneous" in html
+        assert f'href="/en/events/{parent.pk}/teams/"' in html
+        own = RankingEntry.objects.filter(event=section, kind="team")
+        assert own.count() == section.teams.count()
+        assert min(e.rank for e in own) == 1

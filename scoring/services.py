@@ -48,9 +48,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import threading
 import time
 import uuid
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -212,7 +213,8 @@ class _EventShape:
 
 def comparison_members(event: Event) -> list[Event]:
     """The events whose results ``event``'s standings compare: its sections, or itself."""
-    sections = list(Event.objects.filter(simultaneous_id=event.pk).order_by("pk"))
+    # Movements deferred: ``Event.schedule`` then comes parsed from the per-process cache.
+    sections = list(Event.objects.defer("movement").filter(simultaneous_id=event.pk).order_by("pk"))
     return sections or [event]
 
 
@@ -597,6 +599,63 @@ class _Computation:
     new_hands: _Scored
     standings: Standings
     entered: dict[tuple[int, int], int] = field(default_factory=dict)  # (event, round) -> count
+    all_hands: _Scored | None = None  # every hand of the snapshot, as published
+
+
+class _PublishedHands:
+    """The hand scores this process last published, per event and snapshot version.
+
+    An incremental recompute from snapshot version S needs the stored hands of every deal
+    that did not change; when this process published S itself (the usual case: one worker
+    holds an event's lease while results arrive), they are taken from here instead of being
+    read back from the database. Keyed by the exact version, and the publish step checks
+    that S is still the published snapshot, so a stale entry is never used.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[int, tuple[int, _Scored]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def put(self, event_id: int, version: int, hands: _Scored) -> None:
+        with self.lock:
+            self.items[event_id] = (version, hands)
+            self.items.move_to_end(event_id)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def kept(self, event_id: int, version: int, changed: Sequence[int]) -> _Scored | None:
+        """The hands published at ``version`` but those of the deals ``changed`` (pks)."""
+        with self.lock:
+            entry = self.items.get(event_id)
+        if entry is None or entry[0] != version:
+            return None
+        hands = entry[1]
+        keep = ~np.isin(hands.deal_id, np.asarray(changed, dtype=np.int64))
+        rows = np.flatnonzero(keep)
+        h = hands.hands
+        return _Scored(
+            HandScores(
+                deal=h.deal[rows], table=h.table[rows], seat=h.seat[rows],
+                entrant=h.entrant[rows], mark=h.mark[rows], artificial=h.artificial[rows],
+                director=h.director[rows], mp_num=h.mp_num[rows], mp_den=h.mp_den[rows],
+                top=h.top[rows], percentage=h.percentage[rows], entrant_ids=h.entrant_ids,
+            ),
+            hands.event_id[rows], hands.result_id[rows], hands.deal_id[rows],
+            hands.round_number[rows],
+        )  # fmt: skip
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_PUBLISHED = _PublishedHands(4)
+
+
+def forget_published_hands() -> None:
+    """Drop the hands kept in memory (the next incremental pass reads them from the database)."""
+    _PUBLISHED.clear()
 
 
 def _entered_per_round(event_ids: Sequence[int]) -> dict[tuple[int, int], int]:
@@ -614,7 +673,7 @@ def _entered_per_round(event_ids: Sequence[int]) -> dict[tuple[int, int], int]:
 def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | StandingsSnapshot:
     """Read (one consistent snapshot) and compute; the stored snapshot when nothing to do."""
     with _consistent_read():
-        event = Event.objects.get(pk=event_id)
+        event = Event.objects.defer("movement").get(pk=event_id)
         snapshot = StandingsSnapshot.objects.filter(event_id=event_id).first()
         if snapshot is not None and not force and snapshot.results_version >= event.results_version:
             return snapshot
@@ -635,21 +694,21 @@ def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | Standi
             if 2 * len(changed) > len(shape.deal_number):
                 changed = None  # most deals changed: rescoring everything is as cheap
         results = read_int_columns(_results_query(shape.event_ids, changed), _RESULT_COLUMNS)
-        stored = (
-            read_int_columns(_hands_query(shape.event_ids, changed), _HAND_COLUMNS)
-            if changed is not None
-            else None
-        )
+        base = snapshot.results_version if changed is not None and snapshot else None
+        kept: _Scored | None = None
+        if changed is not None and base is not None:
+            kept = _PUBLISHED.kept(event_id, base, changed)
+            if kept is None:
+                stored = read_int_columns(_hands_query(shape.event_ids, changed), _HAND_COLUMNS)
+                kept = _stored(shape, stored)
         entered = _entered_per_round(shape.event_ids)
         version = event.results_version
-        base = snapshot.results_version if changed is not None and snapshot else None
-        # penalties and teams are read inside the consistent snapshot too
         new_hands = _score(shape, results)
-        parts = [new_hands] if stored is None else [_stored(shape, stored), new_hands]
-        merged = _merged(parts)
+        merged = _merged([new_hands] if kept is None else [kept, new_hands])
+        # penalties and teams are read inside the consistent snapshot too
         meta = _ranking_input(shape, _scored_players(merged.hands))
     standings = standings_from_hands(meta, merged.hands)
-    return _Computation(shape, version, base, changed, new_hands, standings, entered)
+    return _Computation(shape, version, base, changed, new_hands, standings, entered, merged)
 
 
 def _progress(computation: _Computation) -> dict[str, Any]:
@@ -725,6 +784,10 @@ def _publish(computation: _Computation, *, force: bool) -> StandingsSnapshot | N
             **progress,
         }
         snapshot.save()
+    if computation.all_hands is not None:
+        # The hands of a results version are a function of that version's results: caching
+        # them under it is safe even if an outer transaction were to roll this one back.
+        _PUBLISHED.put(event.pk, computation.version, computation.all_hands)
     return snapshot
 
 

@@ -27,3 +27,13 @@ def _empty_cache() -> Iterator[None]:
     """Nothing cached by one test (rendered rankings) is seen by the next one."""
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _no_published_hands_across_tests() -> Iterator[None]:
+    """The recompute keeps the hands it published per (event, version); SQLite reuses primary
+    keys after a test's rollback, so the next test must not find them."""
+    yield
+    from scoring.services import forget_published_hands
+
+    forget_published_hands()

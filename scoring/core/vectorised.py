@@ -45,6 +45,7 @@ _BOUNDARY_EPSILON = 1e-6
 _KEY_LIMIT = 2**62
 _BINCOUNT_LIMIT = 50_000_000
 _GRID_LIMIT = 20_000_000
+_GRID_PER_RESULT = 64
 
 
 def _dense_index(values: IntArray) -> tuple[IntArray, IntArray]:
@@ -115,7 +116,12 @@ def _check_one_seat_per_deal(columns: SeatColumns, deal_index: IntArray, deals: 
     )
 
 
-def _matchpoints(hand: IntArray, mark: IntArray, grid_limit: int = _GRID_LIMIT) -> IntArray:
+def _matchpoints(
+    hand: IntArray,
+    mark: IntArray,
+    grid_limit: int = _GRID_LIMIT,
+    per_result: int = _GRID_PER_RESULT,
+) -> IntArray:
     """Raw matchpoints of each real result against the others of its hand.
 
     Marks are whole numbers in a narrow range, so when ``hands × (mark range)`` is small the
@@ -128,7 +134,9 @@ def _matchpoints(hand: IntArray, mark: IntArray, grid_limit: int = _GRID_LIMIT) 
     low = int(mark.min())
     span = int(mark.max()) - low + 1
     hands = int(hand.max()) + 1
-    if hands * span <= grid_limit:
+    # The grid pays off when it is not much larger than the results (many tables per hand);
+    # a sparse grid (a few tables per hand, as in a large line movement) is slower than a sort.
+    if hands * span <= min(grid_limit, per_result * size):
         key = hand * span + (mark - low)
         grid = np.bincount(key, minlength=hands * span).reshape(hands, span)
         beaten = np.cumsum(grid, axis=1) - grid

@@ -238,35 +238,28 @@ def test_deals_per_round_are_fixed_for_a_simultaneous_and_its_sections() -> None
 # --- the movement of a section -------------------------------------------------------------
 
 
-def test_a_section_movement_must_have_the_simultaneous_rounds() -> None:
-    parent = simultaneous()
+def test_a_section_movement_uses_only_the_simultaneous_deal_sets() -> None:
+    parent = simultaneous()  # ROUNDS (5) deal sets
     child = services.section_create(simultaneous=parent, club=ClubFactory(), name="Lille")
-    for _ in range(20):
+    for _ in range(28):
         services.entrant_register(event=child, player=PlayerFactory())
-    services.event_movement_set(event=child, tables=5, rounds=4)  # 4 rounds, 5 deal sets
+    # Seven tables in a line movement need seven deal sets: refused, nothing starts.
+    services.event_movement_set(event=child, tables=7, rounds=4)
     child = Event.objects.get(pk=child.pk)
     problem = services.section_movement_problem(child, child.schedule)
-    assert problem is not None and "5 rounds of its simultaneous" in problem
-    assert "4 rounds and 5 deal sets" in problem
+    assert problem is not None and "holds 5 deal sets" in problem and "needs 7" in problem
     with pytest.raises(TournamentError) as caught:
         services.event_start(event=child)
     assert caught.value.code == "event_not_ready"
     assert problem in caught.value.details
     assert status(child) == status(parent) == Event.Status.DRAFT
-    # Seven tables would need seven deal sets: refused as well.
-    for _ in range(8):
-        services.entrant_register(event=child, player=PlayerFactory())
-    services.event_movement_set(event=child, tables=7)
-    child = Event.objects.get(pk=child.pk)
-    assert "7 rounds and 7 deal sets" in (
-        services.section_movement_problem(child, child.schedule) or ""
-    )
-    # The simultaneous's five rounds on five tables: accepted, and the section starts.
+    # Five tables, four rounds: a line movement over the five sets, each table playing four.
     Event.objects.filter(pk=child.pk).update(movement=None)
     for entrant in child.entrants.filter(phantom=False)[:8]:
         services.entrant_withdraw(entrant=entrant)
-    services.event_movement_set(event=child, tables=5, rounds=5)
+    services.event_movement_set(event=child, tables=5, rounds=4)
     child = Event.objects.get(pk=child.pk)
+    assert len(child.schedule.rounds) == 4 and child.schedule.deal_set_count == 5
     assert services.section_movement_problem(child, child.schedule) is None
     services.event_start(event=child)
     assert status(child) == Event.Status.RUNNING

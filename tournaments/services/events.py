@@ -100,19 +100,21 @@ def event_update(
 def section_movement_problem(section: Event, schedule: Schedule) -> str | None:
     """Why ``schedule`` cannot be the movement of ``section`` (None: it can).
 
-    A section plays its simultaneous's R rounds on exactly the deal sets 1..R (the
-    simultaneous holds R × dpr deals), in the order its own movement chooses; in team formats
-    the étuis name the taker seat, so the movement must seat the taking member there.
+    A section plays deals of its simultaneous only: its movement's deal sets are among the
+    simultaneous's S sets (it holds S × dpr deals), in the order and the number of rounds the
+    section's own movement chooses (a line movement on T tables uses T sets, each table
+    playing as many of them as there are rounds); in team formats the étuis name the taker
+    seat, so the movement must seat the taking member there.
     """
     if section.simultaneous_id is None or not schedule:
         return None
     parent = Event.objects.get(pk=section.simultaneous_id)
-    rounds = simultaneous_rounds(parent)
-    if len(schedule.rounds) != rounds or schedule.deal_set_count != rounds:
+    sets = simultaneous_rounds(parent)
+    if schedule.deal_set_count > sets:
         return _(
-            "A section plays the %(rounds)s rounds of its simultaneous, on deal sets 1 to "
-            "%(rounds)s: this movement has %(found)s rounds and %(sets)s deal sets."
-        ) % {"rounds": rounds, "found": len(schedule.rounds), "sets": schedule.deal_set_count}
+            "The simultaneous holds %(sets)s deal sets (étuis): this movement needs "
+            "%(found)s. Choose fewer tables or rounds, or give the simultaneous more deal sets."
+        ) % {"sets": sets, "found": schedule.deal_set_count}
     if section.is_team_event:
         taker = (
             Deal.objects.filter(event=parent)

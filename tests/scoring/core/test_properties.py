@@ -286,4 +286,5 @@ def test_matchpoints_by_grid_and_by_sort_agree_with_counting(pairs: list[tuple[i
         for h, m in pairs
     ]
     assert _matchpoints(hand, mark).tolist() == counted
-    assert _matchpoints(hand, mark, grid_limit=0).tolist() == counted
+    assert _matchpoints(hand, mark, per_result=10**9).tolist() == counted  # always the grid
+    assert _matchpoints(hand, mark, grid_limit=0).tolist() == counted  # always the sort

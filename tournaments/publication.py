@@ -23,6 +23,7 @@ others are still playing: only the whole simultaneous being done does.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -90,7 +91,8 @@ class DealSummary:
 
 def _sections_sharing_deals(event: Event) -> list[Event] | None:
     """The sections whose tables play ``event``'s deals when it is a simultaneous or one of its
-    sections (``event`` included), by pk; ``None`` for an ordinary event.
+    sections (``event`` included), by pk, without their movements; ``None`` for an ordinary
+    event.
 
     One query, none for an event with a movement that is no section (a simultaneous has none).
     """
@@ -102,21 +104,53 @@ def _sections_sharing_deals(event: Event) -> list[Event] | None:
         return None
     sections = list(
         Event.objects.filter(simultaneous_id=parent)
-        .only("id", "status", "movement", "simultaneous_id")
+        .only("id", "status", "updated_at", "simultaneous_id")
         .order_by("pk")
     )
     return sections or None
 
 
+# Tables per deal set of a section's movement, by (section pk, updated_at): a national
+# simultaneous has a hundred sections whose movements (tens of kB each) would otherwise be read
+# and parsed on every page. Every write of a movement stamps ``updated_at``, and a started
+# section's movement no longer changes. Cleared when full.
+_TABLES_PER_SET: dict[tuple[int, dt.datetime], Counter[int]] = {}
+_TABLES_PER_SET_MAX = 4096
+
+
+def _tables_per_deal_set(sections: Sequence[Event]) -> dict[int, Counter[int]]:
+    """Each section's tables per deal set (``Schedule.tables_per_deal_set``), by pk; the
+    movements not read yet in this process at their ``updated_at`` in one query."""
+    found: dict[int, Counter[int]] = {}
+    unread: list[int] = []
+    for section in sections:
+        counts = _TABLES_PER_SET.get((section.pk, section.updated_at))
+        if counts is None:
+            unread.append(section.pk)
+        else:
+            found[section.pk] = counts
+    if unread:
+        if len(_TABLES_PER_SET) + len(unread) > _TABLES_PER_SET_MAX:
+            _TABLES_PER_SET.clear()
+        for row in Event.objects.filter(pk__in=unread).only("id", "movement", "updated_at"):
+            counts = row.schedule.tables_per_deal_set()
+            _TABLES_PER_SET[(row.pk, row.updated_at)] = counts
+            found[row.pk] = counts
+    return found
+
+
 def _section_plays(
-    sections: Sequence[Event], deal: Deal, entered: Mapping[tuple[int, int], int]
+    sections: Sequence[Event],
+    tables_per_set: Mapping[int, Counter[int]],
+    deal: Deal,
+    entered: Mapping[tuple[int, int], int],
 ) -> tuple[SectionPlay, ...]:
     """Every section's play of ``deal`` (copies share number and deal set); ``entered`` counts
     results by (section pk, deal number)."""
     return tuple(
         SectionPlay(
             section_id=section.pk,
-            scheduled=section.schedule.tables_per_deal_set().get(deal.deal_set, 0),
+            scheduled=tables_per_set.get(section.pk, Counter()).get(deal.deal_set, 0),
             entered=entered.get((section.pk, deal.number), 0),
             started=section.status != Event.Status.DRAFT,
             closed=section.status == Event.Status.FINISHED,
@@ -144,19 +178,22 @@ def _entered_by_section(
 
 def deal_summary(event: Event, deal: Deal, entered: int) -> DealSummary:
     """The summary of ``deal`` when ``entered`` tables of ``event`` have a result for it (in a
-    simultaneous, two more queries count every section's)."""
+    simultaneous, two or three more queries count every section's)."""
     sections = _sections_sharing_deals(event)
     if sections is None:
         scheduled = event.schedule.tables_per_deal_set().get(deal.deal_set, 0)
         return DealSummary(deal=deal, scheduled=scheduled, entered=entered)
-    plays = _section_plays(sections, deal, _entered_by_section(sections, deal.number))
+    tables_per_set = _tables_per_deal_set(sections)
+    plays = _section_plays(
+        sections, tables_per_set, deal, _entered_by_section(sections, deal.number)
+    )
     scheduled, _counted = _own(event, plays)
     return DealSummary(deal=deal, scheduled=scheduled, entered=entered, sections=plays)
 
 
 def deal_summaries(event: Event) -> list[DealSummary]:
     """Every deal of the event with its scheduled and entered table counts (two queries; three
-    in a simultaneous, where every section's counts come along)."""
+    or four in a simultaneous, where every section's counts come along)."""
     sections = _sections_sharing_deals(event)
     deals = Deal.objects.filter(event=event).order_by("number")
     if sections is None:
@@ -179,9 +216,10 @@ def deal_summaries(event: Event) -> list[DealSummary]:
             for deal in deals
         ]
     by_section = _entered_by_section(sections)
+    tables_per_set = _tables_per_deal_set(sections)
     summaries: list[DealSummary] = []
     for deal in deals:
-        plays = _section_plays(sections, deal, by_section)
+        plays = _section_plays(sections, tables_per_set, deal, by_section)
         own_scheduled, own_entered = _own(event, plays)
         summaries.append(DealSummary(deal, own_scheduled, own_entered, plays))
     return summaries

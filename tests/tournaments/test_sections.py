@@ -18,6 +18,7 @@ from tournaments import services
 from tournaments.access import events_directed_by, events_visible_to, user_directs
 from tournaments.errors import TournamentError
 from tournaments.models import Club, Deal, Event, Table, TableResult
+from tournaments.movements import dispatch
 
 pytestmark = pytest.mark.django_db
 
@@ -238,16 +239,28 @@ def test_deals_per_round_are_fixed_for_a_simultaneous_and_its_sections() -> None
 # --- the movement of a section -------------------------------------------------------------
 
 
+def movement_document(*, tables: int, rounds: int) -> dict[str, object]:
+    return dispatch.generate("individual", 4 * tables, tables=tables, rounds=rounds, seed=0)
+
+
 def test_a_section_movement_uses_only_the_simultaneous_deal_sets() -> None:
     parent = simultaneous()  # ROUNDS (5) deal sets
     child = services.section_create(simultaneous=parent, club=ClubFactory(), name="Lille")
     for _ in range(28):
         services.entrant_register(event=child, player=PlayerFactory())
-    # Seven tables in a line movement need seven deal sets: refused, nothing starts.
-    services.event_movement_set(event=child, tables=7, rounds=4)
+    # Seven tables in a line movement need seven deal sets: refused, nothing changes.
+    with pytest.raises(TournamentError) as caught:
+        services.event_movement_set(event=child, tables=7, rounds=4)
+    assert caught.value.code == "movement_section"
+    assert "holds 5 deal sets" in caught.value.message and "needs 7" in caught.value.message
+    child = Event.objects.get(pk=child.pk)
+    assert child.movement is None and not child.tables.exists()
+    # A movement stored before the rule (or by hand) is refused at the start too.
+    document = movement_document(tables=7, rounds=4)
+    Event.objects.filter(pk=child.pk).update(movement=document)
     child = Event.objects.get(pk=child.pk)
     problem = services.section_movement_problem(child, child.schedule)
-    assert problem is not None and "holds 5 deal sets" in problem and "needs 7" in problem
+    assert problem is not None and "needs 7" in problem
     with pytest.raises(TournamentError) as caught:
         services.event_start(event=child)
     assert caught.value.code == "event_not_ready"
@@ -527,3 +540,18 @@ def test_the_import_page_shows_the_report_line_by_line() -> None:
         {"file": SimpleUploadedFile("r.csv", b"\xff\xfe", content_type="text/csv")},
     )
     assert response.status_code == 400 and "not UTF-8" in response.content.decode()
+
+
+def test_a_late_section_changes_the_comparison_of_a_running_simultaneous() -> None:
+    """A section's tables count in the number of tables playing each deal (Neuberg's N): when
+    a section joins, changes its movement or leaves while the simultaneous runs, the
+    simultaneous's results version moves, so its standings are recomputed."""
+    parent = simultaneous()
+    first = section(parent, 3)
+    services.event_start(event=first)
+    version = Event.objects.get(pk=parent.pk).results_version
+    late = section(parent, 4)  # registers, then sets its movement
+    after_join = Event.objects.get(pk=parent.pk).results_version
+    assert after_join > version
+    services.section_delete(section=Event.objects.get(pk=late.pk))
+    assert Event.objects.get(pk=parent.pk).results_version > after_join

@@ -1,4 +1,5 @@
-"""What the setup services share: the event row lock, the draft rule, a stale movement.
+"""What the setup services share: the event row lock, the draft rule, a stale movement, and
+the announcement that a simultaneous's comparison changed.
 
 Every setup change takes the event row lock first (``select_for_update``): concurrent changes
 of one event are serialised, and each re-checks the event's status under the lock.
@@ -6,10 +7,13 @@ of one event are serialised, and each re-checks the event's status under the loc
 
 from __future__ import annotations
 
+from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Event
+from tournaments.signals import results_changed
 
 
 def locked(event: Event) -> Event:
@@ -32,3 +36,21 @@ def movement_stale(event: Event) -> None:
     event.movement = None
     event.save(update_fields=["movement", "updated_at"])
     Entrant.objects.filter(event=event, phantom=True).delete()
+    comparison_changed(event)
+
+
+def comparison_changed(event: Event) -> None:
+    """A section's tables changed (its movement set or dropped, or the section removed): the
+    number of tables that play each deal of its simultaneous changes (Neuberg's N), so the
+    simultaneous's standings must be recomputed even without a new result. Bumps its
+    ``results_version`` and announces it on commit, like a result does."""
+    parent_id = event.simultaneous_id
+    if parent_id is None:
+        return
+    updated = Event.objects.filter(pk=parent_id).exclude(status=Event.Status.DRAFT)
+    if not updated.update(results_version=F("results_version") + 1):
+        return  # nothing published yet before the first section starts
+    version = Event.objects.values_list("results_version", flat=True).get(pk=parent_id)
+    transaction.on_commit(
+        lambda: results_changed.send(sender=Event, event_id=parent_id, results_version=version)
+    )

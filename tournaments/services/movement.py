@@ -22,7 +22,8 @@ from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Event, Table, Team
 from tournaments.movements import Schedule
 from tournaments.movements.document import Entrant as Slot
-from tournaments.services.common import locked, require_draft
+from tournaments.services.common import comparison_changed, locked, require_draft
+from tournaments.services.events import section_movement_problem
 
 SLOT_SHIFT = 1_000_000  # temporary offset used to renumber slots without unique clashes
 
@@ -104,10 +105,14 @@ def event_movement_set(
             "movement_format",
             _("This movement is for another format (%(format)s).") % {"format": schedule.format},
         )
+    problem = section_movement_problem(event, schedule)
+    if problem is not None:
+        raise TournamentError("movement_section", problem)
     _bind_entrants(event, schedule)
     _sync_tables(event, schedule)
     event.movement = doc
     event.save(update_fields=["movement", "updated_at"])
+    comparison_changed(event)
     return report
 
 

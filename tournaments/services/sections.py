@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import Club, Deal, Event
-from tournaments.services.common import locked, require_draft
+from tournaments.services.common import comparison_changed, locked, require_draft
 from tournaments.services.deals import (
     check_rounds,
     deals_replace_generated,
@@ -171,7 +171,10 @@ def section_delete(*, section: Event) -> None:
     require_draft(section)
     assert section.simultaneous_id is not None
     parent = Event.objects.select_for_update().get(pk=section.simultaneous_id)
+    had_tables = bool(section.movement)
     section.delete()
+    if had_tables:
+        comparison_changed(section)  # its tables no longer count as playing the deals
     remaining = Event.objects.filter(simultaneous=parent)
     if (
         parent.status == Event.Status.RUNNING

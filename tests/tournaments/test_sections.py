@@ -555,3 +555,16 @@ def test_a_late_section_changes_the_comparison_of_a_running_simultaneous() -> No
     assert after_join > version
     services.section_delete(section=Event.objects.get(pk=late.pk))
     assert Event.objects.get(pk=parent.pk).results_version > after_join
+
+
+def test_a_simultaneous_has_no_players_teams_or_movement_of_its_own() -> None:
+    parent = simultaneous()
+    for attempt in (
+        lambda: services.entrant_register(event=parent, player=PlayerFactory()),
+        lambda: services.players_import_csv(event=parent, file="first_name;last_name\nA;B\n"),
+        lambda: services.event_movement_set(event=parent, tables=3, rounds=3),
+    ):
+        with pytest.raises(TournamentError) as caught:
+            attempt()
+        assert caught.value.code == "simultaneous_has_sections"
+    assert not parent.entrants.exists() and Event.objects.get(pk=parent.pk).movement is None

@@ -54,3 +54,17 @@ def comparison_changed(event: Event) -> None:
     transaction.on_commit(
         lambda: results_changed.send(sender=Event, event_id=parent_id, results_version=version)
     )
+
+
+def require_own_tables(event: Event) -> None:
+    """Players, teams and a movement belong to a section, never to its simultaneous."""
+    from tournaments.services.deals import is_simultaneous
+
+    if is_simultaneous(event):
+        raise TournamentError(
+            "simultaneous_has_sections",
+            _(
+                "A simultaneous has no players, teams or tables of its own: "
+                "set them up in each of its sections."
+            ),
+        )

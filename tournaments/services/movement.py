@@ -22,7 +22,12 @@ from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Event, Table, Team
 from tournaments.movements import Schedule
 from tournaments.movements.document import Entrant as Slot
-from tournaments.services.common import comparison_changed, locked, require_draft
+from tournaments.services.common import (
+    comparison_changed,
+    locked,
+    require_draft,
+    require_own_tables,
+)
 from tournaments.services.events import section_movement_problem
 
 SLOT_SHIFT = 1_000_000  # temporary offset used to renumber slots without unique clashes
@@ -87,6 +92,7 @@ def event_movement_set(
     """
     event = locked(event)
     require_draft(event)
+    require_own_tables(event)
     doc = (
         movement
         if movement is not None

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import Club, Entrant, Event, Player
-from tournaments.services.common import locked, movement_stale, require_draft
+from tournaments.services.common import locked, movement_stale, require_draft, require_own_tables
 
 LICENCE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9./-]{0,19}$")
 
@@ -98,6 +98,7 @@ def entrant_register(*, event: Event, player: Player) -> Entrant:
     """Register ``player`` (also a late arrival before the start: the movement goes stale)."""
     event = locked(event)
     require_draft(event)
+    require_own_tables(event)
     if Entrant.objects.filter(event=event, player=player).exists():
         raise TournamentError(
             "already_registered",
@@ -216,7 +217,9 @@ def players_import_csv(*, event: Event, file: IO[bytes] | IO[str] | bytes | str)
     report = ImportReport()
     clubs: dict[str, Club] = {}
     with transaction.atomic():
-        require_draft(locked(event))
+        event = locked(event)
+        require_draft(event)
+        require_own_tables(event)
         for line_number, row in enumerate(rows[1:], start=2):
             if not any(cell.strip() for cell in row):
                 continue

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Event, Team
-from tournaments.services.common import locked, movement_stale, require_draft
+from tournaments.services.common import locked, movement_stale, require_draft, require_own_tables
 
 
 def _team_size(event: Event) -> int:
@@ -32,6 +32,7 @@ def team_create(*, event: Event, name: str, entrants: Sequence[Entrant]) -> Team
     """A team of registered entrants (3 for triplette, 4 for quadrette), numbered next."""
     event = locked(event)
     require_draft(event)
+    require_own_tables(event)
     size = _team_size(event)
     if len(entrants) != size or len({e.pk for e in entrants}) != size:
         raise TournamentError(

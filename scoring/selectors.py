@@ -288,16 +288,28 @@ def load_hand_scores(results: list[TableResult]) -> None:
 
 
 def results_with_scores(
-    event: Event, hidden_deals: frozenset[int] | set[int] = frozenset()
+    event: Event,
+    hidden_deals: frozenset[int] | set[int] = frozenset(),
+    *,
+    simultaneous: bool = False,
 ) -> list[TableResult]:
     """Every table result of the event but those of ``hidden_deals`` (numbers), with players,
-    teams and hand scores, by deal then table (two queries)."""
+    teams and hand scores, by deal then table (two queries). For a ``simultaneous``, every
+    section's results, each carrying ``section_name``, by deal, section, then table."""
+    results: QuerySet[TableResult]
+    if simultaneous:
+        results = TableResult.objects.filter(event__simultaneous=event).annotate(
+            section_name=F("event__name")
+        )
+        order = ["deal__number", "event__name", "event_id", "table__number"]
+    else:
+        results = TableResult.objects.filter(event=event)
+        order = ["deal__number", "table__number"]
     return list(
-        TableResult.objects.filter(event=event)
-        .exclude(deal__number__in=hidden_deals)
+        results.exclude(deal__number__in=hidden_deals)
         .select_related(*RESULT_RELATED)
         .prefetch_related(_hand_scores())
-        .order_by("deal__number", "table__number")
+        .order_by(*order)
     )
 
 

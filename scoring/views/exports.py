@@ -26,7 +26,7 @@ from openpyxl.utils import get_column_letter
 
 from scoring.models import RankingEntry
 from scoring.presentation import result_rows, seat_label
-from scoring.selectors import ranking_rows, results_with_scores
+from scoring.selectors import event_family, ranking_rows, results_with_scores
 from tournaments.access import user_directs, visible_event_or_404
 from tournaments.models import SEATS, Event
 from tournaments.publication import deals_hidden_from
@@ -36,8 +36,11 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 Table = tuple[list[str], list[list[Any]]]
 
 
-def ranking_table(event: Event) -> Table:
-    """One row per ranking line: individual, per line, then team (the kinds the event has)."""
+def ranking_table(event: Event, *, simultaneous: bool = False) -> Table:
+    """One row per ranking line: individual, per line, then team (the kinds the event has).
+
+    A simultaneous's overall ranking gains a Section column (the entrant's or team's section).
+    """
     header = [
         _("Ranking"),
         _("Line"),
@@ -52,12 +55,14 @@ def ranking_table(event: Event) -> Table:
         _("Points de match"),
         _("Victory points"),
     ]
+    if simultaneous:
+        header.insert(0, _("Section"))
     kinds = [RankingEntry.Kind.INDIVIDUAL, RankingEntry.Kind.LINE]
     if event.is_team_event:
         kinds.insert(0, RankingEntry.Kind.TEAM)
     rows: list[list[Any]] = []
     for kind in kinds:
-        for entry in ranking_rows(event, kind):
+        for entry in ranking_rows(event, kind, sections=simultaneous):
             if entry.team is not None and entry.entrant_id is None:
                 name, licence, team = entry.team.name, "", entry.team.name
             else:
@@ -68,6 +73,7 @@ def ranking_table(event: Event) -> Table:
                 team = entrant.team.name if entrant and entrant.team else ""
             rows.append(
                 [
+                    *([getattr(entry, "section_name", "")] if simultaneous else []),
                     str(RankingEntry.Kind(kind).label),
                     seat_label(entry.line) if entry.line else "",
                     entry.rank,
@@ -85,10 +91,16 @@ def ranking_table(event: Event) -> Table:
     return header, rows
 
 
-def results_table(event: Event, hidden_deals: frozenset[int] | set[int] = frozenset()) -> Table:
+def results_table(
+    event: Event,
+    hidden_deals: frozenset[int] | set[int] = frozenset(),
+    *,
+    simultaneous: bool = False,
+) -> Table:
     """One row per table result, with the players, the outcome, marks and percentages.
 
-    The results of the deals numbered in ``hidden_deals`` are left out.
+    The results of the deals numbered in ``hidden_deals`` are left out. A simultaneous's
+    export holds every section's results, with a Section column.
     """
     header = [_("Deal"), _("Round"), _("Table")]
     header += [_("Player %(seat)s") % {"seat": seat} for seat in SEATS]
@@ -106,11 +118,15 @@ def results_table(event: Event, hidden_deals: frozenset[int] | set[int] = frozen
     header += [_("Mark %(seat)s") % {"seat": seat} for seat in SEATS]
     header += [_("Percentage %(seat)s") % {"seat": seat} for seat in SEATS]
     rows: list[list[Any]] = []
-    for row in result_rows(results_with_scores(event, hidden_deals), with_scores=True):
+    if simultaneous:
+        header.insert(0, _("Section"))
+    results = results_with_scores(event, hidden_deals, simultaneous=simultaneous)
+    for row in result_rows(results, with_scores=True):
         result = row.result
         taker = row.taker
         rows.append(
             [
+                *([getattr(result, "section_name", "")] if simultaneous else []),
                 row.deal_number,
                 result.round_number,
                 row.table_number,
@@ -186,12 +202,13 @@ def _export(request: HttpRequest, event_id: int, fmt: str, what: str) -> HttpRes
     if fmt not in ("csv", "xlsx"):
         raise Http404(_("Exports exist as csv or xlsx."))
     event = visible_event_or_404(request, event_id)
+    simultaneous = event_family(event).is_simultaneous
     if what == "ranking":
-        header, rows = ranking_table(event)
+        header, rows = ranking_table(event, simultaneous=simultaneous)
         title = _("Ranking")
     else:
         hidden = deals_hidden_from(event, directs=user_directs(request.user, event))
-        header, rows = results_table(event, hidden)
+        header, rows = results_table(event, hidden, simultaneous=simultaneous)
         title = _("Results")
     filename = f"{slugify(event.name) or 'event'}-{event.pk}-{what}"
     if fmt == "csv":

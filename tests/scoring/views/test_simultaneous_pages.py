@@ -507,3 +507,22 @@ def test_a_triplette_simultaneous_ranks_its_teams_overall_and_per_section(client
         own = RankingEntry.objects.filter(event=section, kind="team")
         assert own.count() == section.teams.count()
         assert min(e.rank for e in own) == 1
+
+
+def test_the_simultaneous_exports_hold_every_section(client: Client, sim: Simultaneous) -> None:
+    """The federation downloads one file: every section's results (but the deal still in
+    play), and the overall ranking, each row naming its section."""
+    export = client.get(f"/en/events/{sim.parent.pk}/export/results.csv").content.decode()
+    rows = list(csv.DictReader(io.StringIO(export.removeprefix("\ufeff"))))
+    stored = TableResult.objects.filter(event__simultaneous=sim.parent)
+    expected = stored.exclude(deal__number=sim.open_deal).count()
+    assert len(rows) == expected > 0
+    assert {row["Section"] for row in rows} == set(sim.sections)
+    assert all(row["Deal"] != str(sim.open_deal) for row in rows)
+    ranking = client.get(f"/en/events/{sim.parent.pk}/export/ranking.csv").content.decode()
+    lines = list(csv.DictReader(io.StringIO(ranking.removeprefix("\ufeff"))))
+    individual = [row for row in lines if row["Ranking"] == "Individual"]
+    assert len(individual) == RankingEntry.objects.filter(
+        event=sim.parent, kind="individual"
+    ).count()
+    assert {row["Section"] for row in individual} <= set(sim.sections)

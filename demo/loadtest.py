@@ -17,8 +17,12 @@ What one run does, on loopback only:
    (``--rounds`` rounds of ``--deals-per-round`` deals, the rounds before ``--round`` entered
    and scored, :func:`build_event`), then one client thread per table enters its deals of that
    round through the table API (``POST api:table_results`` with the table code, a keep-alive
-   ``http.client`` connection, a random start within the first second, think times drawn
-   uniformly in ``--think-ms`` between deals). Before the first size a 3-table event's round is
+   ``http.client`` connection, a random start within the first ``--start-ms``, think times
+   drawn uniformly in ``--think-ms`` between deals). The default is a room at the end of a
+   round: every table starts entering within 10 s and a deal takes 3 to 8 s to enter on the
+   phone (contract, oudlers, points, a look at the marks); ``--start-ms 1000 --think-ms
+   300,1500`` is a stress far beyond any room (200 tables then send ~170 saves a second).
+   Before the first size a 3-table event's round is
    entered at once, unmeasured, and before each size every web thread reads a table and sends
    an already-entered deal (409): the server is measured warm. A monitor samples, every 100 ms,
    the length of the scoring queue in Redis (``LLEN``) and the version of the event's
@@ -91,14 +95,13 @@ INNER_ENV = "DUPLITAROT_LOADTEST_INNER"
 WEB_APPLICATION_NAME = "duplitarot-loadtest-web"
 WORKER_APPLICATION_NAME = "duplitarot-loadtest-worker"
 
-ENTRY_SECONDS = 45.0  # the longest entry phase of one size
+ENTRY_SECONDS = 50.0  # the longest entry phase of one size
 SETTLE_SECONDS = 10.0  # the longest wait for the server to finish requests the clients gave up
 RANKING_SECONDS = 15.0  # the longest wait for a snapshot showing the last result
 READY_SECONDS = 60.0  # the longest wait for gunicorn and the worker to answer
 STOP_SECONDS = 10.0  # SIGTERM to SIGKILL, per process group
 STOP_RESERVE_SECONDS = 25.0  # kept from the budget for stopping the services
 SAMPLE_SECONDS = 0.1  # the monitor's period
-START_SPREAD_SECONDS = 1.0  # the clients start at a random moment within this
 MIN_REQUEST_SECONDS = 1.0  # a request that would have less than this left is not sent
 SLOWEST = 5  # the slowest requests listed in the report
 WARM_UP_TABLES = 3  # the event entered once, unmeasured, before the first size
@@ -123,7 +126,8 @@ class Options:
     web_workers: int = 2
     web_threads: int = 4
     celery_workers: int = 1
-    think_ms: tuple[int, int] = (300, 1500)
+    think_ms: tuple[int, int] = (3000, 8000)
+    start_ms: int = 10_000
     request_timeout: float = 30.0
     max_seconds: float = 170.0
     seed: int = 1
@@ -145,6 +149,7 @@ class Options:
             "web_threads": None if self.base_url else self.web_threads,
             "celery_workers": None if self.base_url else self.celery_workers,
             "think_ms": list(self.think_ms),
+            "start_ms": self.start_ms,
             "request_timeout_s": self.request_timeout,
             "max_seconds": self.max_seconds,
             "seed": self.seed,
@@ -246,7 +251,7 @@ class TablePlan:
 
 
 def table_plans(
-    event: Event, entry_round: int, think_ms: tuple[int, int], seed: int
+    event: Event, entry_round: int, think_ms: tuple[int, int], seed: int, start_ms: int = 0
 ) -> list[TablePlan]:
     codes = dict(Table.objects.filter(event=event).values_list("number", "code"))
     schedule = event.schedule
@@ -266,7 +271,7 @@ def table_plans(
                 read_path=reverse("api:table", kwargs={"code": codes[play.table]}),
                 entered=entered,
                 deals=deals,
-                start_delay=rng.uniform(0.0, START_SPREAD_SECONDS),
+                start_delay=rng.uniform(0.0, start_ms / 1000),
                 thinks=tuple(rng.uniform(*think_ms) / 1000 for _ in deals[1:]),
                 outcomes=tuple(random_outcome(rng) for _ in deals),
             )
@@ -840,7 +845,9 @@ class Run:
         build_seconds = time.monotonic() - build_started
         results_before = event.results.count()
         round_before = stored_rows(event.pk, entry_round)
-        plans = table_plans(event, entry_round, options.think_ms, options.seed)
+        plans = table_plans(
+            event, entry_round, options.think_ms, options.seed, start_ms=options.start_ms
+        )
         if not self.ready:
             if self.services is not None:
                 self.progress("waiting for gunicorn and the Celery worker")

@@ -57,6 +57,7 @@ def run_in_process(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple
         (["--tables", "50,x"], "--tables"),
         (["--think-ms", "300"], "--think-ms"),
         (["--think-ms", "900,300"], "--think-ms"),
+        (["--start-ms", "30000"], "--start-ms"),
         (["--round", "7"], "--round"),
         (["--web-workers", "0"], "--web-workers"),
         (["--base-url", "http://192.0.2.1:8000"], "--base-url"),
@@ -180,6 +181,7 @@ def test_tiny_run_reports_every_figure_and_stores_what_it_acknowledges() -> None
     try:
         completed = subprocess.run(
             [sys.executable, "manage.py", "loadtest", "--tables", "3", "--think-ms", "0,50",
+             "--start-ms", "200",
              "--json", "--database-url", database_url,
              "--redis-url", _sibling(REDIS_URL, f"/{own_db}")],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,

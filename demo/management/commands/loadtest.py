@@ -1,6 +1,6 @@
 """``python manage.py loadtest [--tables 50,200] [--json] [--round R] [--base-url URL]
 [--database-url URL] [--redis-url URL] [--web-workers 2] [--web-threads 4] [--celery-workers 1]
-[--think-ms MIN,MAX]``: live entry under load, on loopback.
+[--think-ms MIN,MAX] [--start-ms MS]``: live entry under load, on loopback.
 
 Starts gunicorn and a Celery worker on a PostgreSQL database and a Redis database of their own,
 builds an individual event per size and has one client per table enter its deals of a round
@@ -94,10 +94,12 @@ def options_from(raw: dict[str, Any]) -> Options:
         web_threads=raw["web_threads"],
         celery_workers=raw["celery_workers"],
         think_ms=_think(raw["think_ms"]),
+        start_ms=raw["start_ms"],
         request_timeout=raw["request_timeout"],
         max_seconds=raw["max_seconds"],
         seed=raw["seed"],
     )
+    _between("--start-ms", options.start_ms, 0, 20_000)
     _between("--rounds", options.rounds, 1, 50)
     _between("--deals-per-round", options.deals_per_round, 1, 12)
     if options.round is not None:
@@ -139,6 +141,7 @@ def child_argv(options: Options, as_json: bool) -> list[str]:
         "--web-workers", str(options.web_workers), "--web-threads", str(options.web_threads),
         "--celery-workers", str(options.celery_workers),
         "--think-ms", f"{options.think_ms[0]},{options.think_ms[1]}",
+        "--start-ms", str(options.start_ms),
         "--request-timeout", f"{options.request_timeout:g}",
         "--max-seconds", f"{options.max_seconds:g}", "--seed", str(options.seed),
     ]  # fmt: skip  # fmt: skip
@@ -214,8 +217,16 @@ class Command(OneLineErrorCommand):
         )
         add(
             "--think-ms",
-            default="300,1500",
-            help="think time between two deals, uniform in MIN,MAX ms (default 300,1500)",
+            default="3000,8000",
+            help="time to enter the next deal on the phone, uniform in MIN,MAX ms "
+            "(default 3000,8000)",
+        )
+        add(
+            "--start-ms",
+            type=int,
+            default=10_000,
+            help="every table starts entering at a random moment within this many ms "
+            "(default 10000: the room at the end of a round)",
         )
         add(
             "--request-timeout",

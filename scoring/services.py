@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from scoring.bulk import IntMatrix, is_postgresql, read_int_columns, write_rows
@@ -878,6 +878,18 @@ def _behind(event_id: int) -> bool:
         .first()
     )
     return stored is None or stored < version
+
+
+def events_behind() -> list[int]:
+    """The events whose standings are behind their results: never computed though results
+    exist, or a snapshot older than the event's ``results_version`` (sections excluded: their
+    simultaneous is the one scored)."""
+    snapshots = StandingsSnapshot.objects.filter(event_id=OuterRef("pk"))
+    events = Event.objects.filter(simultaneous__isnull=True, results_version__gt=0).annotate(
+        stored=Subquery(snapshots.values("results_version")[:1])
+    )
+    behind = events.filter(Q(stored__isnull=True) | Q(stored__lt=F("results_version")))
+    return list(behind.order_by("pk").values_list("pk", flat=True))
 
 
 def standings_refresh(*, event_id: int) -> int | None:

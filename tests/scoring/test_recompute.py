@@ -8,6 +8,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db.models import F
 
 from scoring.core import compute_standings
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
@@ -17,9 +18,9 @@ from scoring.selectors import (
     ranking_rows,
     standings_status,
 )
-from scoring.services import event_scoring_input, standings_recompute
+from scoring.services import event_scoring_input, events_behind, standings_recompute
 from scoring.tasks import standings_recompute_task
-from tests.builders import random_outcome, running_event, running_team_event
+from tests.builders import enter_round, random_outcome, running_event, running_team_event
 from tests.factories import OrganiserFactory
 from tournaments.models import Event, TableResult, Team
 from tournaments.services.results import (
@@ -281,3 +282,21 @@ def test_team_standings_update_from_the_first_result(format):
     seated = {e.team_id for e in event.entrants.filter(slot__in=first.seats.values())}
     assert ranked == seated
     assert idle.pk not in ranked
+
+
+def test_recompute_behind_brings_every_late_snapshot_up_to_date(event):
+    play_all(event, skip=2)
+    other = running_event(tables=3, deals_per_round=1)
+    enter_round(other, 1, random.Random(4))
+    standings_recompute(event_id=other.pk)
+    Event.objects.filter(pk=other.pk).update(results_version=F("results_version") + 1)
+    out = StringIO()
+    call_command("recompute", "--behind", stdout=out)
+    assert sorted(out.getvalue().split("\n")[:-1]) == sorted(
+        f"event {e.pk}: standings at results version {e.results_version}"
+        for e in Event.objects.filter(pk__in=[event.pk, other.pk])
+    )
+    assert events_behind() == []
+    with pytest.raises(SystemExit) as caught:
+        call_command("recompute", str(event.pk), "--behind")
+    assert caught.value.code == 2

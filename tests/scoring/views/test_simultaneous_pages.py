@@ -522,7 +522,7 @@ def test_the_simultaneous_exports_hold_every_section(client: Client, sim: Simult
     ranking = client.get(f"/en/events/{sim.parent.pk}/export/ranking.csv").content.decode()
     lines = list(csv.DictReader(io.StringIO(ranking.removeprefix("\ufeff"))))
     individual = [row for row in lines if row["Ranking"] == "Individual"]
-    assert len(individual) == RankingEntry.objects.filter(
-        event=sim.parent, kind="individual"
-    ).count()
+    assert (
+        len(individual) == RankingEntry.objects.filter(event=sim.parent, kind="individual").count()
+    )
     assert {row["Section"] for row in individual} <= set(sim.sections)

@@ -149,6 +149,11 @@ class DealSerializer(serializers.ModelSerializer):
 class TableResultSerializer(serializers.ModelSerializer):
     """A stored result: outcome, value, marks per seat, artificial scores, who sat where."""
 
+    event = serializers.IntegerField(
+        source="event_id",
+        read_only=True,
+        help_text="The event the result belongs to: a section's id in a simultaneous's list.",
+    )
     deal = serializers.IntegerField(source="deal.number", read_only=True)
     table = serializers.IntegerField(source="table.number", read_only=True)
     round = serializers.IntegerField(source="round_number", read_only=True)
@@ -161,6 +166,7 @@ class TableResultSerializer(serializers.ModelSerializer):
         model = TableResult
         fields = [
             "id",
+            "event",
             "deal",
             "table",
             "round",

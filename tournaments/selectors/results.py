@@ -119,12 +119,18 @@ def stored_result(pk: int) -> TableResult:
 
 
 def event_results(event: Event, *, hidden_deals: Collection[int] = ()) -> QuerySet[TableResult]:
-    """The event's results but those of the deal numbers ``hidden_deals``, by deal and table."""
+    """The event's results but those of the deal numbers ``hidden_deals``, by deal and table;
+    for a simultaneous, every section's (by deal, section, table)."""
+    if event.movement is None and Event.objects.filter(simultaneous_id=event.pk).exists():
+        results = TableResult.objects.filter(event__simultaneous=event)
+        order = ["deal__number", "event_id", "table__number"]
+    else:
+        results = TableResult.objects.filter(event=event)
+        order = ["deal__number", "table__number"]
     return (
-        TableResult.objects.filter(event=event)
-        .exclude(deal__number__in=hidden_deals)
+        results.exclude(deal__number__in=hidden_deals)
         .select_related("deal", "table")
-        .order_by("deal__number", "table__number")
+        .order_by(*order)
     )
 
 

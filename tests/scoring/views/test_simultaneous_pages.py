@@ -526,3 +526,15 @@ def test_the_simultaneous_exports_hold_every_section(client: Client, sim: Simult
         len(individual) == RankingEntry.objects.filter(event=sim.parent, kind="individual").count()
     )
     assert {row["Section"] for row in individual} <= set(sim.sections)
+
+
+def test_the_api_lists_every_section_results(client: Client, sim: Simultaneous) -> None:
+    response = client.get(f"/api/v1/events/{sim.parent.pk}/results/")
+    assert response.status_code == 200
+    body = response.json()
+    rows = body["results"] if isinstance(body, dict) else body
+    stored = TableResult.objects.filter(event__simultaneous=sim.parent)
+    if isinstance(body, dict) and body.get("count") is not None:
+        assert body["count"] == stored.exclude(deal__number=sim.open_deal).count()
+    assert rows and {row["event"] for row in rows} <= {s.pk for s in sim.sections.values()}
+    assert all(row["deal"] != sim.open_deal for row in rows)

@@ -38,7 +38,9 @@ the same services as one event:
 - each section: ``section_create`` with its own club (:func:`section_club_name`, created once
   and reused) and ``4 × tables`` players of that club registered as above; ``event_movement_set``
   with that same document (the service validates it and binds the section's entrants: each
-  section stores its own copy) and ``event_start`` (the first start starts the simultaneous);
+  section stores its own copy); then ``event_start`` of every section (the first start starts
+  the simultaneous; movements are all set before it, as a movement set in a running
+  simultaneous changes its comparison and bumps its version);
 - results: the first ``fill`` percent of **every** section's plays, in bulk as above. Outcomes
   are simulated once per deal number for the whole simultaneous (one per two tables playing
   the deal over all sections, at most :data:`OUTCOMES_PER_DEAL`); each section draws from them
@@ -243,10 +245,13 @@ def _simultaneous_build(
                 simultaneous=parent, club=club, name=f"Section {number} — {club.city}"
             )
             section = _populate(section, club, tables=tables, rounds=rounds, seed=seed,
-                                start=start, movement=document,
+                                start=False, movement=document,
                                 players_key=f"{seed}:{number}")  # fmt: skip
             members.append(section)
         if start:
+            # Every movement is set before the first start: a movement set while the
+            # simultaneous runs changes its comparison and bumps its version.
+            members = [event_start(event=section) for section in members]
             _fill_simultaneous(parent, members, fill=fill, seed=seed,
                                outcomes_per_deal=outcomes_per_deal)  # fmt: skip
     return Event.objects.get(pk=parent.pk)
@@ -259,7 +264,7 @@ def _fill_simultaneous(
     tables_of_set: Counter[int] = Counter()
     for section in members:
         tables_of_set.update(section.schedule.tables_per_deal_set())
-    version = parent.results_version + 1
+    version = Event.objects.values_list("results_version", flat=True).get(pk=parent.pk) + 1
     outcomes: dict[int, list[dict[str, Any]]] = {}  # deal number -> shared simulated plays
     stored = 0
     for number, section in enumerate(members, start=1):

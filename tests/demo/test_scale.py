@@ -3,6 +3,8 @@
 The bulk rows must be the very rows the entry service stores: a result entered through
 ``table_result_submit`` with the same outcome, at the same table and deal of an identical event
 (same arguments and seed, nothing filled), is compared field by field, history line included.
+The same holds in a section of a simultaneous (``--sections``), whose version is the
+simultaneous's.
 """
 
 from __future__ import annotations
@@ -17,9 +19,20 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from demo.scale import SCALE_CLUB_NAME, scale_event_build
-from scoring.models import StandingsSnapshot
-from tournaments.models import Deal, Entrant, Event, ResultChange, Table, TableResult
+from demo.scale import SCALE_CLUB_NAME, scale_event_build, scale_event_delete, section_club_name
+from scoring.models import HandScore, RankingEntry, StandingsSnapshot
+from scoring.services import standings_recompute
+from tournaments.models import (
+    Club,
+    Deal,
+    Entrant,
+    Event,
+    Player,
+    ResultChange,
+    Table,
+    TableResult,
+)
+from tournaments.movements import Schedule
 from tournaments.selectors import result_outcome
 from tournaments.services import table_result_submit
 
@@ -163,3 +176,185 @@ def test_command_line_bad_arguments_exit_2_with_one_line() -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+# --- a simultaneous of sections ---------------------------------------------------------------
+
+SECTIONS = {"tables": 3, "rounds": 3, "deals_per_round": 2, "seed": 7, "sections": 3}
+
+
+def _sections(parent: Event) -> list[Event]:
+    return list(Event.objects.filter(simultaneous=parent).order_by("pk"))
+
+
+@pytest.mark.django_db
+def test_sections_build_a_running_simultaneous_at_version_1() -> None:
+    parent = scale_event_build(**SECTIONS, fill=100)
+    sections = _sections(parent)
+    assert len(sections) == 3
+    assert parent.simultaneous_id is None and parent.club.name == SCALE_CLUB_NAME and parent.public
+    assert parent.status == Event.Status.RUNNING
+    # Results of a section count in its simultaneous's version: 1 there, 0 in every section.
+    assert parent.results_version == 1
+    assert [s.results_version for s in sections] == [0, 0, 0]
+    sets = Schedule.from_document(sections[0].movement).deal_set_count
+    parent_deals = list(parent.deals.order_by("number").values_list("number", "deal_set", "cards"))
+    assert len(parent_deals) == sets * 2
+    plays = 3 * 3 * 2  # tables × rounds × deals per round, per section (nobody sits out)
+    for section in sections:
+        assert section.status == Event.Status.RUNNING and section.public
+        assert section.club.name == section_club_name(sections.index(section) + 1)
+        assert Entrant.objects.filter(event=section, phantom=False).count() == 12
+        assert set(
+            Entrant.objects.filter(event=section).values_list("player__club", flat=True)
+        ) == {section.club_id}
+        assert section.movement == sections[0].movement  # one document, every section
+        assert (
+            list(section.deals.order_by("number").values_list("number", "deal_set", "cards"))
+            == parent_deals
+        )
+        results = TableResult.objects.filter(event=section)
+        assert results.count() == plays
+        assert set(results.values_list("version", flat=True)) == {1}
+        assert ResultChange.objects.filter(event=section).count() == plays
+    assert not TableResult.objects.filter(event=parent).exists()
+    # Sections draw their outcomes independently: they do not all repeat the first one.
+    order = ("round_number", "table__number", "deal__number")
+    picture = [
+        list(TableResult.objects.filter(event=s).order_by(*order).values_list("mark_n", flat=True))
+        for s in sections
+    ]
+    assert picture[0] != picture[1] or picture[0] != picture[2]
+
+
+@pytest.mark.django_db
+def test_sections_rows_are_what_the_entry_service_stores() -> None:
+    built = _sections(scale_event_build(**SECTIONS, fill=100))
+    empty_parent = scale_event_build(**SECTIONS, fill=0)
+    empty = _sections(empty_parent)
+    assert empty_parent.results_version == 0
+    assert not TableResult.objects.filter(event__simultaneous=empty_parent).exists()
+    section, twin = built[1], empty[1]
+    row = (
+        TableResult.objects.filter(event=section)
+        .order_by("round_number", "table__number", "deal__number")
+        .last()
+    )
+    assert row is not None
+    outcome = result_outcome(row)
+    assert outcome is not None
+    entered = table_result_submit(
+        table=Table.objects.get(event=twin, number=row.table.number),
+        deal=Deal.objects.get(event=twin, number=row.deal.number),
+        outcome=outcome,
+        via="table",
+    )
+    entered.refresh_from_db()
+    assert _picture(row) == _picture(entered)
+    assert _history(row) == _history(entered)
+    # The service stamps the simultaneous's next version too, and bumps it alone.
+    assert row.version == entered.version == 1
+    assert Event.objects.get(pk=empty_parent.pk).results_version == 1
+    assert Event.objects.get(pk=twin.pk).results_version == 0
+
+
+@pytest.mark.django_db
+def test_sections_fill_takes_every_sections_first_plays() -> None:
+    half = scale_event_build(**SECTIONS, fill=50)
+    for section in _sections(half):
+        results = TableResult.objects.filter(event=section)
+        assert results.count() == 3 * 3 * 2 // 2
+        assert set(results.values_list("round_number", flat=True)) <= {1, 2}
+    assert half.results_version == 1
+
+
+@pytest.mark.django_db
+def test_the_built_simultaneous_recomputes() -> None:
+    parent = scale_event_build(**SECTIONS, fill=100)
+    built = TableResult.objects.filter(event__simultaneous=parent).count()
+    snapshot = standings_recompute(event_id=parent.pk)
+    assert snapshot.event_id == parent.pk
+    assert snapshot.results_version == 1
+    assert snapshot.results_entered == built == snapshot.results_expected == 3 * 18
+    assert snapshot.complete
+    sections = _sections(parent)
+    assert HandScore.objects.filter(event__in=sections).count() == 4 * built
+    overall = RankingEntry.objects.filter(event=parent, kind=RankingEntry.Kind.INDIVIDUAL)
+    assert overall.count() == 36
+    for section in sections:
+        mine = RankingEntry.objects.filter(event=section, kind=RankingEntry.Kind.INDIVIDUAL)
+        assert set(mine.values_list("entrant__event", flat=True)) == {section.pk}
+        assert mine.count() == 12
+
+
+@pytest.mark.django_db
+def test_delete_removes_a_whole_simultaneous() -> None:
+    parent = scale_event_build(**SECTIONS, fill=100)
+    standings_recompute(event_id=parent.pk)
+    kept = scale_event_build(tables=3, rounds=2, deals_per_round=1, seed=1)
+    sections = _sections(parent)
+    with pytest.raises(ValueError, match="section"):
+        scale_event_delete(event_id=sections[0].pk)
+    scale_event_delete(event_id=parent.pk)
+    assert list(Event.objects.all()) == [kept]
+    assert not TableResult.objects.exclude(event=kept).exists()
+    assert not HandScore.objects.exists() and not StandingsSnapshot.objects.exists()
+    assert Player.objects.count() == 12  # only the other event's
+    # The section clubs stay for the next build.
+    assert Club.objects.filter(name=section_club_name(1)).exists()
+
+
+@pytest.mark.django_db
+def test_delete_refuses_an_event_outside_the_scale_clubs() -> None:
+    parent = scale_event_build(**SECTIONS, fill=0, start=False)
+    section = _sections(parent)[0]
+    Event.objects.filter(pk=section.pk).update(club=Club.objects.create(name="Autre club"))
+    with pytest.raises(ValueError, match="not a scale event"):
+        scale_event_delete(event_id=parent.pk)
+    assert Event.objects.filter(simultaneous=parent).count() == 3
+
+
+@pytest.mark.django_db
+def test_command_builds_sections_and_reports_the_simultaneous() -> None:
+    out = StringIO()
+    call_command("scale_event", "--tables", "3", "--sections", "3", "--rounds", "3",
+                 "--deals-per-round", "2", "--recompute", "--json", stdout=out)  # fmt: skip
+    summary = json.loads(out.getvalue())
+    parent = Event.objects.get(pk=summary["event"])
+    assert summary["simultaneous"] == parent.pk
+    assert summary["section_ids"] == [s.pk for s in _sections(parent)]
+    assert summary["sections"] == 3 and summary["section_tables"] == 3
+    assert summary["tables"] == 9 and summary["players"] == 36
+    assert (
+        summary["results"]
+        == 3 * 18
+        == TableResult.objects.filter(event__simultaneous=parent).count()
+    )
+    snapshot = StandingsSnapshot.objects.get(event=parent)
+    assert snapshot.complete and snapshot.results_version == 1
+
+    text = StringIO()
+    call_command("scale_event", "--tables", "3", "--sections", "2", "--rounds", "2",
+                 "--name", "Essai simultané", stdout=text)  # fmt: skip
+    assert "Essai simultané" in text.getvalue()
+    assert "2 sections × 3 tables = 6 tables" in text.getvalue()
+    assert "48 results" in text.getvalue()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--tables", "3", "--rounds", "2", "--sections", "x"],
+        ["--tables", "3", "--rounds", "2", "--sections", "-1"],
+        ["--tables", "3", "--rounds", "2", "--sections", "501"],
+        ["--tables", "100", "--rounds", "2", "--sections", "26"],  # 2,600 tables
+        ["--tables", "70", "--rounds", "2", "--sections", "2"],  # a line on 70 uses 70 sets
+    ],
+)
+def test_bad_section_arguments_exit_2_with_one_line(args: list[str]) -> None:
+    with pytest.raises(CommandError) as caught:
+        call_command("scale_event", *args, stdout=StringIO())
+    assert caught.value.returncode == 2
+    assert "\n" not in str(caught.value)
+    assert not Event.objects.exists()

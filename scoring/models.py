@@ -138,15 +138,33 @@ class RankingEntry(models.Model):
         LINE = "line", _("Per line")
         TEAM = "team", _("Team")
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="ranking_entries")
+    # Derived rows rewritten in bulk by the recompute: no database constraint on the keys (as
+    # for HandScore), and no index on event alone (the (event, kind, rank) index serves it).
+    event = models.ForeignKey(
+        Event,
+        on_delete=models.CASCADE,
+        related_name="ranking_entries",
+        db_constraint=False,
+        db_index=False,
+    )
     kind = models.CharField(max_length=12, choices=Kind.choices)
     line = models.CharField(max_length=1, blank=True)
     rank = models.PositiveIntegerField()
     entrant = models.ForeignKey(
-        Entrant, on_delete=models.CASCADE, null=True, blank=True, related_name="ranking_entries"
+        Entrant,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="ranking_entries",
+        db_constraint=False,
     )
     team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="ranking_entries"
+        Team,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="ranking_entries",
+        db_constraint=False,
     )
     percentage = models.DecimalField(max_digits=6, decimal_places=2, null=True, blank=True)
     penalty = models.DecimalField(max_digits=6, decimal_places=2, default=0)

@@ -53,10 +53,11 @@ RESULT_RELATED: tuple[str, ...] = (
 def results_expected(event: Event, round: int | None = None) -> int:
     """Results expected over the event, or in round ``round``: deals × tables really playing
     (for a simultaneous, the sum over its sections)."""
-    if event.movement is None and event.pk is not None:
-        sections = Event.objects.filter(simultaneous_id=event.pk)
+    schedule = event.schedule  # from the per-process cache when the movement is deferred
+    if not schedule.rounds and event.pk is not None and event.simultaneous_id is None:
+        sections = Event.objects.defer("movement").filter(simultaneous_id=event.pk)
         return sum(results_expected(section, round) for section in sections)
-    return event.schedule.playing_count(round) * event.deals_per_round
+    return schedule.playing_count(round) * event.deals_per_round
 
 
 @dataclass(frozen=True)

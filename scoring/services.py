@@ -751,7 +751,14 @@ def _publish(computation: _Computation, *, force: bool) -> StandingsSnapshot | N
     meanwhile (``None`` then). Holds only the snapshot row's lock."""
     shape = computation.shape
     event = shape.event
+    outer = not transaction.get_connection().in_atomic_block
     with transaction.atomic():
+        if outer and is_postgresql():
+            # The snapshot is derived data: its commit need not wait for the WAL flush. A
+            # crash right after it can only lose this publish, and a lost publish leaves the
+            # snapshot behind its event's results_version, which recomputes it again.
+            with transaction.get_connection().cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit = off")
         try:
             with transaction.atomic():
                 snapshot, _ = StandingsSnapshot.objects.get_or_create(event=event)

@@ -236,7 +236,7 @@ class _ScheduleCache:
                 self.items.popitem(last=False)
 
 
-_SCHEDULES = _ScheduleCache(64)
+_SCHEDULES = _ScheduleCache(512)  # a national simultaneous has a hundred sections
 
 TEAM_SIZES: dict[str, int] = {Event.Format.TRIPLETTE: 3, Event.Format.QUADRETTE: 4}
 

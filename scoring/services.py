@@ -674,6 +674,9 @@ def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | Standi
     """Read (one consistent snapshot) and compute; the stored snapshot when nothing to do."""
     with _consistent_read():
         event = Event.objects.defer("movement").get(pk=event_id)
+        if event.simultaneous_id is not None:  # a section's standings are its simultaneous's
+            event = Event.objects.defer("movement").get(pk=event.simultaneous_id)
+            event_id = event.pk
         snapshot = StandingsSnapshot.objects.filter(event_id=event_id).first()
         if snapshot is not None and not force and snapshot.results_version >= event.results_version:
             return snapshot
@@ -759,12 +762,14 @@ def _publish(computation: _Computation, *, force: bool) -> StandingsSnapshot | N
             # snapshot behind its event's results_version, which recomputes it again.
             with transaction.get_connection().cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit = off")
-        try:
-            with transaction.atomic():
-                snapshot, _ = StandingsSnapshot.objects.get_or_create(event=event)
-        except IntegrityError:  # created concurrently
-            pass
-        snapshot = StandingsSnapshot.objects.select_for_update().get(event=event)
+        snapshot = StandingsSnapshot.objects.select_for_update().filter(event=event).first()
+        if snapshot is None:
+            try:
+                with transaction.atomic():
+                    StandingsSnapshot.objects.create(event=event)
+            except IntegrityError:  # created concurrently
+                pass
+            snapshot = StandingsSnapshot.objects.select_for_update().get(event=event)
         if computation.base is not None:
             if snapshot.results_version != computation.base:
                 return None  # the stored hands it merged are no longer the published ones
@@ -809,12 +814,11 @@ def standings_recompute(
     few changed. Never blocks result writers. If a newer snapshot was published while this one
     was computed, returns that one. Raises ``Event.DoesNotExist`` for an unknown event.
     """
-    scoring_id = Event.objects.values_list("simultaneous_id", flat=True).get(pk=event_id)
-    event_id = scoring_id or event_id  # a section's standings are its simultaneous's
     for _attempt in range(3):
         computation = _compute(event_id, force=force, full=full)
         if isinstance(computation, StandingsSnapshot):
             return computation
+        event_id = computation.shape.event.pk  # the simultaneous's, for a section
         published = _publish(computation, force=force)
         if published is not None:
             return published

@@ -7,7 +7,14 @@ What :func:`build_demo` leaves behind (in the configured database):
 - a 7-table **individual** event (28 players, line movement), still *running*: every round but
   the last is complete and the last one is partly entered, so the live state (provisional
   ranking, deals still in play with their cards hidden) shows;
-- a 16-team **triplette** event and an 8-team **quadrette** event, finished.
+- a 16-team **triplette** event and an 8-team **quadrette** event, finished;
+- a **simultaneous**, *Simultané du Comité*, organised by the club's league (``Comité de Tarot
+  du Rhône``, which the demo organiser also directs: he directs every section) and played in
+  three sections of different sizes, each its own club's: *Lyon* (the demo club, 4 tables,
+  finished), *Villeurbanne* (5 tables, its last round in play: the deals some of its tables
+  have still to play show no outcome on any page of the simultaneous) and *Vienne* (3 tables,
+  running: its first rounds were scored on paper and imported from a CSV file through
+  ``section_results_import``, the others entered at the tables).
 
 Everything goes through the real services, as at a real tournament: the tournaments services
 set the events up (players, entrants, teams, generated movement, seeded deals, start),
@@ -20,8 +27,9 @@ identical cards would give identical results at every table). ``rules.play.outco
 validates the whole play before counting it: each result is a legally played deal. The tables
 that play are the movement's, read through ``event.schedule``.
 
-Idempotent: the demo club's previous events, players and results are deleted first; nothing
-outside the demo club is touched. Deterministic for a given ``seed``.
+Idempotent: the demo clubs' previous events, players and results are deleted first (the demo
+club, its league and the demo simultaneous with its sections' players); nothing else is
+touched. Deterministic for a given ``seed``.
 """
 
 from __future__ import annotations
@@ -31,11 +39,12 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from rules import deal as rules_deal
@@ -45,6 +54,7 @@ from rules.scoring import outcome_to_dict
 from rules.simulation import simulate_deal
 from scoring.services import standings_recompute
 from tournaments.models import Club, Deal, Entrant, Event, Player, ResultChange, Table, TableResult
+from tournaments.publication import deals_hidden_from
 from tournaments.services import (
     entrant_register,
     event_create,
@@ -53,6 +63,9 @@ from tournaments.services import (
     event_movement_set,
     event_start,
     player_create,
+    section_create,
+    section_results_import,
+    simultaneous_create,
     table_result_submit,
     team_create,
 )
@@ -62,6 +75,36 @@ DEMO_CLUB_CITY = "Lyon"
 DEMO_USERNAME = "organisateur"
 DEFAULT_SEED = 2026
 DEALS_PER_ROUND = 3
+
+DEMO_LEAGUE_NAME = "Comité de Tarot du Rhône"
+DEMO_LEAGUE_CITY = "Lyon"
+SIMULTANEOUS_NAME = "Simultané du Comité"
+SIMULTANEOUS_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class SectionPlan:
+    """One section of the demo simultaneous: its name (its town: the Section column of the
+    rankings says the rest), its club and how far it is."""
+
+    name: str
+    club: str
+    city: str
+    tables: int
+    state: str  # FINISHED, LAST_ROUND or IMPORTED
+    first_player: int  # licence numbers of its players start here
+
+
+FINISHED = "finished"  # every result entered, the section finished by its director
+LAST_ROUND = "last_round"  # the last round in play: some tables have deals still to enter
+IMPORTED = "imported"  # running, complete; its first rounds imported from a CSV file
+IMPORTED_ROUNDS = 3  # Vienne's first rounds, scored on paper, then imported
+
+SECTION_PLANS = (
+    SectionPlan("Lyon", DEMO_CLUB_NAME, DEMO_CLUB_CITY, 4, FINISHED, 301),
+    SectionPlan("Villeurbanne", "Tarot Club de Villeurbanne", "Villeurbanne", 5, LAST_ROUND, 321),
+    SectionPlan("Vienne", "Tarot Club de Vienne", "Vienne", 3, IMPORTED, 341),
+)  # fmt: skip
 
 FIRST_NAMES = (
     "Alain", "Anne", "Antoine", "Bernard", "Brigitte", "Camille", "Catherine", "Christian",
@@ -107,6 +150,39 @@ class DemoEvent:
 
 
 @dataclass
+class DemoSection:
+    """A section of the demo simultaneous as built: ``imported`` of its ``results`` came from
+    the CSV file; ``unfinished_round`` is the round still in play."""
+
+    event: Event
+    state: str
+    results: int
+    imported: int = 0
+    unfinished_round: int | None = None
+    results_csv: str = ""  # the file imported (``IMPORTED``)
+
+
+@dataclass
+class DemoSimultaneous:
+    """The demo simultaneous, its sections and two deals to show: one every section has
+    played (public) and one still in play (hidden on every page)."""
+
+    event: Event
+    sections: list[DemoSection]
+    public_deal: int | None
+    hidden_deal: int | None
+
+    @property
+    def results(self) -> int:
+        return sum(section.results for section in self.sections)
+
+    @property
+    def imported_section(self) -> DemoSection | None:
+        """The section whose first rounds were imported from a CSV file (its ``results_csv``)."""
+        return next((s for s in self.sections if s.results_csv), None)
+
+
+@dataclass
 class DemoSummary:
     """What the demo built, for the command's printout (ids are the database's)."""
 
@@ -114,11 +190,13 @@ class DemoSummary:
     username: str
     password: str
     events: list[DemoEvent] = field(default_factory=list)
+    simultaneous: DemoSimultaneous | None = None
     seconds: float = 0.0
 
     @property
     def results(self) -> int:
-        return sum(item.results for item in self.events)
+        extra = self.simultaneous.results if self.simultaneous is not None else 0
+        return sum(item.results for item in self.events) + extra
 
     @property
     def live_event(self) -> Event | None:
@@ -133,19 +211,39 @@ class DemoError(Exception):
 
 
 def demo_reset() -> None:
-    """Delete the demo club with its events, results and players (nothing else)."""
-    club = Club.objects.filter(name=DEMO_CLUB_NAME).first()
-    if club is None:
+    """Delete the demo club and its league with their events, results and players, and the
+    demo simultaneous's sections with the players who played them (nothing else).
+
+    The other sections' clubs are left when something that is not the demo's remains in them.
+    """
+    owned = list(Club.objects.filter(name__in=(DEMO_CLUB_NAME, DEMO_LEAGUE_NAME)))
+    if not owned:
         return
+    section_clubs = {plan.club for plan in SECTION_PLANS} - {DEMO_CLUB_NAME}
     with transaction.atomic():
-        events = Event.objects.filter(club=club)
+        own = list(Event.objects.filter(club__in=owned).values_list("pk", flat=True))
+        ids = [*own, *Event.objects.filter(simultaneous__in=own).values_list("pk", flat=True)]
+        players = set(
+            Entrant.objects.filter(event_id__in=ids, player__isnull=False).values_list(
+                "player_id", flat=True
+            )
+        )
         # History protects results, results protect the entrants seated in them: remove the
-        # demo's history, then its results, before its events.
-        ResultChange.objects.filter(event__in=events).delete()
-        TableResult.objects.filter(event__in=events).delete()
-        events.delete()
-        Player.objects.filter(club=club).exclude(entries__isnull=False).delete()
-        club.delete()
+        # demo's history, then its results, before its events (the sections before the
+        # simultaneous they belong to).
+        ResultChange.objects.filter(event_id__in=ids).delete()
+        TableResult.objects.filter(event_id__in=ids).delete()
+        Event.objects.filter(pk__in=ids, simultaneous__isnull=False).delete()
+        Event.objects.filter(pk__in=ids).delete()
+        clubs = Club.objects.filter(Q(pk__in=[c.pk for c in owned]) | Q(name__in=section_clubs))
+        Player.objects.filter(Q(club__in=owned) | Q(pk__in=players, club__in=clubs)).exclude(
+            entries__isnull=False
+        ).delete()
+        Club.objects.filter(
+            name__in=section_clubs, events__isnull=True, players__isnull=True
+        ).delete()
+        for club in owned:
+            club.delete()
 
 
 # ----------------------------------------------------------------------------- players
@@ -312,8 +410,151 @@ def _team_event(
     return DemoEvent(event=Event.objects.get(pk=event.pk), results=stored)
 
 
+# ------------------------------------------------------------------------ simultaneous
+
+
+#: The CSV columns of the imported file, as a French director's spreadsheet names them
+#: (``docs/results-import-format.md``).
+CSV_HEADER = (
+    "Table", "Donne", "Contrat", "Bouts", "Points", "Petit au bout", "Poignée attaque",
+    "Poignées défense", "Chelem annoncé", "Chelem réalisé",
+)  # fmt: skip
+CSV_CONTRACTS = {
+    Contract.GARDE.value: "Garde",
+    Contract.GARDE_SANS.value: "Garde sans",
+    Contract.GARDE_CONTRE.value: "Garde contre",
+}
+CSV_SIDES = {"attack": "attaque", "defence": "défense"}
+
+
+def _csv_points(points: object) -> str:
+    """``46`` or ``40,5`` (the decimal comma of a French spreadsheet)."""
+    return str(points).replace(".", ",")
+
+
+def csv_line(table: int, deal: int, outcome: dict[str, Any]) -> str:
+    """One line of the results file: a table's outcome of a deal, as a director types it."""
+    poignees = outcome.get("poignees") or []
+    attack = next((p["size"] for p in poignees if p["side"] == "attack"), "")
+    defence = " + ".join(p["size"] for p in poignees if p["side"] == "defence")
+    chelem = outcome.get("chelem") or {}
+    cells = (
+        str(table),
+        str(deal),
+        CSV_CONTRACTS[str(outcome["contract"])],
+        str(outcome["oudlers"]),
+        _csv_points(outcome["points"]),
+        CSV_SIDES.get(str(outcome.get("petit_au_bout")), ""),
+        attack,
+        defence,
+        "oui" if chelem.get("announced") else "",
+        CSV_SIDES.get(str(chelem.get("made_by")), ""),
+    )
+    return ";".join(cells)
+
+
+def results_csv(event: Event, rng: random.Random, rounds: Sequence[int]) -> str:
+    """The CSV file of every simulated result of ``rounds``: one line per (deal, table), in the
+    order of the deal sheets that travel with the étuis (deal, then table)."""
+    deals_by_set: dict[int, list[Deal]] = {}
+    for deal in Deal.objects.filter(event=event).order_by("number"):
+        deals_by_set.setdefault(deal.deal_set, []).append(deal)
+    lines: list[tuple[int, int, str]] = []
+    for play in event.schedule.playing():
+        if play.round not in rounds:
+            continue
+        for deal in deals_by_set.get(play.deal_set, []):
+            outcome = play_outcome(deal, rng)
+            lines.append((deal.number, play.table, csv_line(play.table, deal.number, outcome)))
+    lines.sort()
+    return "\n".join([";".join(CSV_HEADER), *(line for _deal, _table, line in lines)]) + "\n"
+
+
+def _section_club(plan: SectionPlan, club: Club) -> Club:
+    if plan.club == club.name:
+        return club
+    found, _created = Club.objects.get_or_create(name=plan.club, defaults={"city": plan.city})
+    return found
+
+
+def _play_section(section: Event, plan: SectionPlan, rng: random.Random, user: Any) -> DemoSection:
+    """Enter ``section``'s results as ``plan.state`` says (see :data:`SECTION_PLANS`)."""
+    last = section.schedule.round_numbers[-1]
+    if plan.state == FINISHED:
+        stored = play_event(section, rng)
+        event_finish(event=section)
+        return DemoSection(Event.objects.get(pk=section.pk), plan.state, stored)
+    if plan.state == LAST_ROUND:
+        tables = section.schedule.table_count
+        # The last round in play: the first tables are done, the last two have entered one
+        # and two of their deals.
+        partial = {tables - 1: 1, tables: 2}
+
+        def keep(round_number: int, table: int, index: int) -> bool:
+            return round_number < last or index < partial.get(table, DEALS_PER_ROUND)
+
+        stored = play_event(section, rng, keep=keep)
+        return DemoSection(section, plan.state, stored, unfinished_round=last)
+    # IMPORTED: the first rounds were scored on paper and typed into a spreadsheet; the
+    # director imports the file, the tables enter the following rounds from their phones.
+    imported = tuple(range(1, IMPORTED_ROUNDS + 1))
+    text = results_csv(section, rng, imported)
+    report = section_results_import(section=section, file=text.encode(), actor=user)
+    if not report.ok:  # the simulation's outcomes are legal: never store half a demo
+        raise DemoError(f"{section.name}: the results file was refused: {report.errors[0]}")
+    stored = play_event(
+        section, rng, keep=lambda round_number, table, index: round_number > IMPORTED_ROUNDS
+    )
+    imported_count = len(report.stored)
+    return DemoSection(
+        section, plan.state, stored + imported_count, imported=imported_count, results_csv=text
+    )
+
+
+def _simultaneous(
+    club: Club, user: Any, rng: random.Random, seed: int, today: dt.date
+) -> DemoSimultaneous:
+    """The league's simultaneous and its sections (:data:`SECTION_PLANS`), played."""
+    league = Club.objects.create(name=DEMO_LEAGUE_NAME, city=DEMO_LEAGUE_CITY)
+    league.organisers.add(user)  # the league's director directs every section
+    parent = simultaneous_create(
+        club=league, name=SIMULTANEOUS_NAME, date=today, format=Event.Format.INDIVIDUAL,
+        deals_per_round=DEALS_PER_ROUND, rounds=SIMULTANEOUS_ROUNDS, public=True, seed=seed,
+    )  # fmt: skip
+    sections: list[Event] = []
+    for index, plan in enumerate(SECTION_PLANS):
+        section = section_create(
+            simultaneous=parent, club=_section_club(plan, club), name=plan.name
+        )
+        players = _demo_players(rng, 4 * plan.tables, section.club, start=plan.first_player)
+        _register(section, players)
+        event_movement_set(
+            event=section, tables=plan.tables, rounds=SIMULTANEOUS_ROUNDS, seed=seed + index
+        )
+        sections.append(section)
+    # Every movement is set before the first section starts (a movement set in a running
+    # simultaneous changes the tables playing each deal); then each section starts and plays.
+    played = [
+        _play_section(event_start(event=Event.objects.get(pk=section.pk)), plan, rng, user)
+        for section, plan in zip(sections, SECTION_PLANS, strict=True)
+    ]
+    standings_recompute(event_id=parent.pk)
+    parent = Event.objects.get(pk=parent.pk)
+    hidden = deals_hidden_from(parent, directs=False)
+    numbers = list(
+        Deal.objects.filter(event=parent).order_by("number").values_list("number", flat=True)
+    )
+    return DemoSimultaneous(
+        event=parent,
+        sections=[replace(item, event=Event.objects.get(pk=item.event.pk)) for item in played],
+        public_deal=next((n for n in numbers if n not in hidden), None),
+        hidden_deal=next((n for n in numbers if n in hidden), None),
+    )
+
+
 def build_demo(*, seed: int = DEFAULT_SEED, password: str | None = None) -> DemoSummary:
-    """Reset and rebuild the demo club, its organiser and its three events (see module doc)."""
+    """Reset and rebuild the demo club, its organiser, its three events and its league's
+    simultaneous (see module doc)."""
     started = time.monotonic()
     rng = random.Random(seed)
     user_model = get_user_model()
@@ -321,6 +562,12 @@ def build_demo(*, seed: int = DEFAULT_SEED, password: str | None = None) -> Demo
     if user is not None and not Club.objects.filter(name=DEMO_CLUB_NAME, organisers=user).exists():
         raise DemoError(
             f"a user named {DEMO_USERNAME!r} already exists and does not organise the demo club; "
+            "use another database (DATABASE_URL) for the demo"
+        )
+    league = Club.objects.filter(name=DEMO_LEAGUE_NAME).first()
+    if league is not None and league.organisers.exclude(username=DEMO_USERNAME).exists():
+        raise DemoError(
+            f"a club named {DEMO_LEAGUE_NAME!r} already exists with organisers of its own; "
             "use another database (DATABASE_URL) for the demo"
         )
     demo_reset()
@@ -350,5 +597,6 @@ def build_demo(*, seed: int = DEFAULT_SEED, password: str | None = None) -> Demo
             format=Event.Format.QUADRETTE, team_names=QUADRETTE_NAMES, size=4, start=201,
         )
     )  # fmt: skip
+    summary.simultaneous = _simultaneous(club, user, rng, seed + 3, today)
     summary.seconds = time.monotonic() - started
     return summary

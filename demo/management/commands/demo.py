@@ -1,24 +1,42 @@
 """``python manage.py demo``: a ready-to-click demonstration of duplitarot on this machine.
 
-Migrates the database, (re)builds the demo club with its organiser and three simulated events
-(see :mod:`demo.services`), prints what to open, then serves the site on 127.0.0.1 (``--port``,
-default 8000) until Ctrl-C. ``--no-serve`` stops after the setup. Running it again rebuilds the
-demo data from scratch; nothing outside the demo club is touched.
+Migrates the database, (re)builds the demo club with its organiser, three simulated events and
+its league's simultaneous of three sections (see :mod:`demo.services`), prints what to open,
+then serves the site on 127.0.0.1 (``--port``, default 8000) until Ctrl-C. ``--no-serve`` stops
+after the setup. Running it again rebuilds the demo data from scratch; nothing outside the demo
+clubs is touched. The CSV file one section imported is written to the temporary directory
+(:data:`CSV_DIR`), for the organiser to import it again on the section's import page.
 """
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError, CommandParser
+from django.utils.text import slugify
 
 from demo.selectors import finished_deal, ranking_leader, table_in_play
-from demo.services import DEFAULT_SEED, DemoError, DemoSummary, build_demo
+from demo.services import (
+    DEFAULT_SEED,
+    FINISHED,
+    IMPORTED,
+    IMPORTED_ROUNDS,
+    LAST_ROUND,
+    DemoError,
+    DemoSimultaneous,
+    DemoSummary,
+    build_demo,
+)
 from tournaments.errors import TournamentError
 from tournaments.management.base import OneLineErrorCommand
-from tournaments.models import Event
+from tournaments.models import Entrant, Event
+
+#: Where the imported results file is written (under the system's temporary directory).
+CSV_DIR = "duplitarot-demo"
 
 
 def _port(value: str) -> int:
@@ -34,7 +52,8 @@ def _port(value: str) -> int:
 class Command(OneLineErrorCommand):
     help = (
         "Set up a demonstration club with three simulated events (individual, triplette, "
-        "quadrette) and serve the site on 127.0.0.1."
+        "quadrette) and its league's simultaneous of three sections, and serve the site on "
+        "127.0.0.1."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -53,7 +72,7 @@ class Command(OneLineErrorCommand):
             raise CommandError("--password: use at least 8 characters", returncode=2)
         self.stdout.write("Migrating the database…")
         call_command("migrate", interactive=False, verbosity=0)
-        self.stdout.write("Building the demo club and playing its deals (about half a minute)…")
+        self.stdout.write("Building the demo club and playing its deals (about ten seconds)…")
         try:
             summary = build_demo(seed=options["seed"], password=password or None)
         except DemoError as exc:
@@ -63,17 +82,36 @@ class Command(OneLineErrorCommand):
             raise CommandError(f"demo: could not set up the events: {message}",
                                returncode=2) from exc  # fmt: skip
         base = f"http://127.0.0.1:{port}"
-        self._print_summary(summary, base)
+        csv_path = self._write_csv(summary)
+        self._print_summary(summary, base, csv_path)
         if options["no_serve"]:
             return
         self.stdout.write(self.style.SUCCESS(f"Serving on {base}/ — press Ctrl-C to stop."))
         call_command("runserver", f"127.0.0.1:{port}", use_reloader=False,
                      insecure_serving=True)  # fmt: skip
 
-    def _print_summary(self, summary: DemoSummary, base: str) -> None:
+    def _write_csv(self, summary: DemoSummary) -> Path | None:
+        """The imported results file, written for the organiser to try the import page."""
+        section = summary.simultaneous and summary.simultaneous.imported_section
+        if not section:
+            return None
+        name = f"resultats-{slugify(section.event.name)}.csv"
+        path = Path(tempfile.gettempdir()) / CSV_DIR / name
+        try:
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(section.results_csv, encoding="utf-8")
+        except OSError:
+            return None  # the demo works without it
+        return path
+
+    def _print_summary(self, summary: DemoSummary, base: str, csv_path: Path | None) -> None:
         out = self.stdout.write
+        simultaneous = summary.simultaneous
+        sections = ""
+        if simultaneous is not None:
+            sections = f" and a simultaneous of {len(simultaneous.sections)} sections"
         out(self.style.SUCCESS(
-            f"Demo ready in {summary.seconds:.1f} s: {len(summary.events)} events, "
+            f"Demo ready in {summary.seconds:.1f} s: {len(summary.events)} events{sections}, "
             f"{summary.results} results played by simulation."
         ))  # fmt: skip
         out("")
@@ -86,7 +124,7 @@ class Command(OneLineErrorCommand):
             state = (
                 f"running, round {item.unfinished_round} in play"
                 if item.unfinished_round is not None
-                else str(Event.Status(event.status).label).lower()
+                else str(event.status)  # the printout is English: the status's value
             )
             out("")
             out(f"{event.name} — {event.get_format_display()}, {state}")
@@ -111,6 +149,55 @@ class Command(OneLineErrorCommand):
                         f"(table {table.number}, still playing)")  # fmt: skip
             out(f"  exports           {base}/events/{event.pk}/export/ranking.xlsx  "
                 f"{base}/events/{event.pk}/export/results.csv")  # fmt: skip
+        if simultaneous is not None:
+            self._print_simultaneous(simultaneous, base, csv_path)
         out("")
         out(f"REST API:           {base}/api/v1/   (docs: {base}/api/docs/)")
         out("")
+
+    def _print_simultaneous(
+        self, simultaneous: DemoSimultaneous, base: str, csv_path: Path | None
+    ) -> None:
+        out = self.stdout.write
+        event = simultaneous.event
+        url = f"{base}/events/{event.pk}"
+        tables = sum(s.event.schedule.table_count for s in simultaneous.sections)
+        out("")
+        out(f"{event.name} — {event.get_format_display()}, a simultaneous of {event.club.name}, "
+            f"{event.status}: {len(simultaneous.sections)} sections, {tables} tables")  # fmt: skip
+        out(f"  home (sections)   {url}/")
+        out(f"  overall ranking   {url}/ranking/   (a Section column)")
+        if simultaneous.public_deal is not None:
+            out(f"  frequency sheet   {url}/deals/{simultaneous.public_deal}/   "
+                "(every section's tables)")  # fmt: skip
+        if simultaneous.hidden_deal is not None:
+            out(f"  a deal in play    {url}/deals/{simultaneous.hidden_deal}/   "
+                "(hidden until every section has played it)")  # fmt: skip
+        leader = ranking_leader(event)
+        if leader is not None:
+            section_id = Entrant.objects.values_list("event_id", flat=True).get(pk=leader)
+            out(f"  a score card      {base}/events/{section_id}/players/{leader}/")
+        out(f"  organiser         {base}/organiser/events/{event.pk}/   (its sections; "
+            "the printed account directs every one)")  # fmt: skip
+        for item in simultaneous.sections:
+            section = item.event
+            if item.state == LAST_ROUND:
+                state = f"running, round {item.unfinished_round} in play"
+            elif item.state == IMPORTED:
+                state = (f"running, rounds 1-{IMPORTED_ROUNDS} imported from a CSV file "
+                         f"({item.imported} results)")  # fmt: skip
+            else:
+                assert item.state == FINISHED
+                state = "finished"
+            out(f"  section {section.name} — {section.club.name}, "
+                f"{section.schedule.table_count} tables, {state}")  # fmt: skip
+            out(f"    section ranking {base}/events/{section.pk}/ranking/")
+            if item.unfinished_round is not None:
+                table = table_in_play(section, item.unfinished_round)
+                if table is not None:
+                    out(f"    table entry     {base}/table/{table.code}/   "
+                        f"(table {table.number}, still playing)")  # fmt: skip
+            if item.state == IMPORTED:
+                out(f"    results import  {base}/organiser/events/{section.pk}/results/import/")
+                if csv_path is not None:
+                    out(f"    the file        {csv_path}   (importing it again changes nothing)")

@@ -126,7 +126,7 @@ def test_the_home_lists_every_section_with_its_progress(client: Client, sim: Sim
         assert f"<strong>{name}</strong>" in html
         assert f"Club {name}" in html
         row = stored[section.pk]
-        assert f"{row['entered']} / {row['expected']} deals entered" in html
+        assert f"{row['entered']} / {row['expected']} results entered" in html
         assert f'href="/en/events/{section.pk}/ranking/"' in html
     est = stored[sim.sections["Section Est"].pk]
     assert est["entered"] == est["expected"] - 1

@@ -128,6 +128,21 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task taken by a worker that dies (acks late) goes back to the queue after this many
+# seconds, not Redis' default hour; longer than any recompute (bounded to 90 s).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300)
+}
+# Sending a task while the broker is down fails fast instead of holding the request: the
+# result is stored, and the periodic reconciliation sends the recompute later.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+# Celery beat (``celery -A config beat``): re-queue the events whose standings are behind.
+CELERY_BEAT_SCHEDULE = {
+    "standings-reconcile": {
+        "task": "scoring.tasks.standings_reconcile_task",
+        "schedule": env.float("STANDINGS_RECONCILE_SECONDS", default=30.0),
+    }
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

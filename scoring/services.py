@@ -862,6 +862,11 @@ def standings_request(*, event_id: int) -> bool:
         return cursor.fetchone() is not None
 
 
+def standings_request_failed(*, event_id: int) -> None:
+    """The task could not be sent: forget the request, so that the next one sends again."""
+    RecomputeState.objects.filter(event_id=event_id).update(queued_at=None)
+
+
 def _lease(event_id: int, owner: str) -> bool:
     now = timezone.now()
     _state(event_id)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 
-from scoring.services import standings_request
+from scoring.services import standings_request, standings_request_failed
 from scoring.tasks import standings_recompute_task
 
 logger = logging.getLogger(__name__)
@@ -25,9 +25,16 @@ def enqueue_standings_recompute(sender: Any, *, event_id: int, **kwargs: Any) ->
     try:
         if not standings_request(event_id=event_id):
             return
+    except Exception:
+        logger.exception("could not ask for the standings of event %s", event_id)
+        return
+    try:
         if queue:
             standings_recompute_task.apply_async((event_id,), queue=queue)
         else:
             standings_recompute_task.delay(event_id)
     except Exception:
+        # The broker is down (or the in-process run failed): the result is stored; the next
+        # result, or the periodic reconciliation, sends the recompute again.
         logger.exception("could not recompute the standings of event %s", event_id)
+        standings_request_failed(event_id=event_id)

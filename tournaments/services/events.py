@@ -26,6 +26,7 @@ from tournaments.movements import Schedule
 from tournaments.selectors import event_start_problems
 from tournaments.services.common import locked, require_draft
 from tournaments.services.deals import is_simultaneous, simultaneous_rounds
+from tournaments.signals import results_changed
 
 
 def _check_deals_per_round(deals_per_round: int) -> None:
@@ -208,4 +209,12 @@ def event_finish(*, event: Event) -> Event:
         if parent.status == Event.Status.RUNNING and not unfinished:
             parent.status = Event.Status.FINISHED
             parent.save(update_fields=["status", "updated_at"])
+    # The final standings are always produced: the recompute brings a snapshot left behind
+    # (a lost task, a broker outage) up to date, and finds nothing to do otherwise.
+    scoring_id = event.scoring_event_id
+    transaction.on_commit(
+        lambda: results_changed.send(
+            sender=Event, event_id=scoring_id, results_version=event.results_version
+        )
+    )
     return event

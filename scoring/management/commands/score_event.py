@@ -41,6 +41,11 @@ class Command(OneLineErrorCommand):
                 f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})",
                 returncode=2,
             ) from None
+        except (ValueError, RecursionError):
+            # a number of thousands of digits, or arrays nested thousands deep
+            raise CommandError(
+                f"{path}: not valid JSON (a number too long or a nesting too deep)", returncode=2
+            ) from None
         try:
             event = EventFile(data)
             standings = compute_standings(event.tournament())

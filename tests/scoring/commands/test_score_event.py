@@ -191,3 +191,12 @@ def test_command_line_exit_code_and_single_stderr_line(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1
     assert "results[7] (deal 2, table 3): points:" in done.stderr
+
+
+@pytest.mark.parametrize("raw", ['{"deals": [' + "9" * 5000 + "]}", "[" * 100_000 + "]" * 100_000])
+def test_a_huge_number_or_a_deep_nesting_is_one_clear_line(tmp_path: Path, raw: str) -> None:
+    path = tmp_path / "event.json"
+    path.write_text(raw, encoding="utf-8")
+    with pytest.raises(CommandError, match="a number too long or a nesting too deep") as caught:
+        run(path)
+    assert caught.value.returncode == 2

@@ -175,3 +175,11 @@ def test_subprocess_rejects_bad_input_with_exit_2_and_no_traceback(
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert expected in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("raw", ['{"points": ' + "9" * 5000 + "}", "[" * 100_000 + "]" * 100_000])
+def test_a_huge_number_or_a_deep_nesting_is_one_clear_line(raw: str) -> None:
+    with pytest.raises(CommandError) as err:
+        call_command("score_deal", stdin=io.StringIO(raw))
+    assert err.value.returncode == 2
+    assert str(err.value) == "[invalid_json] stdin: number too long or nesting too deep"

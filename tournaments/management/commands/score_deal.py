@@ -46,6 +46,12 @@ class Command(OneLineErrorCommand):
                 _one_line(f"[invalid_json] stdin: {gettext('not valid JSON')} ({exc})"),
                 returncode=2,
             ) from None
+        except (ValueError, RecursionError):
+            # a number of thousands of digits, or arrays nested thousands deep
+            raise CommandError(
+                _one_line(f"[invalid_json] stdin: {gettext('number too long or nesting too deep')}"),
+                returncode=2,
+            ) from None
         try:
             score = score_deal(outcome_from_dict(data))
         except RuleError as err:

@@ -48,9 +48,9 @@ class Command(OneLineErrorCommand):
             ) from None
         except (ValueError, RecursionError):
             # a number of thousands of digits, or arrays nested thousands deep
+            message = gettext("number too long or nesting too deep")
             raise CommandError(
-                _one_line(f"[invalid_json] stdin: {gettext('number too long or nesting too deep')}"),
-                returncode=2,
+                _one_line(f"[invalid_json] stdin: {message}"), returncode=2
             ) from None
         try:
             score = score_deal(outcome_from_dict(data))

@@ -66,8 +66,23 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ("name", "club__name")
     date_hierarchy = "date"
     list_select_related = ("club",)
-    readonly_fields = ("results_version", "created_at", "updated_at")
+    # The movement, the status, the format and what the deals and results depend on change
+    # only through the services (the validator, the start and finish rules, the recompute).
+    readonly_fields = (
+        "format",
+        "status",
+        "movement",
+        "deals_per_round",
+        "seed",
+        "simultaneous",
+        "results_version",
+        "created_at",
+        "updated_at",
+    )
     inlines = (TeamInline, TableInline)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # events are created by the organiser pages (the services)
 
 
 @admin.register(Deal)

@@ -3,7 +3,13 @@
 The CSV uses a comma separator, UTF-8 with a byte-order mark (so spreadsheet programs guess the
 encoding right) and a dot as decimal separator; the XLSX holds real numbers. Both come from
 the same rows, built from the snapshot and the table results with a bounded number of queries.
-Column headers follow the active language. The results export leaves out, for anybody but the
+Column headers follow the active language. Text that a spreadsheet would run as a formula
+(a player, team or licence such as ``=HYPERLINK(...)``, ``@SUM(...)``, ``+cmd|...``, ``-2+3``) is
+never one: following OWASP's CSV injection guidance, a text cell starting with ``=``, ``+``,
+``-``, ``@``, a tab or a carriage return gets a leading single quote in the CSV, and in the XLSX
+every text cell is stored as a string (with Excel's quote prefix for those starting that way),
+never as a formula. Numbers (negative marks, percentages) are not text and stay numbers. The
+results export leaves out, for anybody but the
 event's organisers, the deals whose outcomes are not public yet
 (``tournaments.publication.deals_hidden_from``). Rows and labels are those of the pages
 (``scoring.presentation``), read through ``scoring.selectors``.
@@ -23,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from openpyxl import Workbook
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
 
 from scoring.models import RankingEntry
 from scoring.presentation import result_rows, seat_label
@@ -150,9 +157,19 @@ def results_table(
     return header, rows
 
 
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def is_formula_like(value: Any) -> bool:
+    """Whether ``value`` is text a spreadsheet would read as a formula (numbers never are)."""
+    return isinstance(value, str) and value.startswith(FORMULA_TRIGGERS)
+
+
 def _csv_value(value: Any) -> Any:
     if value is None:
         return ""
+    if is_formula_like(value):
+        return "'" + value
     if isinstance(value, Decimal):
         return format(value, "f")
     return value
@@ -179,15 +196,25 @@ def _xlsx_value(value: Any) -> Any:
     return value
 
 
+def _xlsx_cell(sheet: Worksheet, row: int, column: int, value: Any) -> None:
+    cell = sheet.cell(row=row, column=column, value=value)
+    if isinstance(value, str):
+        # openpyxl stores a str starting with "=" as a formula: every text is a string.
+        cell.data_type = "s"
+        if is_formula_like(value):
+            # Excel's "'" prefix: shown as typed, and still text if the cell is edited.
+            cell.quotePrefix = True
+
+
 def xlsx_response(
     filename: str, title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
 ) -> HttpResponse:
     workbook = Workbook()
     sheet = workbook.worksheets[0]
     sheet.title = title[:31]
-    sheet.append(list(header))
-    for row in rows:
-        sheet.append([_xlsx_value(value) for value in row])
+    for row_index, row in enumerate([header, *rows], start=1):
+        for column_index, value in enumerate(row, start=1):
+            _xlsx_cell(sheet, row_index, column_index, _xlsx_value(value))
     sheet.freeze_panes = "A2"
     for index, label in enumerate(header, start=1):
         sheet.column_dimensions[get_column_letter(index)].width = max(8, min(28, len(label) + 4))

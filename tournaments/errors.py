@@ -11,7 +11,8 @@ Every refused operation raises :class:`TournamentError` (or a subclass) carrying
 A refusal of the pure ``rules`` (a :class:`~rules.errors.RuleError`) becomes one with
 :meth:`TournamentError.from_rule`, keeping its code. Nothing stored changes when one is
 raised. Views attach it to their form (:func:`tournaments.forms.add_error`), the API answers
-400 with ``code``/``field``/``message``, or 409 for a :class:`ResultConflict`.
+400 with ``code``/``field``/``message``, or 409 for a :class:`ResultConflict` (200 for its
+subclass :class:`ResultReplay`, the same outcome sent again).
 """
 
 from __future__ import annotations
@@ -62,6 +63,25 @@ class ResultConflict(TournamentError):
         super().__init__(
             "result_exists",
             _("a result for deal %(deal)s at table %(table)s is already stored")
+            % {"deal": result.deal.number, "table": result.table.number},
+            field="deal",
+        )
+
+
+class ResultReplay(ResultConflict):
+    """The very outcome stored for that deal and table was sent again (a retry, a resend):
+    nothing was written; ``result`` is the stored one.
+
+    A subclass of :class:`ResultConflict`, so a caller that does not tell them apart still never
+    stores a result twice; the API (200) and the table page answer it as a success.
+    """
+
+    def __init__(self, result: TableResult) -> None:
+        self.result = result
+        TournamentError.__init__(
+            self,
+            "result_replay",
+            _("this result for deal %(deal)s at table %(table)s is already stored (identical)")
             % {"deal": result.deal.number, "table": result.table.number},
             field="deal",
         )

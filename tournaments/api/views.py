@@ -12,7 +12,12 @@ Access:
   403 for another user of a public event, 404 when the event is not visible.
 
 Writes call the result services: 201 with the stored result and its marks; 409 with
-the stored result when the deal is already entered; 400 naming the faulty field.
+the stored result when the deal is already entered with another outcome; 400 naming the faulty
+field. Retry-safe: the same outcome sent again for the same table and deal (a retry after a lost
+answer) answers 200 with the stored result and the header ``Idempotent-Replayed: true``, and
+writes nothing. An optional ``Idempotency-Key`` request header (1 to 255 printable ASCII
+characters) is accepted and echoed in the answer; it is not stored: a replay is recognised by
+its outcome, whatever the key.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, status, viewsets
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
@@ -42,7 +47,7 @@ from tournaments.api.serializers import (
     TableResultSerializer,
     TableSerializer,
 )
-from tournaments.errors import ResultConflict, TournamentError
+from tournaments.errors import ResultConflict, ResultReplay, TournamentError
 from tournaments.models import Deal, Entrant, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
 
@@ -84,9 +89,39 @@ def conflict_response(conflict: ResultConflict) -> Response:
     )
 
 
+IDEMPOTENCY_KEY = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+IDEMPOTENCY_KEY_MAX = 255
+
+
+def _idempotency_key(request: Request) -> str | None:
+    """The optional ``Idempotency-Key`` header; raises :class:`TournamentError` if malformed."""
+    key = request.headers.get(IDEMPOTENCY_KEY)
+    if key is None:
+        return None
+    if not 0 < len(key) <= IDEMPOTENCY_KEY_MAX or not all(" " <= c <= "~" for c in key):
+        raise TournamentError(
+            "invalid",
+            _("%(header)s: expected 1 to %(max)s printable ASCII characters")
+            % {"header": IDEMPOTENCY_KEY, "max": IDEMPOTENCY_KEY_MAX},
+        )
+    return key
+
+
 def submit(
-    *, table: Table, deal_number: int, outcome: dict[str, Any], actor: Any, via: str
+    *,
+    table: Table,
+    deal_number: int,
+    outcome: dict[str, Any],
+    actor: Any,
+    via: str,
+    request: Request | None = None,
 ) -> Response:
+    """Enter the outcome: 201 stored, 200 replay (same outcome again), 409 conflict, 400."""
+    try:
+        key = _idempotency_key(request) if request is not None else None
+    except TournamentError as error:
+        return error_response(error)
     deal = selectors.deal_by_number(table.event_id, deal_number)
     if deal is None:
         message = _("no deal %(deal)s in this event") % {"deal": deal_number}
@@ -95,20 +130,65 @@ def submit(
         result = services.table_result_submit(
             table=table, deal=deal, outcome=outcome, actor=actor, via=via
         )
+    except ResultReplay as replay:
+        response = Response(TableResultSerializer(replay.result).data, status=status.HTTP_200_OK)
+        response[REPLAYED] = "true"
     except ResultConflict as conflict:
-        return conflict_response(conflict)
+        response = conflict_response(conflict)
     except TournamentError as error:
         return error_response(error)
-    # The stored row as created, its deal and table already loaded: no need to read it back.
-    return Response(TableResultSerializer(result).data, status=status.HTTP_201_CREATED)
+    else:
+        # The stored row as created, its deal and table already loaded: no need to read it back.
+        response = Response(TableResultSerializer(result).data, status=status.HTTP_201_CREATED)
+    if key is not None:
+        response[IDEMPOTENCY_KEY] = key
+    return response
 
 
 WRITE_RESPONSES = {
-    201: TableResultSerializer,
+    201: OpenApiResponse(TableResultSerializer, description="Stored."),
+    200: OpenApiResponse(
+        TableResultSerializer,
+        description=(
+            "Replay: this very outcome was already stored for this table and deal (a retry); "
+            "nothing was written, the body is the stored result and the header "
+            f"`{REPLAYED}` is `true`."
+        ),
+    ),
     400: OpenApiResponse(ErrorSerializer, description="Invalid entry; messages name the field."),
     404: OpenApiResponse(ErrorSerializer, description="Unknown table code, event or deal."),
-    409: OpenApiResponse(ResultConflictSerializer, description="Already entered."),
+    409: OpenApiResponse(
+        ResultConflictSerializer,
+        description="Already entered with another outcome; `result` is the stored one.",
+    ),
 }
+
+WRITE_HEADERS = [
+    OpenApiParameter(
+        IDEMPOTENCY_KEY,
+        str,
+        OpenApiParameter.HEADER,
+        description=(
+            "Optional, 1 to 255 printable ASCII characters, echoed in the answer. Not stored: "
+            "resending the same outcome is safe with or without it (200, replay)."
+        ),
+    ),
+    OpenApiParameter(
+        REPLAYED,
+        str,
+        OpenApiParameter.HEADER,
+        enum=["true"],
+        description="Present (`true`) when the answer is a replay of the stored result.",
+        response=[200],
+    ),
+    OpenApiParameter(
+        IDEMPOTENCY_KEY,
+        str,
+        OpenApiParameter.HEADER,
+        description="The request's Idempotency-Key, when it sent one.",
+        response=[200, 201, 409],
+    ),
+]
 
 
 class EventViewSet(viewsets.ReadOnlyModelViewSet):
@@ -187,6 +267,7 @@ class EventResultsView(EventScopedListView):
 
     @extend_schema(
         request=EventResultInputSerializer,
+        parameters=WRITE_HEADERS,
         responses={
             **WRITE_RESPONSES,
             403: OpenApiResponse(ErrorSerializer, description="Not an organiser."),
@@ -211,6 +292,7 @@ class EventResultsView(EventScopedListView):
             outcome=body.validated_data["outcome"],
             actor=request.user,
             via="api",
+            request=request,
         )
 
 
@@ -251,7 +333,9 @@ class TableResultsView(APIView):
         results = selectors.table_results(table)
         return Response(TableResultSerializer(results, many=True).data)
 
-    @extend_schema(request=TableResultInputSerializer, responses=WRITE_RESPONSES)
+    @extend_schema(
+        request=TableResultInputSerializer, responses=WRITE_RESPONSES, parameters=WRITE_HEADERS
+    )
     def post(self, request: Request, code: str) -> Response:
         table = table_or_404(code)
         body = TableResultInputSerializer(data=request.data)
@@ -263,4 +347,5 @@ class TableResultsView(APIView):
             outcome=body.validated_data["outcome"],
             actor=None,
             via="api",
+            request=request,
         )

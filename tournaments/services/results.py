@@ -18,7 +18,9 @@ Invariants kept here:
   commits into an event finished meanwhile. The standings recompute takes no lock a writer
   needs (``scoring.services``);
 - one result per (deal, table): the database constraint is the final guard, a second device gets
-  :class:`ResultConflict` carrying the stored result, never a silent overwrite;
+  :class:`ResultConflict` carrying the stored result, never a silent overwrite; the same
+  outcome sent again (a retry after a lost answer, a double tap) gets its subclass
+  :class:`ResultReplay` and writes nothing (no version bump, no history line);
 - every write stores the marks computed by ``rules``, bumps ``Event.results_version`` in the same
   transaction and stamps the rows it wrote with the new version (``TableResult.version``: the
   recompute rescores only the deals changed since its snapshot), appends a ``ResultChange``
@@ -60,7 +62,7 @@ from rules.errors import RuleError
 from rules.numbers import as_decimal, penalty_hundredths, percentage_hundredths
 from rules.scoring import outcome_from_dict, score_deal, seat_marks
 from tournaments.access import UserLike, user_directs
-from tournaments.errors import ResultConflict, TournamentError
+from tournaments.errors import ResultConflict, ResultReplay, TournamentError
 from tournaments.models import (
     SEATS,
     Deal,
@@ -346,6 +348,38 @@ def _stored(deal: Deal, table: Table) -> TableResult | None:
     )
 
 
+# What a table reports: a resend is a replay when these (and the poignées) equal the stored ones.
+_REPLAY_FIELDS = (
+    "taker_seat",
+    "contract",
+    "oudlers",
+    "points_half",
+    "petit_au_bout",
+    "chelem_announced",
+    "chelem_made_by",
+)
+
+
+def _same_outcome(stored: TableResult, scored: ScoredOutcome) -> bool:
+    """Whether ``stored`` is a played result with the outcome ``scored`` would store."""
+
+    def poignees(items: Any) -> list[tuple[str, str]]:
+        return sorted((p["side"], p["size"]) for p in items or [])
+
+    if stored.kind != TableResult.Kind.PLAYED:
+        return False
+    return all(getattr(stored, name) == scored.fields[name] for name in _REPLAY_FIELDS) and (
+        poignees(stored.poignees) == poignees(scored.fields["poignees"])
+    )
+
+
+def _already_stored(stored: TableResult, scored: ScoredOutcome | None) -> ResultConflict:
+    """The refusal for an entry of a (deal, table) already stored: a replay if identical."""
+    if scored is not None and _same_outcome(stored, scored):
+        return ResultReplay(stored)
+    return ResultConflict(stored)
+
+
 def _seat_fields(seated: Mapping[str, Entrant]) -> dict[str, Entrant]:
     return {
         "seat_n": seated["N"],
@@ -363,7 +397,8 @@ def table_result_submit(
 ) -> TableResult:
     """Store the outcome of ``deal`` played at ``table``; raise :class:`TournamentError` if refused.
 
-    Raises :class:`ResultConflict` (with the stored result) when the deal is already entered.
+    Raises :class:`ResultConflict` (with the stored result) when the deal is already entered,
+    :class:`ResultReplay` (its subclass) when with this very outcome: then nothing is written.
     """
     if via not in ENTRY_VIAS:
         raise ValueError(f"unknown entry channel {via!r}")
@@ -378,7 +413,11 @@ def table_result_submit(
     play, seated = _scheduled_play(event, table, deal)
     existing = _stored(deal, table)
     if existing is not None:
-        raise ResultConflict(existing)
+        try:
+            resent: ScoredOutcome | None = outcome_score(deal=deal, outcome=outcome)
+        except TournamentError:  # an invalid entry is no resend: the stored result wins
+            resent = None
+        raise _already_stored(existing, resent)
     scored = outcome_score(deal=deal, outcome=outcome)
     confirmed = user_directs(actor, event) or not event.opponent_confirmation
     try:
@@ -410,7 +449,7 @@ def table_result_submit(
         stored = _stored(deal, table)
         if stored is None:  # another constraint failed: not a duplicate
             raise
-        raise ResultConflict(stored) from error
+        raise _already_stored(stored, scored) from error
     return result
 
 

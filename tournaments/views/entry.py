@@ -7,7 +7,9 @@ Table side (no account: the table code from the QR code on the table card is the
   imposed contract is preset and enforced; a recap of the round once entered;
 - ``/table/<code>/deal/<n>/preview/`` (htmx) validates with ``rules`` and answers the marks per
   seat, or the errors per field (422), before anything is saved;
-- ``/table/<code>/deal/<n>/`` saves; a second device gets a 409 page showing the stored result;
+- ``/table/<code>/deal/<n>/`` saves; a second device gets a 409 page showing the stored result
+  when it entered another outcome; the same outcome sent again (a double tap, a resend after a
+  lost answer) saves nothing and goes back to the table saying it was already stored, identical;
 - ``/table/<code>/deal/<n>/confirm/``: a defender confirms (when the event asks for it).
 
 Organiser side (login + directing the event, else 404): the entry grid of a round (all tables ×
@@ -32,7 +34,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import forms, selectors, services
 from tournaments.access import directs_event, table_or_404, user_directs
-from tournaments.errors import ResultConflict, TournamentError
+from tournaments.errors import ResultConflict, ResultReplay, TournamentError
 from tournaments.forms import ArtificialForm, CorrectionForm, DealOutcomeForm, ReasonForm
 from tournaments.models import (
     SEATS,
@@ -175,6 +177,13 @@ def deal_save(request: HttpRequest, code: str, number: int) -> HttpResponse:
         result = services.table_result_submit(
             table=table, deal=deal, outcome=form.outcome(), actor=actor, via="table"
         )
+    except ResultReplay as replay:
+        messages.info(
+            request,
+            _("Deal %(deal)s was already saved (identical entry): nothing changed.")
+            % {"deal": deal.number},
+        )
+        return redirect(_table_url(table, replay.result.round_number) + f"#deal-{deal.number}")
     except ResultConflict as conflict:
         context = {
             "event": table.event,
@@ -267,6 +276,8 @@ def _grid_save(rows: list[GridRow], actor: Any) -> tuple[int, int]:
                     table=row.table, deal=cell.deal, outcome=form.outcome(), actor=actor,
                     via="organiser",
                 )  # fmt: skip
+                saved += 1
+            except ResultReplay:  # entered meanwhile with this very outcome: as good as saved
                 saved += 1
             except ResultConflict as conflict:
                 form.add_error(None, conflict.describe())

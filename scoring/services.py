@@ -87,7 +87,17 @@ from scoring.models import (
     team_key,
 )
 from scoring.selectors import results_expected
-from tournaments.models import SEATS, Deal, Entrant, Event, Penalty, Table, TableResult, Team
+from tournaments.models import (
+    SEATS,
+    Deal,
+    Entrant,
+    Event,
+    Penalty,
+    Table,
+    TableResult,
+    Team,
+    load_schedules,
+)
 from tournaments.movements import Schedule, TablePlay
 
 logger = logging.getLogger(__name__)
@@ -230,6 +240,7 @@ def _event_shape(event: Event) -> _EventShape:
     deals = list(
         Deal.objects.filter(event_id__in=ids).values("id", "event_id", "number", "deal_set")
     )
+    load_schedules(members)  # one query for the movements this process has not parsed yet
     tables_per_set = {member.pk: member.schedule.tables_per_deal_set() for member in members}
     scheduled: dict[int, int] = defaultdict(int)
     for d in deals:
@@ -633,14 +644,8 @@ class _PublishedHands:
         hands = entry[1]
         keep = ~np.isin(hands.deal_id, np.asarray(changed, dtype=np.int64))
         rows = np.flatnonzero(keep)
-        h = hands.hands
         return _Scored(
-            HandScores(
-                deal=h.deal[rows], table=h.table[rows], seat=h.seat[rows],
-                entrant=h.entrant[rows], mark=h.mark[rows], artificial=h.artificial[rows],
-                director=h.director[rows], mp_num=h.mp_num[rows], mp_den=h.mp_den[rows],
-                top=h.top[rows], percentage=h.percentage[rows], entrant_ids=h.entrant_ids,
-            ),
+            hands.hands.take(rows),
             hands.event_id[rows], hands.result_id[rows], hands.deal_id[rows],
             hands.round_number[rows],
         )  # fmt: skip

@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -237,6 +238,22 @@ class _ScheduleCache:
 
 
 _SCHEDULES = _ScheduleCache(512)  # a national simultaneous has a hundred sections
+
+
+def load_schedules(events: Iterable[Event]) -> None:
+    """Parse, in one query, the movements of ``events`` (loaded with their movement deferred)
+    that this process has not parsed yet: their ``schedule`` then reads no row."""
+    missing = [
+        event.pk
+        for event in events
+        if "movement" in event.get_deferred_fields()
+        and _SCHEDULES.get((event.pk, event.updated_at)) is None
+    ]
+    if not missing:
+        return
+    for row in Event.objects.filter(pk__in=missing).only("id", "movement", "updated_at"):
+        _SCHEDULES.put((row.pk, row.updated_at), Schedule.from_document(row.movement))
+
 
 TEAM_SIZES: dict[str, int] = {Event.Format.TRIPLETTE: 3, Event.Format.QUADRETTE: 4}
 

@@ -23,14 +23,13 @@ others are still playing: only the whole simultaneous being done does.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count
 
-from tournaments.models import Deal, Event, TableResult
+from tournaments.models import Deal, Event, TableResult, load_schedules
 
 
 @dataclass(frozen=True)
@@ -110,33 +109,11 @@ def _sections_sharing_deals(event: Event) -> list[Event] | None:
     return sections or None
 
 
-# Tables per deal set of a section's movement, by (section pk, updated_at): a national
-# simultaneous has a hundred sections whose movements (tens of kB each) would otherwise be read
-# and parsed on every page. Every write of a movement stamps ``updated_at``, and a started
-# section's movement no longer changes. Cleared when full.
-_TABLES_PER_SET: dict[tuple[int, dt.datetime], Counter[int]] = {}
-_TABLES_PER_SET_MAX = 4096
-
-
 def _tables_per_deal_set(sections: Sequence[Event]) -> dict[int, Counter[int]]:
     """Each section's tables per deal set (``Schedule.tables_per_deal_set``), by pk; the
-    movements not read yet in this process at their ``updated_at`` in one query."""
-    found: dict[int, Counter[int]] = {}
-    unread: list[int] = []
-    for section in sections:
-        counts = _TABLES_PER_SET.get((section.pk, section.updated_at))
-        if counts is None:
-            unread.append(section.pk)
-        else:
-            found[section.pk] = counts
-    if unread:
-        if len(_TABLES_PER_SET) + len(unread) > _TABLES_PER_SET_MAX:
-            _TABLES_PER_SET.clear()
-        for row in Event.objects.filter(pk__in=unread).only("id", "movement", "updated_at"):
-            counts = row.schedule.tables_per_deal_set()
-            _TABLES_PER_SET[(row.pk, row.updated_at)] = counts
-            found[row.pk] = counts
-    return found
+    movements not parsed yet in this process are read in one query (``load_schedules``)."""
+    load_schedules(sections)
+    return {section.pk: section.schedule.tables_per_deal_set() for section in sections}
 
 
 def _section_plays(

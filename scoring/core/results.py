@@ -136,13 +136,30 @@ class HandScores:
                 director=director,
             )
 
+    def take(self, rows: IntArray | slice) -> HandScores:
+        """The hand scores at ``rows`` (indices or a slice), same entrant ids."""
+        return HandScores(
+            deal=self.deal[rows],
+            table=self.table[rows],
+            seat=self.seat[rows],
+            entrant=self.entrant[rows],
+            mark=self.mark[rows],
+            artificial=self.artificial[rows],
+            director=self.director[rows],
+            mp_num=self.mp_num[rows],
+            mp_den=self.mp_den[rows],
+            top=self.top[rows],
+            percentage=self.percentage[rows],
+            entrant_ids=self.entrant_ids,
+        )
+
     def for_deal(self, deal: int) -> list[HandScore]:
         """The hand scores of one deal (a frequency sheet's rows)."""
         rows = np.flatnonzero(self.deal == deal)
         if rows.size == 0:
             return []
         first, last = int(rows[0]), int(rows[-1]) + 1
-        return list(_slice(self, first, last))
+        return list(self.take(slice(first, last)))
 
     def to_list(self) -> list[dict[str, object]]:
         return [score.to_dict() for score in self]
@@ -194,24 +211,6 @@ def merge_hand_scores(parts: Sequence[HandScores]) -> HandScores:
         top=joined("top")[order],
         percentage=joined("percentage")[order],
         entrant_ids=tuple(index_of),
-    )
-
-
-def _slice(scores: HandScores, first: int, last: int) -> HandScores:
-    part = slice(first, last)
-    return HandScores(
-        deal=scores.deal[part],
-        table=scores.table[part],
-        seat=scores.seat[part],
-        entrant=scores.entrant[part],
-        mark=scores.mark[part],
-        artificial=scores.artificial[part],
-        director=scores.director[part],
-        mp_num=scores.mp_num[part],
-        mp_den=scores.mp_den[part],
-        top=scores.top[part],
-        percentage=scores.percentage[part],
-        entrant_ids=scores.entrant_ids,
     )
 
 

@@ -488,7 +488,7 @@ def event_scoring_input(event: Event) -> EventData:
 # -------------------------------------------------------------------------- writing
 
 
-def _hand_rows(shape: _EventShape, scored: _Scored) -> tuple[list[str], list[list[str | None]]]:
+def _hand_rows(shape: _EventShape, scored: _Scored) -> tuple[list[str], list[Sequence[str | None]]]:
     hands = scored.hands
     artificial = hands.artificial
 
@@ -505,17 +505,17 @@ def _hand_rows(shape: _EventShape, scored: _Scored) -> tuple[list[str], list[lis
         "mark", "mp_num", "mp_den", "top", "percentage", "artificial",
     ]  # fmt: skip
     seat_letters = np.array(SEATS, dtype=object)
-    columns: list[list[str | None]] = [
-        text(scored.event_id),  # type: ignore[list-item]
-        text(scored.result_id),  # type: ignore[list-item]
-        text(scored.deal_id),  # type: ignore[list-item]
-        text(np.array([key_pk(name) for name in hands.entrant_ids], dtype=np.int64)[hands.entrant]),  # type: ignore[list-item]
-        text(hands.table - shape.offset_of(scored.event_id)),  # type: ignore[list-item]
-        text(scored.round_number),  # type: ignore[list-item]
+    columns: list[Sequence[str | None]] = [
+        text(scored.event_id),
+        text(scored.result_id),
+        text(scored.deal_id),
+        text(np.array([key_pk(name) for name in hands.entrant_ids], dtype=np.int64)[hands.entrant]),
+        text(hands.table - shape.offset_of(scored.event_id)),
+        text(scored.round_number),
         seat_letters[hands.seat].tolist(),
         text_or_null(hands.mark),
-        text(hands.mp_num),  # type: ignore[list-item]
-        text(hands.mp_den),  # type: ignore[list-item]
+        text(hands.mp_num),
+        text(hands.mp_den),
         text_or_null(hands.top),
         _PERCENT_TEXT[hands.percentage].tolist(),
         np.where(artificial, "1", "0").tolist(),

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -43,6 +44,8 @@ def matches_without_deals(matches: list[dict[str, Any]], hidden: set[int]) -> li
 
 class RankingView(APIView):
     """A ranking of the event (individual, per line, or team) with the snapshot's status."""
+
+    permission_classes = [permissions.AllowAny]  # visibility: visible_event_or_404
 
     @extend_schema(
         parameters=[
@@ -88,6 +91,8 @@ class DealHandScoresView(APIView):
 
     404 for anybody but the organisers while some table has still to play the deal.
     """
+
+    permission_classes = [permissions.AllowAny]  # visibility: visible_event_or_404
 
     @extend_schema(responses={200: HandScoreSerializer(many=True), 404: ErrorSerializer})
     def get(self, request: Request, event_id: int, number: int) -> Response:

@@ -8,7 +8,7 @@ Access:
   for anybody but the organisers (``tournaments.publication.deals_hidden_from``);
 - ``POST /tables/<code>/results/``: the table code in the URL is the credential (no account, no
   CSRF); an unknown code is a 404;
-- ``POST /events/<id>/results/``: organisers of the event's club (session or basic auth);
+- ``POST /events/<id>/results/``: organisers of the event's club (session authentication);
   403 for another user of a public event, 404 when the event is not visible.
 
 Writes call the result services: 201 with the stored result and its marks; 409 with
@@ -196,6 +196,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = EventSerializer
     queryset = Event.objects.none()
+    permission_classes = [permissions.AllowAny]  # visibility: events_visible_to
 
     def get_queryset(self) -> QuerySet[Event]:
         return events_visible_to(self.request.user).order_by("-date", "name")
@@ -203,6 +204,8 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
 
 class EventScopedListView(generics.ListAPIView):
     """A list scoped to an event the visitor may see (``event_id`` in the URL), else 404."""
+
+    permission_classes = [permissions.AllowAny]  # visibility: visible_event_or_404
 
     def event(self) -> Event:
         if not hasattr(self, "_event"):
@@ -242,6 +245,8 @@ class DealListView(EventScopedListView):
 
 class MovementView(APIView):
     """The movement document (schema ``duplitarot-movement/1``) of a visible event."""
+
+    permission_classes = [permissions.AllowAny]  # visibility: visible_event_or_404
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer})
     def get(self, request: Request, event_id: int) -> Response:

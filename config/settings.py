@@ -4,18 +4,37 @@ Embedded default: SQLite file, eager Celery, local-memory cache; nothing to star
 Production: ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL`` / ``CELERY_BROKER_URL`` (Redis).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# The environment wins over the file; DJANGO_ENV_FILE names another file (tests use an empty one).
+environ.Env.read_env(env.str("DJANGO_ENV_FILE", default=str(BASE_DIR / ".env")), overwrite=False)
 
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me-in-production")
+# Off unless asked for: ``./dev`` and the test settings set DJANGO_DEBUG=1, production never does.
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+
+# Keys that were published (an old default, the example file): never acceptable outside debug.
+PUBLISHED_SECRET_KEYS = frozenset(
+    {"dev-only-insecure-key-change-me-in-production", "change-me-to-a-long-random-string"}
+)
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="").strip()
+if not DEBUG and (not SECRET_KEY or SECRET_KEY in PUBLISHED_SECRET_KEYS):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is missing, empty or a published example value, and DEBUG is off: "
+        "refusing to start. Set DJANGO_SECRET_KEY to a long random string in the environment "
+        "or in the .env file, for example the output of "
+        'python -c "import secrets; print(secrets.token_urlsafe(50))". '
+        "For development only, set DJANGO_DEBUG=1 (./dev does)."
+    )
+if not SECRET_KEY:
+    SECRET_KEY = "debug-only-insecure-key-never-used-outside-debug"
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -28,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "axes",
     "tournaments",
     "scoring",
     "demo",
@@ -43,6 +63,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: turns a locked-out login into the 429 lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 if not DEBUG:
@@ -190,6 +212,59 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# HTTPS. Production defaults are the safe ones (``check --deploy`` is clean with them); each is
+# switched by the environment, e.g. a club laptop serving a LAN without TLS sets
+# DJANGO_SECURE_SSL_REDIRECT=false and DJANGO_SECURE_COOKIES=false (README, "Production settings").
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=not DEBUG)
+# Strict-Transport-Security is only sent on HTTPS responses: harmless on a plain-HTTP LAN.
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+
+def _proxy_ssl_header(name: str) -> tuple[str, str] | None:
+    """``X-Forwarded-Proto`` (or ``HTTP_X_FORWARDED_PROTO``) -> Django's (META key, "https")."""
+    name = name.strip()
+    if not name:
+        return None
+    key = name.upper().replace("-", "_")
+    return (key if key.startswith("HTTP_") else f"HTTP_{key}", "https")
+
+
+# Behind a TLS-terminating proxy that sets (and overwrites) this header, e.g. X-Forwarded-Proto;
+# unset (the default) the header is ignored, as it must be when clients can reach gunicorn.
+SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(env.str("DJANGO_SECURE_PROXY_SSL_HEADER", default=""))
+
+# Login throttling (django-axes) on /login/ and /admin/login/: a username is locked for one
+# client address after DJANGO_LOGIN_FAILURE_LIMIT failures in a row, for
+# DJANGO_LOGIN_COOLOFF_MINUTES (every failure while locked restarts the wait). Locking the pair,
+# not the address alone, keeps a whole club behind one address from being locked by one player,
+# and one person from locking everybody. Attempts live in the database: no cache involved.
+# The API authenticates by session only (no Basic or token authentication, see REST_FRAMEWORK),
+# so the only way to try passwords is this login page: its throttle is the API's too.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env.int("DJANGO_LOGIN_FAILURE_LIMIT", default=5)
+if AXES_FAILURE_LIMIT < 1:
+    raise ImproperlyConfigured("DJANGO_LOGIN_FAILURE_LIMIT must be at least 1.")
+_cool_off_minutes = env.float("DJANGO_LOGIN_COOLOFF_MINUTES", default=15.0)
+if _cool_off_minutes < 0:
+    raise ImproperlyConfigured("DJANGO_LOGIN_COOLOFF_MINUTES must be 0 (no end) or more.")
+# 0: locked until an administrator unlocks (admin "Access attempts", or axes_reset_username).
+AXES_COOLOFF_TIME = timedelta(minutes=_cool_off_minutes) if _cool_off_minutes else None
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
+# The client address: REMOTE_ADDR, or behind DJANGO_TRUSTED_PROXY_COUNT reverse proxies (that
+# append to X-Forwarded-For, as nginx's $proxy_add_x_forwarded_for does) the address the
+# outermost one saw. 0 (the default) ignores X-Forwarded-For, as it must when clients can reach
+# gunicorn directly: they could write any address there and never be throttled.
+TRUSTED_PROXY_COUNT = env.int("DJANGO_TRUSTED_PROXY_COUNT", default=0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("DJANGO_TRUSTED_PROXY_COUNT must be 0 (no proxy) or more.")
+AXES_CLIENT_IP_CALLABLE = "config.lockout.client_address"

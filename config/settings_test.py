@@ -8,9 +8,17 @@ worker (the worker inherits ``DJANGO_SETTINGS_MODULE`` from pytest's environment
 must differ in tests is overridden here:
 
 - a fast password hasher: the tests create many users, PBKDF2 would dominate their time;
+- debug settings (``DJANGO_DEBUG=1`` unless the environment says otherwise);
 - a local-memory cache, even when ``REDIS_URL`` is set: each test process caches on its own
   and nothing leaks between runs through a shared Redis (no test needs Redis as a cache).
 """
+
+import os
+
+# Tests run in debug settings (plain HTTP, no secret key needed), whether pytest or a Celery worker
+# started by a test imports this module; Django's test runner still runs the views with
+# DEBUG=False. The production defaults are tested in a subprocess (tests/test_settings_deploy.py).
+os.environ.setdefault("DJANGO_DEBUG", "1")
 
 from config.settings import *  # noqa: F403
 

@@ -50,6 +50,12 @@ class ChelemSerializer(serializers.Serializer):
     made_by = serializers.ChoiceField(choices=Side.choices, allow_null=True, required=False)
 
 
+@extend_schema_field({"type": "number", "minimum": 0, "maximum": 91, "multipleOf": 0.5})
+class PointsField(serializers.FloatField):
+    """Attack points: a JSON number, whole or half (``45``, ``45.5``), as stored results answer
+    them; ``rules`` also accepts a numeric string on input."""
+
+
 class OutcomeSerializer(serializers.Serializer):
     """A deal's outcome as the table reports it (4 players; duplicate: Garde or above)."""
 
@@ -60,9 +66,7 @@ class OutcomeSerializer(serializers.Serializer):
     )
     contract = serializers.ChoiceField(choices=Contract.choices)
     oudlers = serializers.IntegerField(min_value=0, max_value=3)
-    points = serializers.DecimalField(
-        max_digits=3, decimal_places=1, help_text=_("Points made by the attack (0..91).")
-    )
+    points = PointsField(help_text=_("Points made by the attack (0..91)."))
     petit_au_bout = serializers.ChoiceField(choices=Side.choices, allow_null=True, required=False)
     poignees = PoigneeSerializer(many=True, required=False)
     chelem = ChelemSerializer(required=False)
@@ -215,13 +219,15 @@ class ResultConflictSerializer(serializers.Serializer):
 
 
 class ErrorSerializer(serializers.Serializer):
-    """4xx: ``code`` and a message per faulty field (each message names its field)."""
+    """4xx: ``detail``, a message; a refused entry (400) adds ``code`` and a message per faulty
+    field (each message names its field). The framework's own answers (404 not found, 403, a
+    body that is not JSON) carry ``detail`` alone."""
 
-    code = serializers.CharField()
-    detail = serializers.CharField(required=False)
+    code = serializers.CharField(required=False)
+    detail = serializers.CharField()
     # The documented key shadows Serializer.errors; this serializer only describes the schema.
     errors = serializers.DictField(  # type: ignore[assignment]
-        child=serializers.ListField(child=serializers.CharField())
+        child=serializers.ListField(child=serializers.CharField()), required=False
     )
 
 
@@ -242,6 +248,15 @@ class TablePlaySerializer(serializers.Serializer):
 
 
 class TableSerializer(serializers.Serializer):
+    """A table as its code sees it (``tournaments.table_scope``)."""
+
     event = EventSerializer()
     table = serializers.IntegerField()
+    open_round = serializers.IntegerField(
+        allow_null=True,
+        help_text=_(
+            "The round whose deals the table code enters now: the first with a result missing "
+            "(or awaiting confirmation); null once every round is entered."
+        ),
+    )
     rounds = TablePlaySerializer(many=True)

@@ -6,8 +6,13 @@ Access:
   answer 404 to others). Deal cards stay hidden (null) until the event is finished, except for
   the event's organisers. The results of a deal still to be played at some table are left out
   for anybody but the organisers (``tournaments.publication.deals_hidden_from``);
-- ``POST /tables/<code>/results/``: the table code in the URL is the credential (no account, no
-  CSRF); an unknown code is a 404;
+- ``/tables/<code>/`` and ``/tables/<code>/results/``: the table code in the URL is the
+  credential (no account, no CSRF), scoped to its table's open round
+  (:mod:`tournaments.table_scope`): ``POST`` enters only a deal of the open round (another
+  round's: 403 ``round_not_open``, nothing stored; an identical replay of a stored result stays
+  200), ``GET`` shows the open round's results, an earlier round's only for the deals played at
+  every table, a later round's none. An unknown code is a 404; too many unknown codes from one
+  address a 429 with ``Retry-After`` (a valid code is never throttled);
 - ``POST /events/<id>/results/``: organisers of the event's club (session authentication);
   403 for another user of a public event, 404 when the event is not visible.
 
@@ -27,15 +32,20 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import generics, permissions, status, viewsets
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import APIException, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import selectors, services
-from tournaments.access import events_visible_to, table_or_404, user_directs, visible_event_or_404
+from tournaments.access import events_visible_to, user_directs, visible_event_or_404
 from tournaments.api.serializers import (
     DealSerializer,
     EntrantSerializer,
@@ -50,6 +60,14 @@ from tournaments.api.serializers import (
 from tournaments.errors import ResultConflict, ResultReplay, TournamentError
 from tournaments.models import Deal, Entrant, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
+from tournaments.table_scope import (
+    CodeThrottled,
+    RoundNotOpen,
+    TableScope,
+    UnknownCode,
+    table_for_code,
+)
+from tournaments.table_scope import submit as scoped_submit
 
 # Fields of a result request that are not inside the outcome object.
 REQUEST_FIELDS = {"deal", "table"}
@@ -76,6 +94,49 @@ def invalid_input_response(errors: dict[str, Any]) -> Response:
     return Response(
         {"code": "invalid", "detail": first, "errors": named}, status=status.HTTP_400_BAD_REQUEST
     )
+
+
+def round_not_open_response(refused: RoundNotOpen) -> Response:
+    """403 ``round_not_open``: a table code wrote outside its table's open round; nothing
+    stored. The body has the shape of a 400 (``errors`` names the deal)."""
+    return Response(
+        {
+            "code": refused.code,
+            "detail": refused.message,
+            "errors": {"deal": [refused.describe()]},
+        },
+        status=status.HTTP_403_FORBIDDEN,
+    )
+
+
+class UnknownTableCode(APIException):
+    """404 ``unknown_table_code``: no table has this code."""
+
+    status_code = status.HTTP_404_NOT_FOUND
+
+    def __init__(self) -> None:
+        message = _("No table has this code.")
+        super().__init__({"code": "unknown_table_code", "detail": message, "errors": {}})
+
+
+class TooManyUnknownCodes(APIException):
+    """429 ``throttled`` with ``Retry-After``: too many unknown table codes from the address."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+
+    def __init__(self, throttled: CodeThrottled) -> None:
+        super().__init__({"code": "throttled", "detail": throttled.message, "errors": {}})
+        self.wait = throttled.retry_after  # DRF's handler sends it as Retry-After
+
+
+def table_of_code(request: Request, code: str) -> Table:
+    """The table of ``code``: 404 if none, 429 once the address has failed too often."""
+    try:
+        return table_for_code(request, code)
+    except UnknownCode:
+        raise UnknownTableCode() from None
+    except CodeThrottled as throttled:
+        raise TooManyUnknownCodes(throttled) from None
 
 
 def conflict_response(conflict: ResultConflict) -> Response:
@@ -116,8 +177,10 @@ def submit(
     actor: Any,
     via: str,
     request: Request | None = None,
+    scope: TableScope | None = None,
 ) -> Response:
-    """Enter the outcome: 201 stored, 200 replay (same outcome again), 409 conflict, 400."""
+    """Enter the outcome: 201 stored, 200 replay (same outcome again), 409 conflict, 400;
+    with a table code's ``scope``, 403 for a deal outside its open round."""
     try:
         key = _idempotency_key(request) if request is not None else None
     except TournamentError as error:
@@ -127,14 +190,19 @@ def submit(
         message = _("no deal %(deal)s in this event") % {"deal": deal_number}
         return error_response(TournamentError("unknown_deal", message, field="deal"))
     try:
-        result = services.table_result_submit(
-            table=table, deal=deal, outcome=outcome, actor=actor, via=via
-        )
+        if scope is not None:
+            result = scoped_submit(scope, deal=deal, outcome=outcome, actor=actor, via=via)
+        else:
+            result = services.table_result_submit(
+                table=table, deal=deal, outcome=outcome, actor=actor, via=via
+            )
     except ResultReplay as replay:
         response = Response(TableResultSerializer(replay.result).data, status=status.HTTP_200_OK)
         response[REPLAYED] = "true"
     except ResultConflict as conflict:
         response = conflict_response(conflict)
+    except RoundNotOpen as refused:
+        response = round_not_open_response(refused)
     except TournamentError as error:
         return error_response(error)
     else:
@@ -191,6 +259,24 @@ WRITE_HEADERS = [
 ]
 
 
+def path_id(name: str, description: str) -> OpenApiParameter:
+    """An ``<int:...>`` path parameter as the URL routes it: digits only (a negative or
+    non-numeric value matches no route)."""
+    return OpenApiParameter(
+        name, {"type": "integer", "minimum": 0}, OpenApiParameter.PATH, description=description
+    )
+
+
+EVENT_ID = path_id("event_id", "The event's id.")
+NOT_FOUND = OpenApiResponse(ErrorSerializer, description="No such event visible to you.")
+
+
+@extend_schema_view(
+    retrieve=extend_schema(
+        parameters=[path_id("id", "The event's id.")],
+        responses={200: EventSerializer, 404: NOT_FOUND},
+    )
+)
 class EventViewSet(viewsets.ReadOnlyModelViewSet):
     """Events: public ones, and the events the user organises."""
 
@@ -213,6 +299,11 @@ class EventScopedListView(generics.ListAPIView):
         return self._event
 
 
+@extend_schema_view(
+    get=extend_schema(
+        parameters=[EVENT_ID], responses={200: EntrantSerializer(many=True), 404: NOT_FOUND}
+    )
+)
 class EntrantListView(EventScopedListView):
     """The event's entrants (movement slots bound to players; phantoms included)."""
 
@@ -223,6 +314,11 @@ class EntrantListView(EventScopedListView):
         return selectors.event_entrants(self.event())
 
 
+@extend_schema_view(
+    get=extend_schema(
+        parameters=[EVENT_ID], responses={200: DealSerializer(many=True), 404: NOT_FOUND}
+    )
+)
 class DealListView(EventScopedListView):
     """The event's deals; ``cards`` is null until the event is finished (organisers see it)."""
 
@@ -248,12 +344,17 @@ class MovementView(APIView):
 
     permission_classes = [permissions.AllowAny]  # visibility: visible_event_or_404
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer})
+    @extend_schema(parameters=[EVENT_ID], responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND})
     def get(self, request: Request, event_id: int) -> Response:
         event = visible_event_or_404(request, event_id)
         return Response(event.movement or {})
 
 
+@extend_schema_view(
+    get=extend_schema(
+        parameters=[EVENT_ID], responses={200: TableResultSerializer(many=True), 404: NOT_FOUND}
+    )
+)
 class EventResultsView(EventScopedListView):
     """``GET``: the event's stored results. ``POST`` (organisers): enter a result.
 
@@ -272,7 +373,7 @@ class EventResultsView(EventScopedListView):
 
     @extend_schema(
         request=EventResultInputSerializer,
-        parameters=WRITE_HEADERS,
+        parameters=[EVENT_ID, *WRITE_HEADERS],
         responses={
             **WRITE_RESPONSES,
             403: OpenApiResponse(ErrorSerializer, description="Not an organiser."),
@@ -301,15 +402,41 @@ class EventResultsView(EventScopedListView):
         )
 
 
+TABLE_CODE_RESPONSES = {
+    404: OpenApiResponse(ErrorSerializer, description="`unknown_table_code`: no such table."),
+    429: OpenApiResponse(
+        ErrorSerializer,
+        description=(
+            "`throttled`: too many unknown table codes from this address; wait `Retry-After` "
+            "seconds (a valid code is never throttled)."
+        ),
+    ),
+}
+
+TABLE_CODE_HEADERS = [
+    OpenApiParameter(
+        "Retry-After",
+        int,
+        OpenApiParameter.HEADER,
+        description="Seconds to wait before trying an unknown table code again.",
+        response=[429],
+    ),
+]
+
+
 class TableView(APIView):
-    """What a table plays (rounds, seats, deals, results): the table code is the credential."""
+    """What a table plays (rounds, seats, deals) and the results its code may read: the open
+    round's, an earlier round's for the deals played at every table, a later round's none."""
 
     authentication_classes: list[Any] = []
-    permission_classes = [permissions.AllowAny]
+    permission_classes = [permissions.AllowAny]  # the table code is the credential
 
-    @extend_schema(responses={200: TableSerializer, 404: ErrorSerializer})
+    @extend_schema(
+        responses={200: TableSerializer, **TABLE_CODE_RESPONSES}, parameters=TABLE_CODE_HEADERS
+    )
     def get(self, request: Request, code: str) -> Response:
-        table = table_or_404(code)
+        table = table_of_code(request, code)
+        scope = TableScope.of(table)
         rounds = [
             {
                 "round": play.round_number,
@@ -317,32 +444,52 @@ class TableView(APIView):
                 "sits_out": play.sits_out,
                 "seats": [{"seat": seat, "entrant": entrant} for seat, entrant in play.seat_list],
                 "deals": play.deals,
-                "results": list(play.results.values()),
+                "results": list(scope.visible_results(play).values()),
             }
-            for play in selectors.table_rounds(table)
+            for play in scope.plays
         ]
-        data = {"event": table.event, "table": table.number, "rounds": rounds}
+        data = {
+            "event": table.event,
+            "table": table.number,
+            "open_round": scope.open_round,
+            "rounds": rounds,
+        }
         show = table.event.status == Event.Status.FINISHED
         return Response(TableSerializer(data, context={"show_cards": show}).data)
 
 
 class TableResultsView(APIView):
-    """``POST``: enter a deal's result at this table (no account: the code is the credential)."""
+    """``GET``: the table's results its code may read. ``POST``: enter a deal of the table's
+    open round (no account: the code is the credential)."""
 
     authentication_classes: list[Any] = []
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(responses={200: TableResultSerializer(many=True), 404: ErrorSerializer})
-    def get(self, request: Request, code: str) -> Response:
-        table = table_or_404(code)
-        results = selectors.table_results(table)
-        return Response(TableResultSerializer(results, many=True).data)
+    permission_classes = [permissions.AllowAny]  # the table code is the credential
 
     @extend_schema(
-        request=TableResultInputSerializer, responses=WRITE_RESPONSES, parameters=WRITE_HEADERS
+        responses={200: TableResultSerializer(many=True), **TABLE_CODE_RESPONSES},
+        parameters=TABLE_CODE_HEADERS,
+    )
+    def get(self, request: Request, code: str) -> Response:
+        scope = TableScope.of(table_of_code(request, code))
+        return Response(TableResultSerializer(scope.visible_result_list(), many=True).data)
+
+    @extend_schema(
+        request=TableResultInputSerializer,
+        responses={
+            **WRITE_RESPONSES,
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description=(
+                    "`round_not_open`: the deal is not played in the table's open round; "
+                    "nothing stored."
+                ),
+            ),
+            **TABLE_CODE_RESPONSES,
+        },
+        parameters=[*WRITE_HEADERS, *TABLE_CODE_HEADERS],
     )
     def post(self, request: Request, code: str) -> Response:
-        table = table_or_404(code)
+        table = table_of_code(request, code)
         body = TableResultInputSerializer(data=request.data)
         if not body.is_valid():
             return invalid_input_response(body.errors)
@@ -353,4 +500,5 @@ class TableResultsView(APIView):
             actor=None,
             via="api",
             request=request,
+            scope=TableScope.of(table),
         )

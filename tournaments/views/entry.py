@@ -1,16 +1,24 @@
 """Result entry: the phone page at a table, the organiser's grid and the director's actions.
 
-Table side (no account: the table code from the QR code on the table card is the credential):
+Table side (no account: the table code from the QR code on the table card is the credential,
+scoped to the table's open round by :mod:`tournaments.table_scope`):
 
-- ``/table/<code>/`` shows a round (the first with results missing, or ``?round=n``), who sits
-  where and one short form per deal still to enter; the taker seat comes from the étui; an
-  imposed contract is preset and enforced; a recap of the round once entered;
+- ``/table/<code>/`` shows a round (the open one, or ``?round=n``), who sits where and, in the
+  open round only, one short form per deal still to enter; the taker seat comes from the étui;
+  an imposed contract is preset and enforced; a recap of the round's results the code may read
+  (an earlier round: only the deals played at every table; a later round: none);
 - ``/table/<code>/deal/<n>/preview/`` (htmx) validates with ``rules`` and answers the marks per
   seat, or the errors per field (422), before anything is saved;
-- ``/table/<code>/deal/<n>/`` saves; a second device gets a 409 page showing the stored result
+- ``/table/<code>/deal/<n>/`` saves a deal of the open round (another round's: 403, the open
+  round shown with the reason); a second device gets a 409 page showing the stored result
   when it entered another outcome; the same outcome sent again (a double tap, a resend after a
-  lost answer) saves nothing and goes back to the table saying it was already stored, identical;
-- ``/table/<code>/deal/<n>/confirm/``: a defender confirms (when the event asks for it).
+  lost answer, even once the round is over) saves nothing and goes back to the table saying it
+  was already stored, identical;
+- ``/table/<code>/deal/<n>/confirm/``: a defender confirms (when the event asks for it), in the
+  open round.
+
+An unknown code is a 404; too many of them from one address a 429 (``Retry-After``), while a
+valid code always opens its table.
 
 Organiser side (login + directing the event, else 404): the entry grid of a round (all tables ×
 deals, compact inputs in tab order), the director's actions on one (table, deal) — correct,
@@ -21,7 +29,9 @@ history. The forms live in :mod:`tournaments.forms.results`; a refused write
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -32,8 +42,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import forms, selectors, services
-from tournaments.access import directs_event, table_or_404, user_directs
+from tournaments import forms, selectors, services, table_scope
+from tournaments.access import directs_event, user_directs
 from tournaments.errors import ResultConflict, ResultReplay, TournamentError
 from tournaments.forms import ArtificialForm, CorrectionForm, DealOutcomeForm, ReasonForm
 from tournaments.models import (
@@ -43,6 +53,13 @@ from tournaments.models import (
     Event,
     Table,
     TableResult,
+)
+from tournaments.table_scope import (
+    CodeThrottled,
+    RoundNotOpen,
+    TableScope,
+    UnknownCode,
+    table_for_code,
 )
 
 # ----------------------------------------------------------------------------- table side
@@ -72,17 +89,18 @@ class DealCard:
     deal: Deal
     result: TableResult | None
     form: DealOutcomeForm | None
+    hidden: bool = False  # a result is stored, but the table code may not read it yet
 
     @property
     def outcome(self) -> dict[str, Any] | None:
         return selectors.result_outcome(self.result) if self.result is not None else None
 
 
-def _round_recap(play: Any) -> dict[str, Any]:
+def _round_recap(play: Any, results: dict[int, TableResult]) -> dict[str, Any]:
     totals = dict.fromkeys(SEATS, 0)
     rows = []
     for deal in play.deals:
-        result = play.results.get(deal.pk)
+        result = results.get(deal.pk)
         if result is None:
             continue
         rows.append(result)
@@ -94,35 +112,39 @@ def _round_recap(play: Any) -> dict[str, Any]:
 
 def _render_table_page(
     request: HttpRequest,
-    table: Table,
+    scope: TableScope,
     *,
     round_number: int | None = None,
     bound: DealOutcomeForm | None = None,
     status: int = 200,
     error: str | None = None,
 ) -> HttpResponse:
+    table = scope.table
     event = table.event
-    plays = selectors.table_rounds(table)
+    plays = scope.plays
     if not plays:
         raise Http404(_("This table plays no round in the movement."))
     if round_number is None:
-        play = next((p for p in plays if p.missing), plays[-1])
+        play = scope.current
     else:
-        found = next((p for p in plays if p.round_number == round_number), None)
-        if found is None:
+        play = scope.play(round_number)
+        if play is None:
             raise Http404(_("No such round at this table."))
-        play = found
-    running = event.status == Event.Status.RUNNING
+    assert play is not None
+    running = scope.running
+    writable = scope.writable_round == play.round_number and not play.sits_out
+    visible = scope.visible_results(play)
     cards = []
     for deal in play.deals:
-        result = play.results.get(deal.pk)
+        result = visible.get(deal.pk)
         form = None
-        if result is None and running and not play.sits_out:
+        if writable and deal.pk not in play.results:
             if bound is not None and bound.deal.pk == deal.pk:
                 form = bound
             else:
                 form = DealOutcomeForm(deal=deal, prefix=_deal_prefix(deal))
-        cards.append(DealCard(deal=deal, result=result, form=form))
+        hidden = result is None and deal.pk in play.results
+        cards.append(DealCard(deal=deal, result=result, form=form, hidden=hidden))
     context = {
         "event": event,
         "table": table,
@@ -130,7 +152,11 @@ def _render_table_page(
         "play": play,
         "cards": cards,
         "running": running,
-        "recap": _round_recap(play),
+        "writable": writable,
+        "open_round": scope.open_round,
+        "later": scope.is_later(play.round_number),
+        "earlier": not writable and not scope.is_later(play.round_number),
+        "recap": _round_recap(play, visible),
         "complete": not play.missing,
         "error": error,
         "seats": SEATS,
@@ -147,16 +173,42 @@ def _table_actor(request: HttpRequest, table: Table) -> Any:
     return request.user if user_directs(request.user, table.event) else None
 
 
+def _by_table_code(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Decorator: the view receives the table of the ``code`` in the URL; an unknown code is a
+    404, too many unknown codes from the address a 429 page with ``Retry-After``."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, code: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            table = table_for_code(request, code)
+        except UnknownCode:
+            raise Http404(_("No table has this code.")) from None
+        except CodeThrottled as throttled:
+            response = render(
+                request,
+                "tournaments/entry/throttled.html",
+                {"message": throttled.message},
+                status=429,
+            )
+            response["Retry-After"] = str(throttled.retry_after)
+            return response
+        return view(request, table, *args, **kwargs)
+
+    return wrapper
+
+
 @require_http_methods(["GET"])
-def table_entry(request: HttpRequest, code: str) -> HttpResponse:
-    table = table_or_404(code)
-    return _render_table_page(request, table, round_number=_round_param(request.GET.get("round")))
+@_by_table_code
+def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
+    scope = TableScope.of(table)
+    return _render_table_page(request, scope, round_number=_round_param(request.GET.get("round")))
 
 
 @require_POST
-def deal_preview(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """htmx: the marks per seat this outcome would give, or its errors (422), nothing saved."""
-    table = table_or_404(code)
+@_by_table_code
+def deal_preview(request: HttpRequest, table: Table, number: int) -> HttpResponse:
+    """htmx: the marks per seat this outcome would give, or its errors (422), nothing saved
+    (nothing stored is read either: any deal of the table's event may be previewed)."""
     deal = _deal_or_404(table, number)
     form = DealOutcomeForm(request.POST, deal=deal, prefix=_deal_prefix(deal))
     valid = form.is_valid()
@@ -165,17 +217,20 @@ def deal_preview(request: HttpRequest, code: str, number: int) -> HttpResponse:
 
 
 @require_POST
-def deal_save(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    table = table_or_404(code)
+@_by_table_code
+def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     deal = _deal_or_404(table, number)
+    scope = TableScope.of(table)
     form = DealOutcomeForm(request.POST, deal=deal, prefix=_deal_prefix(deal))
     round_number = _round_param(request.POST.get("round"))
+    if round_number is not None and scope.play(round_number) is None:
+        round_number = None
     if not form.is_valid():
-        return _render_table_page(request, table, round_number=round_number, bound=form, status=400)
+        return _render_table_page(request, scope, round_number=round_number, bound=form, status=400)
     actor = _table_actor(request, table)
     try:
-        result = services.table_result_submit(
-            table=table, deal=deal, outcome=form.outcome(), actor=actor, via="table"
+        result = table_scope.submit(
+            scope, deal=deal, outcome=form.outcome(), actor=actor, via="table"
         )
     except ResultReplay as replay:
         messages.info(
@@ -195,30 +250,36 @@ def deal_save(request: HttpRequest, code: str, number: int) -> HttpResponse:
             "back": _table_url(table, round_number),
         }
         return render(request, "tournaments/entry/conflict.html", context, status=409)
+    except RoundNotOpen as refused:
+        return _render_table_page(request, scope, status=403, error=refused.message)
     except TournamentError as error:
         if forms.error_field(form, error.field):
             forms.add_error(form, error)
             return _render_table_page(
-                request, table, round_number=round_number, bound=form, status=400
+                request, scope, round_number=round_number, bound=form, status=400
             )
         return _render_table_page(
-            request, table, round_number=round_number, status=400, error=error.describe()
+            request, scope, round_number=round_number, status=400, error=error.describe()
         )
     messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal.number})
     return redirect(_table_url(table, result.round_number) + f"#deal-{deal.number}")
 
 
 @require_POST
-def deal_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    table = table_or_404(code)
+@_by_table_code
+def deal_confirm(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     deal = _deal_or_404(table, number)
     result = get_object_or_404(TableResult, table=table, deal=deal)
+    scope = TableScope.of(table)
+    if scope.running and result.round_number != scope.open_round:
+        refused = RoundNotOpen(deal, result.round_number, scope.open_round)
+        return _render_table_page(request, scope, status=403, error=refused.message)
     actor = _table_actor(request, table)
     try:
         services.table_result_confirm(result=result, seat=request.POST.get("seat", ""), actor=actor)
     except TournamentError as error:
         return _render_table_page(
-            request, table, round_number=result.round_number, status=400, error=error.describe()
+            request, scope, round_number=result.round_number, status=400, error=error.describe()
         )
     messages.success(request, _("Deal %(deal)s confirmed.") % {"deal": deal.number})
     return redirect(_table_url(table, result.round_number) + f"#deal-{deal.number}")

@@ -1,0 +1,316 @@
+"""What a table code may read and write: its table's *open round*, and nothing ahead of it.
+
+The table code (QR code of the table card) is the only credential of the phones at a table, and
+every player who sits at that table during the event sees it. So the code is scoped:
+
+- **The open round** of a table follows from what is entered there: the first round of the
+  table's schedule with a deal whose result is missing at that table. In an event that asks
+  for the opponent confirmation, a result still awaiting a defender's confirmation counts as
+  missing (it "does not count as entered", ``tournaments.services.results``): the table stays
+  in that round, where the defender confirms it, before it moves on. Rounds where a phantom
+  sits at the table expect nothing and are never open. Every result entered: no open round,
+  the table is done. The event not running: nothing is writable (the services refuse it).
+- **Writes** (:func:`submit`): only the deals of the open round. A deal of another round is
+  refused with :class:`RoundNotOpen` (code ``round_not_open``: 403 on the API, a message on
+  the phone page), nothing stored, except the replay of an identical outcome already stored
+  there (a retry after a lost answer: :class:`~tournaments.errors.ResultReplay`, 200 on the
+  API), which writes nothing either. A table never corrects a stored result (another outcome
+  is a :class:`~tournaments.errors.ResultConflict` in the open round, a refusal elsewhere): the
+  director corrects.
+- **Reads** (:class:`TableScope`): the open round's deals and the table's own results of them;
+  an earlier round's results only for the deals whose outcomes are public
+  (:func:`tournaments.publication.deals_hidden_from`: played at every scheduled table, or the
+  event finished); a later round shows where to sit and which deals, never a result. A table
+  that is done reads every round as an earlier one.
+- **Unknown codes** (:func:`table_for_code`): a lookup of a code that does not exist counts
+  one failure for the client address (:class:`UnknownCodeThrottle`, a DRF throttle in the
+  Django cache); past :data:`DEFAULT_FAILURE_RATE` failures the next unknown code answers 429
+  with ``Retry-After``. A valid code is never throttled, even from a blocked address. The codes
+  carry 72 random bits, so guessing one is hopeless anyway: the throttle stops the flood of
+  useless lookups. A cache that fails (Redis down: ``IGNORE_EXCEPTIONS`` makes it a miss, and
+  any other cache error is caught here) counts nothing and blocks nobody.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from rest_framework.settings import api_settings
+from rest_framework.throttling import SimpleRateThrottle
+
+from tournaments import selectors, services
+from tournaments.errors import ResultConflict, ResultReplay, TournamentError
+from tournaments.models import Deal, Event, Table, TableResult
+from tournaments.publication import deals_hidden_from
+from tournaments.selectors import TableRound
+
+logger = logging.getLogger(__name__)
+
+# Unknown table codes one client address may look up per period (``TABLE_CODE_FAILURE_RATE``
+# in the settings overrides it, in DRF's "number/period" form).
+DEFAULT_FAILURE_RATE = "20/min"
+
+
+class RoundNotOpen(TournamentError):
+    """A table code tried to write a deal outside its table's open round."""
+
+    def __init__(self, deal: Deal, round_number: int, open_round: int | None) -> None:
+        if open_round is None:
+            message = _(
+                "deal %(deal)s cannot be entered with the table code: every round of this "
+                "table is entered (the director corrects a result)"
+            ) % {"deal": deal.number}
+        else:
+            message = _(
+                "deal %(deal)s is played in round %(round)s, but this table is in round "
+                "%(open)s: only the deals of round %(open)s can be entered with the table code "
+                "(the director corrects an earlier round)"
+            ) % {"deal": deal.number, "round": round_number, "open": open_round}
+        super().__init__("round_not_open", message, field="deal")
+        self.round_number = round_number
+        self.open_round = open_round
+
+
+def _awaits_confirmation(event: Event, result: TableResult) -> bool:
+    return bool(event.opponent_confirmation) and not result.confirmed
+
+
+def open_round_of(event: Event, plays: list[TableRound]) -> int | None:
+    """The first round of ``plays`` with a deal still to enter (or to confirm), else None."""
+    for play in plays:
+        if play.sits_out:
+            continue
+        for deal in play.deals:
+            result = play.results.get(deal.pk)
+            if result is None or _awaits_confirmation(event, result):
+                return play.round_number
+    return None
+
+
+@dataclass
+class TableScope:
+    """One table as its code sees it: its rounds, its open round, what it may read and write."""
+
+    table: Table
+    plays: list[TableRound]
+    open_round: int | None
+    _round_of_set: dict[int, int] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, table: Table) -> TableScope:
+        plays = selectors.table_rounds(table)
+        return cls(
+            table=table,
+            plays=plays,
+            open_round=open_round_of(table.event, plays),
+            _round_of_set={play.deal_set: play.round_number for play in plays},
+        )
+
+    @property
+    def event(self) -> Event:
+        return self.table.event
+
+    @property
+    def running(self) -> bool:
+        return self.event.status == Event.Status.RUNNING
+
+    @property
+    def writable_round(self) -> int | None:
+        """The round whose deals the code may enter now (none unless the event runs)."""
+        return self.open_round if self.running else None
+
+    def round_of(self, deal: Deal) -> int | None:
+        """The round in which this table plays ``deal`` (None: not scheduled here)."""
+        return self._round_of_set.get(deal.deal_set)
+
+    def play(self, round_number: int) -> TableRound | None:
+        return next((p for p in self.plays if p.round_number == round_number), None)
+
+    @property
+    def current(self) -> TableRound | None:
+        """The round the phone shows first: the open one, else the last."""
+        if self.open_round is not None:
+            return self.play(self.open_round)
+        return self.plays[-1] if self.plays else None
+
+    @cached_property
+    def _hidden_numbers(self) -> set[int]:
+        """Deal numbers whose outcomes are not public yet (one or two queries, when asked)."""
+        return deals_hidden_from(self.event, directs=False)
+
+    def is_later(self, round_number: int) -> bool:
+        return self.open_round is not None and round_number > self.open_round
+
+    def result_visible(self, round_number: int, deal: Deal) -> bool:
+        """Whether the code may read this table's result of ``deal`` (played in that round)."""
+        if self.open_round is not None and round_number == self.open_round:
+            return True
+        if self.is_later(round_number):
+            return False
+        return deal.number not in self._hidden_numbers
+
+    def visible_results(self, play: TableRound) -> dict[int, TableResult]:
+        """The stored results of ``play`` the code may read, by deal pk."""
+        if self.is_later(play.round_number):
+            return {}
+        return {
+            pk: result
+            for pk, result in play.results.items()
+            if self.result_visible(play.round_number, result.deal)
+        }
+
+    def hidden_count(self, play: TableRound) -> int:
+        """How many stored results of ``play`` the code may not read."""
+        return len(play.results) - len(self.visible_results(play))
+
+    def visible_result_list(self) -> list[TableResult]:
+        """Every result of the table the code may read, by round and deal."""
+        listed: list[TableResult] = []
+        for play in self.plays:
+            visible = self.visible_results(play)
+            listed.extend(visible[deal.pk] for deal in play.deals if deal.pk in visible)
+        return listed
+
+
+def _stored(table: Table, deal: Deal) -> bool:
+    return TableResult.objects.filter(table=table, deal=deal).exists()
+
+
+def submit(
+    scope: TableScope, *, deal: Deal, outcome: Mapping[str, Any], actor: Any, via: str
+) -> TableResult:
+    """Enter ``outcome`` for ``deal`` at the scope's table, within its open round.
+
+    Raises what :func:`tournaments.services.table_result_submit` raises, and
+    :class:`RoundNotOpen` for a deal of another round (nothing stored), except an identical
+    replay of a stored result (:class:`ResultReplay`, nothing written).
+    """
+    table = scope.table
+    round_number = scope.round_of(deal)
+    if (
+        not scope.running
+        or round_number is None
+        or deal.event_id != table.event_id
+        or round_number == scope.open_round
+    ):
+        # Not running, not scheduled here, another event's deal: the service says why it
+        # refuses; the open round: the service stores it (or answers conflict / replay).
+        return services.table_result_submit(
+            table=table, deal=deal, outcome=outcome, actor=actor, via=via
+        )
+    play = scope.play(round_number)
+    if play is not None and play.sits_out:
+        # The service refuses a sit-out round with its own message.
+        return services.table_result_submit(
+            table=table, deal=deal, outcome=outcome, actor=actor, via=via
+        )
+    if _stored(table, deal):
+        # A stored result (never deleted while the event runs): the service writes nothing for
+        # it, and tells a replay (kept) from another outcome (refused here, never shown).
+        try:
+            services.table_result_submit(
+                table=table, deal=deal, outcome=outcome, actor=actor, via=via
+            )
+        except ResultReplay:
+            raise
+        except ResultConflict as conflict:
+            raise RoundNotOpen(deal, round_number, scope.open_round) from conflict
+    raise RoundNotOpen(deal, round_number, scope.open_round)
+
+
+# ------------------------------------------------------------------------ unknown codes
+
+
+class UnknownCodeThrottle(SimpleRateThrottle):
+    """Failed table code lookups per client address, in the Django cache (DRF's throttle).
+
+    Only failures are counted (:meth:`record_failure`), and :meth:`blocked` only reads. The
+    client address is ``REMOTE_ADDR``; ``X-Forwarded-For`` is read only when DRF's
+    ``NUM_PROXIES`` says how many proxies to trust (else any client could pick its address).
+    """
+
+    scope = "table_code_failures"
+    num_requests: int  # set by SimpleRateThrottle.__init__ from the rate
+    duration: int
+
+    def get_rate(self) -> str:
+        return str(getattr(settings, "TABLE_CODE_FAILURE_RATE", DEFAULT_FAILURE_RATE))
+
+    def get_ident(self, request: Any) -> str:
+        if api_settings.NUM_PROXIES is None:
+            return str(request.META.get("REMOTE_ADDR") or "")
+        return str(super().get_ident(request))
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def _history(self, request: Any) -> list[float]:
+        self.key = self.get_cache_key(request, None)
+        self.now = self.timer()
+        try:
+            history = self.cache.get(self.key, [])
+        except Exception:  # a cache outage counts nothing and blocks nobody
+            logger.warning("table code throttle: cache unavailable", exc_info=True)
+            history = []
+        if not isinstance(history, list):
+            history = []
+        cutoff = self.now - self.duration
+        self.history = [stamp for stamp in history if stamp > cutoff]
+        return self.history
+
+    def blocked(self, request: Any) -> bool:
+        """Whether the address has used up its failures (then :meth:`wait` tells how long)."""
+        return len(self._history(request)) >= self.num_requests
+
+    def record_failure(self, request: Any) -> None:
+        history = self._history(request)
+        history.insert(0, self.now)
+        del history[self.num_requests :]
+        try:
+            self.cache.set(self.key, history, self.duration)
+        except Exception:
+            logger.warning("table code throttle: cache unavailable", exc_info=True)
+
+    def retry_after(self) -> int:
+        """Whole seconds until the address may try an unknown code again (at least 1)."""
+        wait = self.wait()
+        return max(1, int(wait + 0.999)) if wait is not None else self.duration
+
+
+class CodeThrottled(Exception):
+    """Too many unknown table codes from this client address; ``retry_after`` in seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
+
+    @property
+    def message(self) -> str:
+        return _(
+            "Too many unknown table codes from your address: check the code on the table card "
+            "and try again in %(seconds)s seconds."
+        ) % {"seconds": self.retry_after}
+
+
+class UnknownCode(Exception):
+    """No table has this code."""
+
+
+def table_for_code(request: HttpRequest | Any, code: str) -> Table:
+    """The table whose code is ``code``, its event loaded; :class:`UnknownCode` if none (one
+    failure counted for the address), :class:`CodeThrottled` once it has failed too often."""
+    table = Table.objects.select_related("event__club").filter(code=code).first()
+    if table is not None:
+        return table
+    throttle = UnknownCodeThrottle()
+    if throttle.blocked(request):
+        raise CodeThrottled(throttle.retry_after())
+    throttle.record_failure(request)
+    raise UnknownCode(code)

@@ -44,7 +44,7 @@ def table_in_play(event: Event, round_number: int) -> Table | None:
 def ranking_leader(event: Event) -> int | None:
     """The entrant id at the top of the individual ranking (``None`` before any standings)."""
     return (
-        RankingEntry.objects.filter(event=event, kind=RankingEntry.Kind.INDIVIDUAL)
+        RankingEntry.objects.filter(event=event, kind=RankingEntry.Kind.INDIVIDUAL, published=True)
         .order_by("rank", "pk")
         .values_list("entrant_id", flat=True)
         .first()

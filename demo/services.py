@@ -405,8 +405,8 @@ def _team_event(
         )
     event = _prepare(event, seed)
     stored = play_event(event, rng)
-    standings_recompute(event_id=event.pk)
     event_finish(event=event)
+    standings_recompute(event_id=event.pk)  # the final standings (finishing publishes all)
     return DemoEvent(event=Event.objects.get(pk=event.pk), results=stored)
 
 

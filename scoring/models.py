@@ -131,7 +131,14 @@ class RecomputeState(models.Model):
 
 
 class RankingEntry(models.Model):
-    """A line of a ranking: individual (per player), per line, or team."""
+    """A line of a ranking: individual (per player), per line, or team.
+
+    ``published`` rows count only the deals finished everywhere (``tournaments.publication``):
+    they are what everybody sees, so that no ranking reveals a deal still in play. While some
+    deal is withheld, the recompute also writes the complete ranking (every entered deal) as
+    ``published=False`` rows, which only the event's organisers see; once nothing is withheld
+    the published rows are the complete ranking and no others exist.
+    """
 
     class Kind(models.TextChoices):
         INDIVIDUAL = "individual", _("Individual")
@@ -148,6 +155,7 @@ class RankingEntry(models.Model):
         db_index=False,
     )
     kind = models.CharField(max_length=12, choices=Kind.choices)
+    published = models.BooleanField(default=True)
     line = models.CharField(max_length=1, blank=True)
     rank = models.PositiveIntegerField()
     entrant = models.ForeignKey(

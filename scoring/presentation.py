@@ -278,7 +278,8 @@ def score_card_totals(
     """The card's total of marks and mean percentage.
 
     While some line is hidden it has no mark to add up: the totals are then the ranking row's
-    (rankings are published live by design, shared/domain/duplicate.md).
+    (the published ranking counts only the deals finished everywhere, so it reveals nothing of
+    a hidden line: scoring.selectors).
     """
     if any(line.hidden for line in lines):
         if ranking_entry is None:

@@ -84,6 +84,14 @@ class StandingsStatus:
     finished: bool  # the organiser closed the event: no more corrections expected
     rounds: tuple[RoundProgress, ...] = ()
     snapshot: StandingsSnapshot | None = field(default=None, repr=False, compare=False)
+    # Deal numbers the published rankings leave out (still in play somewhere), of deals_total.
+    withheld: tuple[int, ...] = ()
+    deals_total: int = 0
+
+    @property
+    def deals_counted(self) -> int:
+        """Deals the published rankings count (finished everywhere)."""
+        return max(self.deals_total - len(self.withheld), 0)
 
     @property
     def behind(self) -> bool:
@@ -112,6 +120,8 @@ def standings_status(event: Event) -> StandingsStatus:
     )
     finished = status == Event.Status.FINISHED
     data: dict[str, Any] = dict(snapshot.data or {}) if snapshot else {}
+    withheld = tuple(int(number) for number in data.get("withheld", ()))
+    deals_total = int(data.get("deals_total", 0))
     if event.is_section:
         own = next((s for s in data.get("sections", []) if s["event"] == event.pk), None)
         data = {"rounds": own["rounds"]} if own else {}
@@ -146,12 +156,31 @@ def standings_status(event: Event) -> StandingsStatus:
         finished,
         rounds,
         snapshot,
+        withheld,
+        deals_total,
     )
 
 
-def snapshot_matches(snapshot: StandingsSnapshot | None) -> list[dict[str, Any]]:
-    """The quadrette match sheets of a snapshot, as the core's ``MatchSheet.to_dict()``."""
-    return list((snapshot.data or {}).get("matches", [])) if snapshot is not None else []
+def snapshot_matches(
+    snapshot: StandingsSnapshot | None, *, complete: bool = False
+) -> list[dict[str, Any]]:
+    """The quadrette match sheets of a snapshot, as the core's ``MatchSheet.to_dict()``:
+    those of the published deals, or (``complete``, for organisers) of every entered deal."""
+    if snapshot is None:
+        return []
+    data = snapshot.data or {}
+    if complete and "matches_all" in data:
+        return list(data["matches_all"])
+    return list(data.get("matches", []))
+
+
+def _published(event_id: int, complete: bool) -> bool:
+    """Which ranking rows to read (``RankingEntry.published``): the published ones, or for
+    ``complete`` (an organiser's view) the complete ones, which exist as ``published=False``
+    rows only while some deal is withheld (one indexed query)."""
+    if not complete:
+        return True
+    return not RankingEntry.objects.filter(event_id=event_id, published=False).exists()
 
 
 # ---------------------------------------------------------------------------- rankings
@@ -163,17 +192,21 @@ def ranking_rows(
     line: str | None = None,
     *,
     sections: bool = False,
+    complete: bool = False,
 ) -> list[RankingEntry]:
     """Ranking rows of one kind (``individual``, ``line``, ``team``), by line then rank.
 
     Player rows carry ``entrant.player`` and ``entrant.team``; team rows carry ``team`` and its
     members with their players (slot order). ``sections`` (the overall ranking of a
     simultaneous): each row also carries ``section_id`` and ``section_name``, the section of
-    its player or team (same query).
+    its player or team (same query). ``complete``: the organisers' ranking on every entered
+    deal instead of the published one (deals finished everywhere).
     """
     if kind not in RankingEntry.Kind.values:
         raise ValueError(f"unknown ranking kind {kind!r}")
-    rows = RankingEntry.objects.filter(event=event, kind=kind)
+    rows = RankingEntry.objects.filter(
+        event=event, kind=kind, published=_published(event.pk, complete)
+    )
     if kind == RankingEntry.Kind.TEAM:
         members = Entrant.objects.select_related("player").order_by("slot")
         rows = rows.select_related("team").prefetch_related(
@@ -199,13 +232,20 @@ def ranking_kinds(event: Event) -> list[str]:
     return kinds
 
 
-def ranking_entries_of(event: Event, entrant: Entrant) -> list[RankingEntry]:
-    """The entrant's individual and per-line ranking rows."""
-    return list(RankingEntry.objects.filter(event=event, entrant=entrant).order_by("kind", "line"))
+def ranking_entries_of(
+    event: Event, entrant: Entrant, *, complete: bool = False
+) -> list[RankingEntry]:
+    """The entrant's individual and per-line ranking rows (published, or ``complete``)."""
+    rows = RankingEntry.objects.filter(
+        event=event, entrant=entrant, published=_published(event.pk, complete)
+    )
+    return list(rows.order_by("kind", "line"))
 
 
-def ranked_count(event: Event) -> int:
-    return RankingEntry.objects.filter(event=event, kind=RankingEntry.Kind.INDIVIDUAL).count()
+def ranked_count(event: Event, *, complete: bool = False) -> int:
+    return RankingEntry.objects.filter(
+        event=event, kind=RankingEntry.Kind.INDIVIDUAL, published=_published(event.pk, complete)
+    ).count()
 
 
 # ------------------------------------------------------------------------------- events
@@ -481,10 +521,14 @@ def section_entrant(simultaneous: Event, entrant_id: int) -> Entrant | None:
     ).first()
 
 
-def overall_rank(simultaneous: Event, entrant: Entrant) -> tuple[int | None, int]:
+def overall_rank(
+    simultaneous: Event, entrant: Entrant, *, complete: bool = False
+) -> tuple[int | None, int]:
     """A section player's rank in the simultaneous's overall individual ranking (None while
-    unranked) and how many players it ranks (one query)."""
+    unranked) and how many players it ranks (published, or ``complete``)."""
     figures = RankingEntry.objects.filter(
-        event=simultaneous, kind=RankingEntry.Kind.INDIVIDUAL
+        event=simultaneous,
+        kind=RankingEntry.Kind.INDIVIDUAL,
+        published=_published(simultaneous.pk, complete),
     ).aggregate(rank=Max("rank", filter=Q(entrant=entrant)), count=Count("id"))
     return figures["rank"], figures["count"]

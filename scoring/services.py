@@ -99,6 +99,7 @@ from tournaments.models import (
     load_schedules,
 )
 from tournaments.movements import Schedule, TablePlay
+from tournaments.publication import deal_outcomes_public, deal_summaries
 
 logger = logging.getLogger(__name__)
 
@@ -585,16 +586,34 @@ def _section_entries(shape: _EventShape, overall: list[dict[str, Any]]) -> list[
     return rows
 
 
-def _write_rankings(shape: _EventShape, standings: Standings) -> None:
-    """The event's rankings (and its sections' in a simultaneous), rewritten in bulk."""
+def _column_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):  # COPY text of a boolean
+        return "1" if value else "0"
+    return str(value)
+
+
+def _write_rankings(shape: _EventShape, standings: Standings, published: Standings | None) -> None:
+    """The event's rankings (and its sections' in a simultaneous), rewritten in bulk.
+
+    ``published``: the standings without the withheld deals, when some are (``standings``, the
+    complete ones, are then written as the organisers' rows); ``None``: ``standings`` are public.
+    """
     ids = {shape.event.pk, *shape.event_ids}
     RankingEntry.objects.filter(event_id__in=ids).delete()
-    rows = _ranking_entries(shape.event.pk, standings)
-    rows += _section_entries(shape, rows)
+    rows: list[dict[str, Any]] = []
+    sets = [(standings, True)] if published is None else [(standings, False), (published, True)]
+    for ranked, public in sets:
+        entries = _ranking_entries(shape.event.pk, ranked)
+        entries += _section_entries(shape, entries)
+        for entry in entries:
+            entry["published"] = public
+        rows += entries
     if not rows:
         return
     names = list(rows[0])
-    columns = [[None if row[name] is None else str(row[name]) for row in rows] for name in names]
+    columns = [[_column_text(row[name]) for row in rows] for name in names]
     write_rows(RankingEntry._meta.db_table, names, columns)
 
 
@@ -611,6 +630,12 @@ class _Computation:
     standings: Standings
     entered: dict[tuple[int, int], int] = field(default_factory=dict)  # (event, round) -> count
     all_hands: _Scored | None = None  # every hand of the snapshot, as published
+    # Deal numbers withheld from the public (some table has still to play them), the standings
+    # of the other deals (what everybody sees; ``None`` when nothing is withheld: then
+    # ``standings`` are public), and how many deals the event has.
+    withheld: list[int] = field(default_factory=list)
+    published: Standings | None = None
+    deals_total: int = 0
 
 
 class _PublishedHands:
@@ -675,6 +700,29 @@ def _entered_per_round(event_ids: Sequence[int]) -> dict[tuple[int, int], int]:
     return {(row["event_id"], row["round_number"]): row["count"] for row in counted}
 
 
+def _withheld_numbers(shape: _EventShape) -> list[int]:
+    """The deal numbers whose outcomes the publication rule still withholds from the public
+    (``tournaments.publication``): the published rankings leave them out."""
+    event = shape.event
+    simultaneous = len(shape.members) > 1 or shape.members[0].pk != event.pk
+    if event.status == Event.Status.FINISHED and not simultaneous:
+        return []
+    return sorted(
+        summary.deal.number
+        for summary in deal_summaries(event)
+        if not deal_outcomes_public(event, summary)
+    )
+
+
+def _without_deals(scored: _Scored, deal_ids: Sequence[int]) -> _Scored:
+    rows = np.flatnonzero(~np.isin(scored.deal_id, np.asarray(deal_ids, dtype=np.int64)))
+    return _Scored(
+        scored.hands.take(rows),
+        scored.event_id[rows], scored.result_id[rows], scored.deal_id[rows],
+        scored.round_number[rows],
+    )  # fmt: skip
+
+
 def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | StandingsSnapshot:
     """Read (one consistent snapshot) and compute; the stored snapshot when nothing to do."""
     with _consistent_read():
@@ -715,8 +763,21 @@ def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | Standi
         merged = _merged([new_hands] if kept is None else [kept, new_hands])
         # penalties and teams are read inside the consistent snapshot too
         meta = _ranking_input(shape, _scored_players(merged.hands))
+        withheld = _withheld_numbers(shape)
+        public: _Scored | None = None
+        public_meta = meta
+        if withheld:
+            numbers = set(withheld)
+            hidden = [pk for pk, number in shape.deal_number.items() if number in numbers]
+            public = _without_deals(merged, hidden)
+            public_meta = _ranking_input(shape, _scored_players(public.hands))
     standings = standings_from_hands(meta, merged.hands)
-    return _Computation(shape, version, base, changed, new_hands, standings, entered, merged)
+    published = standings_from_hands(public_meta, public.hands) if public is not None else None
+    computation = _Computation(shape, version, base, changed, new_hands, standings, entered, merged)
+    computation.withheld = withheld
+    computation.published = published
+    computation.deals_total = len(set(shape.deal_number.values()))
+    return computation
 
 
 def _progress(computation: _Computation) -> dict[str, Any]:
@@ -788,18 +849,25 @@ def _publish(computation: _Computation, *, force: bool) -> StandingsSnapshot | N
         hands.delete()  # one DELETE: nothing cascades from hand scores
         names, columns = _hand_rows(shape, computation.new_hands)
         write_rows(HandScore._meta.db_table, names, columns)
-        _write_rankings(shape, computation.standings)
+        _write_rankings(shape, computation.standings, computation.published)
         progress = _progress(computation)
         expected, entered = progress.pop("expected"), progress.pop("entered")
         snapshot.results_version = computation.version
         snapshot.results_expected = expected
         snapshot.results_entered = entered
         snapshot.complete = expected > 0 and entered >= expected
+        public = computation.published or computation.standings
         snapshot.data = {
-            "team_basis": computation.standings.team_basis,
-            "matches": [sheet.to_dict() for sheet in computation.standings.matches],
+            "team_basis": public.team_basis,
+            "matches": [sheet.to_dict() for sheet in public.matches],
+            "deals_total": computation.deals_total,
+            "withheld": computation.withheld,
             **progress,
         }
+        if computation.published is not None:  # the organisers' complete match sheets
+            snapshot.data["matches_all"] = [
+                sheet.to_dict() for sheet in computation.standings.matches
+            ]
         snapshot.save()
     if computation.all_hands is not None:
         # The hands of a results version are a function of that version's results: caching

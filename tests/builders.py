@@ -164,8 +164,9 @@ def team_event(*, format: str, teams: int, deals_per_round: int = 1, seed: int =
     rng = random.Random(seed)
     for round_number in event.schedule.round_numbers:
         enter_round(event, round_number, rng)
-    standings_recompute(event_id=event.pk)
-    return services.event_finish(event=Event.objects.get(pk=event.pk))
+    event = services.event_finish(event=Event.objects.get(pk=event.pk))
+    standings_recompute(event_id=event.pk)  # the final standings
+    return Event.objects.get(pk=event.pk)
 
 
 GARDE_46 = {"contract": "garde", "oudlers": 2, "points": 46}  # a made Garde, value 60

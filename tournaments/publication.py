@@ -97,7 +97,10 @@ def _sections_sharing_deals(event: Event) -> list[Event] | None:
     """
     if event.simultaneous_id is not None:
         parent = event.simultaneous_id
-    elif event.movement is None and event.pk is not None:
+    elif event.pk is not None and (
+        "movement" in event.get_deferred_fields() or event.movement is None
+    ):
+        # (a deferred movement is not loaded for this: the query below tells)
         parent = event.pk
     else:
         return None

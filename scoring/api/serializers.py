@@ -58,6 +58,13 @@ class StandingsStatusSerializer(serializers.Serializer):
     results_entered = serializers.IntegerField(source="entered")
     results_expected = serializers.IntegerField(source="expected")
     computed_at = serializers.DateTimeField(allow_null=True)
+    deals_total = serializers.IntegerField(help_text="Deals of the event.")
+    deals_counted = serializers.IntegerField(
+        help_text=(
+            "Deals the published rankings count: those every scheduled table has played. "
+            "The rankings of the event's organisers count every entered deal."
+        )
+    )
 
 
 class RankingSerializer(serializers.Serializer):

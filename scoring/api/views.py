@@ -43,7 +43,12 @@ def matches_without_deals(matches: list[dict[str, Any]], hidden: set[int]) -> li
 
 
 class RankingView(APIView):
-    """A ranking of the event (individual, per line, or team) with the snapshot's status."""
+    """A ranking of the event (individual, per line, or team) with the snapshot's status.
+
+    Everybody sees the published ranking: it counts only the deals every scheduled table has
+    played (``status.deals_counted`` of ``status.deals_total``), so that it reveals nothing of a
+    deal still in play; the event's organisers see the ranking on every entered deal.
+    """
 
     permission_classes = [permissions.AllowAny]  # visibility: visible_event_or_404
 
@@ -78,10 +83,12 @@ class RankingView(APIView):
             )
         line = request.query_params.get("line") or None
         status = standings_status(event)
-        data = {"kind": kind, "status": status, "rows": ranking_rows(event, kind, line=line)}
+        directs = user_directs(request.user, event)
+        rows = ranking_rows(event, kind, line=line, complete=directs)
+        data = {"kind": kind, "status": status, "rows": rows}
         if kind == RankingEntry.Kind.TEAM:
-            matches = snapshot_matches(status.snapshot)
-            hidden = deals_hidden_from(event, directs=user_directs(request.user, event))
+            matches = snapshot_matches(status.snapshot, complete=directs)
+            hidden = deals_hidden_from(event, directs=directs)
             data["matches"] = matches_without_deals(matches, hidden) if hidden else matches
         return Response(RankingSerializer(data).data)
 

@@ -43,10 +43,12 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 Table = tuple[list[str], list[list[Any]]]
 
 
-def ranking_table(event: Event, *, simultaneous: bool = False) -> Table:
+def ranking_table(event: Event, *, simultaneous: bool = False, complete: bool = False) -> Table:
     """One row per ranking line: individual, per line, then team (the kinds the event has).
 
     A simultaneous's overall ranking gains a Section column (the entrant's or team's section).
+    The published ranking (deals finished everywhere), or for ``complete`` (the event's
+    organisers) the ranking on every entered deal.
     """
     header = [
         _("Ranking"),
@@ -69,7 +71,7 @@ def ranking_table(event: Event, *, simultaneous: bool = False) -> Table:
         kinds.insert(0, RankingEntry.Kind.TEAM)
     rows: list[list[Any]] = []
     for kind in kinds:
-        for entry in ranking_rows(event, kind, sections=simultaneous):
+        for entry in ranking_rows(event, kind, sections=simultaneous, complete=complete):
             if entry.team is not None and entry.entrant_id is None:
                 name, licence, team = entry.team.name, "", entry.team.name
             else:
@@ -231,7 +233,8 @@ def _export(request: HttpRequest, event_id: int, fmt: str, what: str) -> HttpRes
     event = visible_event_or_404(request, event_id)
     simultaneous = event_family(event).is_simultaneous
     if what == "ranking":
-        header, rows = ranking_table(event, simultaneous=simultaneous)
+        complete = user_directs(request.user, event)
+        header, rows = ranking_table(event, simultaneous=simultaneous, complete=complete)
         title = _("Ranking")
     else:
         hidden = deals_hidden_from(event, directs=user_directs(request.user, event))

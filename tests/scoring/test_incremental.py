@@ -181,7 +181,8 @@ def test_penalty_only_reranks_from_the_stored_hands():
     penalty_record(event=event, entrant=entrant, points="2", reason="late", actor=director)
     standings_recompute(event_id=event.pk)
     assert set(HandScore.objects.filter(event=event).values_list("pk", flat=True)) == hand_pks
-    row = RankingEntry.objects.get(event=event, entrant=entrant, kind="individual")
+    # (the organisers' row: the deals of round 1 are still to be played at other tables)
+    row = RankingEntry.objects.get(event=event, entrant=entrant, kind="individual", published=False)
     assert str(row.penalty) == "2.00"
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
@@ -209,12 +210,16 @@ def event_finish(*, event: Event) -> Event:
         if parent.status == Event.Status.RUNNING and not unfinished:
             parent.status = Event.Status.FINISHED
             parent.save(update_fields=["status", "updated_at"])
-    # The final standings are always produced: the recompute brings a snapshot left behind
-    # (a lost task, a broker outage) up to date, and finds nothing to do otherwise.
+    # The final standings are always produced, and they publish what finishing made public
+    # (``tournaments.publication``: a closed event or section withholds no deal any more): a
+    # new results version, which the recompute brings the snapshot to even when it was behind
+    # (a lost task, a broker outage).
     scoring_id = event.scoring_event_id
+    Event.objects.filter(pk=scoring_id).update(results_version=F("results_version") + 1)
+    version = Event.objects.values_list("results_version", flat=True).get(pk=scoring_id)
+    if scoring_id == event.pk:
+        event.results_version = version
     transaction.on_commit(
-        lambda: results_changed.send(
-            sender=Event, event_id=scoring_id, results_version=event.results_version
-        )
+        lambda: results_changed.send(sender=Event, event_id=scoring_id, results_version=version)
     )
     return event

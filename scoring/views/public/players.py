@@ -67,14 +67,17 @@ def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResp
             raise Http404
         return redirect("public:scorecard", event_id=found.event_id, entrant_id=found.pk)
     entrant = get_object_or_404(real_entrants(event), pk=entrant_id)
-    hidden_deals = deals_hidden_from(event, directs=user_directs(request.user, event))
+    complete = user_directs(request.user, event)
+    hidden_deals = deals_hidden_from(event, directs=complete)
     lines = score_card_lines(hand_scores_for_entrant(event, entrant), hidden_deals)
-    entries = {entry.kind: entry for entry in ranking_entries_of(event, entrant)}
+    entries = {entry.kind: entry for entry in ranking_entries_of(event, entrant, complete=complete)}
     individual = entries.get(RankingEntry.Kind.INDIVIDUAL)
     line_entry = entries.get(RankingEntry.Kind.LINE)
     marks_total, mean_percentage = score_card_totals(lines, individual)
     overall_place, overall_count = (
-        overall_rank(family.simultaneous, entrant) if family.simultaneous else (None, 0)
+        overall_rank(family.simultaneous, entrant, complete=complete)
+        if family.simultaneous
+        else (None, 0)
     )
     context = page_context(
         event,
@@ -87,7 +90,8 @@ def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResp
         line_label=seat_label(line_entry.line) if line_entry and line_entry.line else "",
         marks_total=marks_total,
         mean_percentage=mean_percentage,
-        ranked_count=ranked_count(event),
+        ranked_count=ranked_count(event, complete=complete),
+        complete=complete,
         overall_rank=overall_place,
         overall_count=overall_count,
     )

@@ -29,7 +29,7 @@ from scoring.selectors import (
     standings_status,
 )
 from scoring.views.public import page_context
-from tournaments.access import visible_event_or_404
+from tournaments.access import user_directs, visible_event_or_404
 from tournaments.models import Event
 
 RANKING_CACHE_SECONDS = 3600
@@ -43,10 +43,12 @@ def ranking_table(
     projector: bool = False,
     *,
     sections: bool = False,
+    complete: bool = False,
 ) -> SafeString:
     """The ranking table of ``view`` (a ranking kind), cached on (event, versions, language,
     view, mode); the team ranking page shows it too. ``sections``: a simultaneous's overall
-    ranking, with a column naming each row's section."""
+    ranking, with a column naming each row's section. ``complete``: the organisers' ranking on
+    every entered deal, instead of the published one (deals finished everywhere)."""
     computed_at = status.computed_at.timestamp() if status.computed_at else "none"
     key = ":".join(
         str(part)
@@ -63,11 +65,12 @@ def ranking_table(
             view,
             int(projector),
             int(sections),
+            int(complete),
         )
     )
     html = cache.get(key)
     if html is None:
-        entries = ranking_rows(event, view, sections=sections)
+        entries = ranking_rows(event, view, sections=sections, complete=complete)
         html = render_to_string(
             "scoring/public/_ranking_table.html",
             {
@@ -79,6 +82,7 @@ def ranking_table(
                 "projector": projector,
                 "sections": sections,
                 "show_vp": event.format == Event.Format.QUADRETTE,
+                "complete": complete,
             },
             request=request,
         )
@@ -96,7 +100,11 @@ def ranking(request: HttpRequest, event_id: int, projector: bool = False) -> Htt
     status = standings_status(event)
     family = event_family(event)
     sections = family.is_simultaneous
-    fragment = ranking_table(request, event, view, status, projector, sections=sections)
+    # The projector shows the room what everybody may see, whoever drives it.
+    complete = not projector and user_directs(request.user, event)
+    fragment = ranking_table(
+        request, event, view, status, projector, sections=sections, complete=complete
+    )
     response: HttpResponse
     if request.headers.get("HX-Request"):
         response = HttpResponse(fragment)

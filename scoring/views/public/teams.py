@@ -28,11 +28,15 @@ def team_ranking(request: HttpRequest, event_id: int) -> HttpResponse:
     if not event.is_team_event:
         raise Http404(_("This event has no teams."))
     family = event_family(event)
+    complete = user_directs(request.user, event)
     context = page_context(
         event,
         standings_status(event),
         family,
-        entries=ranking_rows(event, RankingEntry.Kind.TEAM, sections=family.is_simultaneous),
+        complete=complete,
+        entries=ranking_rows(
+            event, RankingEntry.Kind.TEAM, sections=family.is_simultaneous, complete=complete
+        ),
         sections=family.is_simultaneous,
         show_vp=event.format == Event.Format.QUADRETTE,
     )
@@ -45,8 +49,9 @@ def match_sheets(request: HttpRequest, event_id: int) -> HttpResponse:
     if event.format != Event.Format.QUADRETTE:
         raise Http404(_("Match sheets exist for quadrette events only."))
     status = standings_status(event)
-    hidden_deals = deals_hidden_from(event, directs=user_directs(request.user, event))
-    matches = snapshot_matches(status.snapshot)
+    complete = user_directs(request.user, event)
+    hidden_deals = deals_hidden_from(event, directs=complete)
+    matches = snapshot_matches(status.snapshot, complete=complete)
     sheets = match_sheet_rows(matches, teams_by_pk(event), hidden_deals)
-    context = page_context(event, status, matches=sheets)
+    context = page_context(event, status, matches=sheets, complete=complete)
     return render(request, "scoring/public/matches.html", context)

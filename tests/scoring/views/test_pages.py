@@ -128,8 +128,9 @@ def test_ranking_is_provisional_then_final_and_refreshes(client: Client, event: 
     fragment = response.content.decode()
     assert "<html" not in fragment
     assert "badge provisional" in fragment
-    leaders = RankingEntry.objects.filter(event=event, kind="individual", rank=1)
-    assert leaders and all(str(leader.entrant) in fragment for leader in leaders)
+    # Every deal of this movement is still to be played at one table: nothing is published.
+    assert "Ranking on 0 of the 5 deals" in fragment
+    assert not RankingEntry.objects.filter(event=event, published=True).exists()
 
     enter_round(event, 5, random.Random(3))
     # The snapshot is behind the results: still provisional, whatever the cache holds; the
@@ -140,15 +141,20 @@ def test_ranking_is_provisional_then_final_and_refreshes(client: Client, event: 
     standings_recompute(event_id=event.pk)
     fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
     assert "25 of 25 results entered" in fragment
+    leaders = RankingEntry.objects.filter(event=event, kind="individual", rank=1)
+    assert leaders and all(str(leader.entrant) in fragment for leader in leaders)
+    assert "Ranking on" not in fragment
     assert "badge provisional" in fragment  # every result counted, the event still open
     assert "the event is not closed yet" in fragment
     event_finish(event=event)
+    standings_recompute(event_id=event.pk)
     fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
     assert "badge final" in fragment
     assert "badge provisional" not in fragment
 
 
 def test_per_line_ranking_lists_the_four_lines(client: Client, event: Event) -> None:
+    client.force_login(OrganiserFactory(clubs=[event.club]))  # every deal is still in play
     html = client.get(f"/en/events/{event.pk}/ranking/?view=line").content.decode()
     for line in ("North", "East", "South", "West"):
         assert f"Line {line}" in html

@@ -173,7 +173,7 @@ def test_the_overall_ranking_names_each_player_section(client: Client, sim: Simu
     assert SECTION_COLUMN in html
     assert PROVISIONAL in html
     rows = re.findall(r"<tr>\s*<td class=\"num\">\d+</td>.*?</tr>", html, re.S)
-    entries = RankingEntry.objects.filter(event=sim.parent, kind="individual")
+    entries = RankingEntry.objects.filter(event=sim.parent, kind="individual", published=True)
     assert len(rows) == entries.count() == 48
     names = {section.pk: name for name, section in sim.sections.items()}
     for entry in entries.select_related("entrant"):
@@ -193,15 +193,15 @@ def test_a_section_ranking_says_it_is_computed_over_the_simultaneous(
     assert "computed over the whole simultaneous Simultané de printemps" in html
     assert f'href="/en/events/{sim.parent.pk}/ranking/"' in html
     assert SECTION_COLUMN not in html
-    rows = RankingEntry.objects.filter(event=section, kind="individual")
+    rows = RankingEntry.objects.filter(event=section, kind="individual", published=True)
     assert rows.count() == 16
     for row in rows:
         assert f'href="/en/events/{section.pk}/players/{row.entrant_id}/"' in html
     # The percentages are the overall ones.
     overall = dict(
-        RankingEntry.objects.filter(event=sim.parent, kind="individual").values_list(
-            "entrant_id", "percentage"
-        )
+        RankingEntry.objects.filter(
+            event=sim.parent, kind="individual", published=True
+        ).values_list("entrant_id", "percentage")
     )
     assert all(row.percentage == overall[row.entrant_id] for row in rows)
     # Projector and htmx fragment of the overall ranking carry the section too.
@@ -523,7 +523,8 @@ def test_the_simultaneous_exports_hold_every_section(client: Client, sim: Simult
     lines = list(csv.DictReader(io.StringIO(ranking.removeprefix("\ufeff"))))
     individual = [row for row in lines if row["Ranking"] == "Individual"]
     assert (
-        len(individual) == RankingEntry.objects.filter(event=sim.parent, kind="individual").count()
+        len(individual)
+        == RankingEntry.objects.filter(event=sim.parent, kind="individual", published=True).count()
     )
     assert {row["Section"] for row in individual} <= set(sim.sections)
 

@@ -221,7 +221,11 @@ def test_score_card_shows_the_open_deal_in_play(
     )
     for other in finished:
         assert str(other.percentage) in card_line(html, event, other.deal.number)
-    entry = RankingEntry.objects.get(event=event, entrant=entrant, kind="individual")
+    entry = RankingEntry.objects.get(
+        event=event, entrant=entrant, kind="individual", published=True
+    )
+    # The published row counts the finished deals only: the hidden line adds nothing up.
+    assert entry.marks_total == sum(other.mark for other in finished)
     assert f'<strong class="big">{entry.marks_total}</strong>' in html
     assert f"{entry.percentage} %" in html
 
@@ -234,6 +238,82 @@ def test_score_card_shows_the_open_deal_in_play(
     line = card_line(client.get(url).content.decode(), event, OPEN_DEAL)
     assert "in play" not in line
     assert str(score.percentage) in line
+
+
+def marks_by_entrant(scores) -> dict[int, int]:
+    totals: dict[int, int] = {}
+    for score in scores:
+        totals[score.entrant_id] = totals.get(score.entrant_id, 0) + (score.mark or 0)
+    return totals
+
+
+def ranked_marks(rows) -> dict[int, int]:
+    return {row["entrant"]: row["marks_total"] for row in rows}
+
+
+def test_public_rankings_count_only_the_deals_finished_everywhere(
+    client: Client, organiser: Client, event: Event
+) -> None:
+    every = HandScore.objects.filter(event=event)
+    finished = marks_by_entrant(every.exclude(deal__number=OPEN_DEAL))
+    complete = marks_by_entrant(every)
+    assert finished != complete  # deal 5 moves the totals: publishing them would reveal it
+    public = RankingEntry.objects.filter(event=event, kind="individual", published=True)
+    assert {e.entrant_id: e.marks_total for e in public} == finished
+    directed = RankingEntry.objects.filter(event=event, kind="individual", published=False)
+    assert {e.entrant_id: e.marks_total for e in directed} == complete
+
+    api = f"/api/v1/events/{event.pk}/rankings/"
+    seen = client.get(api).json()
+    assert (seen["status"]["deals_counted"], seen["status"]["deals_total"]) == (4, 5)
+    assert ranked_marks(seen["rows"]) == finished
+    assert ranked_marks(organiser.get(api).json()["rows"]) == complete
+    line = client.get(f"{api}?kind=line").json()["rows"]
+    assert ranked_marks(line) == finished
+
+    page = client.get(f"/en/events/{event.pk}/ranking/").content.decode()
+    assert "Ranking on 4 of the 5 deals" in page
+    assert "Organiser&#x27;s view" not in page
+    french = client.get(f"/events/{event.pk}/ranking/").content.decode()
+    assert "Classement sur 4 des 5 donnes" in french
+    directed_page = organiser.get(f"/en/events/{event.pk}/ranking/").content.decode()
+    assert "The public ranking counts 4 of the 5 deals" in directed_page
+    # The projector shows the room the public ranking, whoever drives it.
+    projector = organiser.get(f"/en/events/{event.pk}/ranking/projector/").content.decode()
+    assert "Ranking on 4 of the 5 deals" in projector
+
+    export = client.get(f"/en/events/{event.pk}/export/ranking.csv").content.decode()
+    exported = {
+        row["Licence"]: int(row["Marks"])
+        for row in csv.DictReader(io.StringIO(export.removeprefix("\ufeff")))
+        if not row["Line"]
+    }
+    licences = {
+        e.pk: e.player.licence for e in Entrant.objects.filter(event=event).select_related("player")
+    }
+    assert exported == {licences[pk]: marks for pk, marks in finished.items()}
+
+    enter_last_table(event)
+    assert not RankingEntry.objects.filter(event=event, published=False).exists()
+    every = HandScore.objects.filter(event=event)
+    seen = client.get(api).json()
+    assert (seen["status"]["deals_counted"], seen["status"]["deals_total"]) == (5, 5)
+    assert ranked_marks(seen["rows"]) == marks_by_entrant(every)
+    page = client.get(f"/en/events/{event.pk}/ranking/").content.decode()
+    assert "Ranking on" not in page
+
+
+def test_finishing_the_event_publishes_every_deal(client: Client, event: Event) -> None:
+    from tournaments.services.events import event_finish
+
+    before = event.results_version
+    event = event_finish(event=event)  # table 1 never entered deal 5
+    assert event.results_version == before + 1
+    standings_recompute(event_id=event.pk)
+    assert not RankingEntry.objects.filter(event=event, published=False).exists()
+    seen = client.get(f"/api/v1/events/{event.pk}/rankings/").json()
+    assert (seen["status"]["deals_counted"], seen["status"]["deals_total"]) == (5, 5)
+    assert ranked_marks(seen["rows"]) == marks_by_entrant(HandScore.objects.filter(event=event))
 
 
 def test_a_not_played_result_also_finishes_the_deal(client: Client, event: Event) -> None:
@@ -303,7 +383,9 @@ def test_quadrette_match_sheets_hide_the_open_deal(client: Client) -> None:
     organiser.force_login(OrganiserFactory(clubs=[event.club]))
 
     url = f"/en/events/{event.pk}/matches/"
-    assert set(match_sheet_nets(client.get(url).content.decode(), event, 1)) == {"—"}
+    # The public sheets count the finished deals only: deal 1 is in play, or not listed yet.
+    public = match_sheet_nets(client.get(url).content.decode(), event, 1)
+    assert not any(net.lstrip("-").isdigit() for net in public)
     directed = match_sheet_nets(organiser.get(url).content.decode(), event, 1)
     assert any(net.lstrip("-").isdigit() for net in directed)  # tables 1-2 both entered it
     assert any(net.lstrip("-").isdigit() for net in match_sheet_nets(

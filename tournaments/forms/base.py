@@ -16,11 +16,16 @@ from django.utils.translation import gettext_lazy as _
 from rules.duplicate import DUPLICATE_CONTRACTS
 from tournaments.errors import TournamentError
 from tournaments.models import Contract
+from tournaments.services import uploads
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+#: Characters of one line of a deals file (a hand of 18 to 24 cards takes a few dozen).
+MAX_TEXT_LINE_CHARS = 1_000
+#: Lines of a deals file (a deal takes a handful; 200 deals at most).
+MAX_TEXT_LINES = 20_000
 
 
 def error_field(form: forms.Form, field: str | None) -> str | None:
@@ -39,11 +44,21 @@ def add_error(form: forms.Form, error: TournamentError) -> None:
         form.add_error(None, line)
 
 
-def checked_upload(file: Any) -> Any:
-    """``file`` unless it is larger than :data:`MAX_UPLOAD_BYTES`."""
-    if file.size > MAX_UPLOAD_BYTES:
-        raise ValidationError(_("The file is larger than 2 MB."))
+def checked_upload(file: Any, max_bytes: int = MAX_UPLOAD_BYTES) -> Any:
+    """``file`` unless it is larger than ``max_bytes`` (the message names the limit)."""
+    if file.size > max_bytes:
+        raise ValidationError(uploads.too_large(max_bytes).message, code="file_too_large")
     return file
+
+
+def uploaded_text(file: Any, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
+    """The text of an uploaded file (UTF-8 with or without BOM, UTF-16, Windows-1252), or a
+    ``ValidationError`` with the clear message of :mod:`tournaments.services.uploads`."""
+    checked_upload(file, max_bytes)
+    try:
+        return uploads.decode_text(file, max_bytes=max_bytes)
+    except TournamentError as error:
+        raise ValidationError(error.message, code=error.code) from error
 
 
 def reason_field() -> forms.CharField:

@@ -7,7 +7,14 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms.base import checked_upload, contract_choices
+from tournaments.errors import TournamentError
+from tournaments.forms.base import (
+    MAX_TEXT_LINE_CHARS,
+    MAX_TEXT_LINES,
+    contract_choices,
+    uploaded_text,
+)
+from tournaments.services import uploads
 
 
 def imposed_contract_field() -> forms.ChoiceField:
@@ -31,8 +38,9 @@ class DealsImportForm(forms.Form):
     imposed_contract = imposed_contract_field()
 
     def clean_file(self) -> str:
-        file = checked_upload(self.cleaned_data["file"])
+        text = uploaded_text(self.cleaned_data["file"])
         try:
-            return str(file.read().decode("utf-8-sig"))
-        except UnicodeDecodeError as exc:
-            raise ValidationError(_("The file is not UTF-8 text.")) from exc
+            uploads.check_lines(text, max_lines=MAX_TEXT_LINES, max_line_chars=MAX_TEXT_LINE_CHARS)
+        except TournamentError as error:
+            raise ValidationError(error.message, code=error.code) from error
+        return text

@@ -9,7 +9,16 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms.base import checked_upload
+from tournaments.errors import TournamentError
+from tournaments.forms.base import uploaded_text
+from tournaments.services import uploads
+
+#: A movement document nests 5 levels (rounds, a round, its tables, a table, its seats).
+MAX_MOVEMENT_DEPTH = 16
+#: The largest count a movement's header may give (the generator makes at most 200 tables and
+#: 60 rounds): the validator builds lists of that size.
+MAX_MOVEMENT_COUNT = 1000
+MOVEMENT_COUNTS = ("tables", "rounds", "deal_sets", "copies")
 
 
 class MovementForm(forms.Form):
@@ -34,11 +43,22 @@ class MovementImportForm(forms.Form):
     )
 
     def clean_file(self) -> dict[str, Any]:
-        file = checked_upload(self.cleaned_data["file"])
+        text = uploaded_text(self.cleaned_data["file"])
         try:
-            document = json.loads(file.read().decode("utf-8-sig"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise ValidationError(_("The file is not a JSON document.")) from exc
+            document = uploads.load_json(text, max_depth=MAX_MOVEMENT_DEPTH)
+        except TournamentError as error:
+            if isinstance(error.__cause__, json.JSONDecodeError):
+                raise ValidationError(
+                    _("The file is not a JSON document."), code=error.code
+                ) from error
+            raise ValidationError(error.message, code=error.code) from error
         if not isinstance(document, dict):
             raise ValidationError(_("The file is not a movement document."))
+        for key in MOVEMENT_COUNTS:
+            value = document.get(key)
+            if isinstance(value, int) and not 1 <= value <= MAX_MOVEMENT_COUNT:
+                raise ValidationError(
+                    _("The movement's %(key)s must be a whole number from 1 to %(max)s.")
+                    % {"key": key, "max": MAX_MOVEMENT_COUNT}
+                )
         return document

@@ -32,7 +32,7 @@ class PlayersImportForm(forms.Form):
         label=_("CSV file"),
         help_text=_(
             "Header row: last_name, first_name, licence, club, series; separated by ';' or ','; "
-            "UTF-8."
+            "at most 20,000 lines and 2 MB."
         ),
     )
 

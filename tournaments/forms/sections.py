@@ -12,6 +12,7 @@ from tournaments.forms.deals import DealsGenerateForm, DealsImportForm, imposed_
 from tournaments.forms.events import EventDetailsForm
 from tournaments.models import Club, Event
 from tournaments.services.deals import MAX_SIMULTANEOUS_ROUNDS
+from tournaments.services.imports import MAX_BYTES as MAX_RESULTS_BYTES
 
 
 def rounds_field(*, required: bool) -> forms.IntegerField:
@@ -79,9 +80,9 @@ class ResultsImportForm(forms.Form):
         label=_("Results file (CSV or JSON)"),
         help_text=_(
             "CSV: one line per table and deal with a header row (table; deal; contract; "
-            "oudlers; points; …), or the JSON file of 'manage.py score_event'. UTF-8."
+            "oudlers; points; …), or the JSON file of 'manage.py score_event'. At most 8 MB."
         ),
     )
 
     def clean_file(self) -> Any:
-        return checked_upload(self.cleaned_data["file"])
+        return checked_upload(self.cleaned_data["file"], MAX_RESULTS_BYTES)

@@ -25,9 +25,12 @@ Invariants:
   the actor, one history line each as ``results._record`` writes it, in bulk) and the scoring
   version is bumped once
   (``results._commit_version``) for the whole file;
-- a file that cannot be read (not UTF-8, NUL bytes, empty, wrong columns, not JSON, more than
-  :data:`MAX_LINES` lines or :data:`MAX_RESULTS` results, larger than :data:`MAX_BYTES`)
-  raises :class:`~tournaments.errors.TournamentError` (``field="file"``) with one clear message.
+- a file that cannot be read (see :mod:`tournaments.services.uploads`: binary, empty, larger
+  than :data:`MAX_BYTES`; read as UTF-8, UTF-16 or Windows-1252; more than :data:`MAX_LINES`
+  lines or :data:`MAX_RESULTS` results; a CSV line longer than :data:`MAX_CSV_LINE_CHARS`,
+  wrong columns; not JSON, JSON nested deeper than :data:`MAX_JSON_DEPTH` or with a number of
+  thousands of digits) raises :class:`~tournaments.errors.TournamentError` (``field="file"``)
+  with one clear message.
 
 Results are imported into a running or finished section (or a plain event), never into a
 simultaneous (its sections hold the results) nor into a draft.
@@ -71,10 +74,20 @@ from tournaments.services.results import (
     outcome_score,
     result_state,
 )
+from tournaments.services.uploads import (
+    check_lines,
+    csv_delimiter,
+    decode_text,
+    load_json,
+    small_int,
+)
 
 MAX_LINES = 20_000
 MAX_RESULTS = 20_000
 MAX_BYTES = 8 * 1024 * 1024
+MAX_CSV_LINE_CHARS = 1_000
+#: A score_event document nests 6 levels (results, a result, its outcome, poignées, one).
+MAX_JSON_DEPTH = 16
 ENTERED_VIA = "import"
 
 User = Any
@@ -124,25 +137,7 @@ def _file_error(code: str, message: str) -> TournamentError:
 
 
 def _read_text(file: IO[bytes] | IO[str] | bytes | str) -> str:
-    raw: bytes | str = file if isinstance(file, bytes | str) else file.read(MAX_BYTES + 1)
-    if len(raw) > MAX_BYTES:
-        raise _file_error(
-            "file_too_large",
-            _("The file is larger than %(size)s MB.") % {"size": MAX_BYTES // (1024 * 1024)},
-        )
-    if isinstance(raw, bytes):
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise _file_error(
-                "file_not_utf8", _("The file is not UTF-8 text (save it as CSV UTF-8 or JSON).")
-            ) from exc
-    else:
-        text = raw.removeprefix("\ufeff")
-    if "\x00" in text:
-        raise _file_error("file_binary", _("The file contains NUL bytes: it is not a text file."))
-    if not text.strip():
-        raise _file_error("file_empty", _("The file is empty."))
+    text = decode_text(file, max_bytes=MAX_BYTES)
     count = text.count("\n") + (0 if text.endswith("\n") else 1)
     if count > MAX_LINES:
         raise _file_error(
@@ -203,8 +198,8 @@ def _array_lines(text: str, keys: Sequence[str]) -> dict[str, list[int]]:
 
 
 def _positive_int(value: object, name: str) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str) and small_int(value) is not None:
+        value = small_int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise _LineError(
             _("%(field)s: %(value)s is not a positive whole number")
@@ -240,16 +235,7 @@ class _JsonFile:
 
     def __init__(self, text: str, errors: list[ImportLineError]) -> None:
         self.errors = errors
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _file_error(
-                "file_not_json",
-                _("The file is not valid JSON (line %(line)s, column %(column)s).")
-                % {"line": exc.lineno, "column": exc.colno},
-            ) from exc
-        except RecursionError as exc:
-            raise _file_error("file_not_json", _("The file is nested too deeply.")) from exc
+        data = load_json(text, max_depth=MAX_JSON_DEPTH)
         if not isinstance(data, dict):
             raise _file_error(
                 "file_not_event", _("The file is not a score_event document (a JSON object).")
@@ -497,8 +483,9 @@ def _csv_outcome(values: Mapping[str, str]) -> dict[str, Any]:
         "points": values["points"].strip().replace(",", "."),
         "petit_au_bout": _choice(values.get("petit_au_bout", ""), _SIDES, "petit_au_bout"),
     }
-    if outcome["oudlers"].isdigit():
-        outcome["oudlers"] = int(outcome["oudlers"])
+    oudlers = small_int(outcome["oudlers"])
+    if oudlers is not None:
+        outcome["oudlers"] = oudlers
     poignees = []
     attack = _choice(values.get("poignee_attack", ""), _SIZES, "poignee_attack")
     if attack is not None:
@@ -517,8 +504,9 @@ def _csv_outcome(values: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _csv_lines(text: str, errors: list[ImportLineError]) -> list[_Line]:
+    check_lines(text, max_lines=MAX_LINES, max_line_chars=MAX_CSV_LINE_CHARS)
     first = text.split("\n", 1)[0]
-    delimiter = max((";", ",", "\t"), key=lambda sep: (first.count(sep), sep == ";"))
+    delimiter = csv_delimiter(first)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     try:
         header = next(reader)

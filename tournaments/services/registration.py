@@ -8,20 +8,20 @@ withdrawal) makes the movement stale: it is removed and must be regenerated.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
-from django.db import transaction
-from django.db.models import Max
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.db.models.functions import Upper
 from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import Club, Entrant, Event, Player
 from tournaments.services.common import locked, movement_stale, require_draft, require_own_tables
+from tournaments.services.uploads import check_lines, csv_delimiter, csv_rows, decode_text
 
 LICENCE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9./-]{0,19}$")
 
@@ -153,18 +153,14 @@ CSV_COLUMNS = {
 }
 
 
-def _read_csv_text(file: IO[bytes] | IO[str] | bytes | str) -> str:
-    raw: bytes | str = file if isinstance(file, bytes | str) else file.read()
-    if isinstance(raw, str):
-        return raw.removeprefix("\ufeff")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise TournamentError(
-            "file_not_utf8",
-            _("The file is not UTF-8 text (save it as CSV UTF-8)."),
-            field="file",
-        ) from exc
+#: A players' file holds at most this many lines (the import runs in bulk: 10,000 players are
+#: registered in a few seconds), of at most :data:`MAX_IMPORT_LINE_CHARS` characters, and is
+#: at most :data:`MAX_IMPORT_BYTES` large.
+MAX_IMPORT_LINES = 20_000
+MAX_IMPORT_LINE_CHARS = 1_000
+MAX_IMPORT_BYTES = 2 * 1024 * 1024
+#: Values per ``IN (...)`` query and rows per INSERT (well under SQLite's variable limit).
+_CHUNK = 500
 
 
 def _csv_header(header: Sequence[str]) -> dict[str, int]:
@@ -188,94 +184,200 @@ def _csv_header(header: Sequence[str]) -> dict[str, int]:
     return columns
 
 
-def _club_by_name(name: str, report: ImportReport, cache: dict[str, Club]) -> Club:
-    key = name.casefold()
-    if key not in cache:
-        club = Club.objects.filter(name__iexact=name).first()
-        if club is None:
-            club = Club.objects.create(name=name)
-            report.clubs_created.append(name)
-        cache[key] = club
-    return cache[key]
+def _chunks(values: Sequence[str]) -> Iterator[Sequence[str]]:
+    for start in range(0, len(values), _CHUNK):
+        yield values[start : start + _CHUNK]
+
+
+def _casefold_key(*parts: str) -> tuple[str, ...]:
+    return tuple(part.casefold() for part in parts)
+
+
+def _case_insensitive_candidates(queryset: Any, field: str, names: set[str]) -> Iterator[Any]:
+    """The rows of ``queryset`` whose ``field`` may equal one of ``names`` ignoring case
+    (the caller compares exactly): upper-cased in the database (Unicode on PostgreSQL, ASCII
+    on SQLite, as ``iexact`` is) or spelt the same, in chunks, lowest primary key first."""
+    wanted = sorted(names | {name.upper() for name in names})
+    annotated = queryset.annotate(_upper=Upper(field))
+    for chunk in _chunks(wanted):
+        condition = Q(_upper__in=chunk) | Q(**{f"{field}__in": chunk})
+        yield from annotated.filter(condition).order_by("pk")
+
+
+@dataclass
+class _Plan:
+    """What a players' file registers, decided line by line before anything is written."""
+
+    event: Event
+    report: ImportReport
+    by_licence: dict[str, Player]  # known (database) and new players, by licence
+    by_name: dict[tuple[str, ...], Player]  # unlicensed ones, by case-folded (last, first)
+    clubs: dict[str, Club]  # known and new clubs, by case-folded name
+    registered: set[int]  # ids of the database players already entrants of the event
+    new_clubs: list[Club] = field(default_factory=list)
+    new_players: list[Player] = field(default_factory=list)
+    entrants: list[Player] = field(default_factory=list)
+    taken: set[int] = field(default_factory=set)  # id() of the players this file registers
+
+    def line(self, number: int, values: dict[str, str], licence: str | None) -> None:
+        try:
+            player, created = self._player(values, licence)
+            if (player.pk is not None and player.pk in self.registered) or id(player) in self.taken:
+                raise TournamentError(
+                    "already_registered",
+                    _("%(player)s is already registered.") % {"player": player},
+                    field="player",
+                )
+        except TournamentError as exc:
+            self.report.errors.append(ImportLineError(number, exc.message))
+            return
+        if created:
+            self._create(player, values.get("club", ""))
+            self.report.players_created += 1
+        else:
+            self.report.players_matched += 1
+        self.taken.add(id(player))
+        self.entrants.append(player)
+        self.report.registered.append(player)
+
+    def _player(self, values: dict[str, str], licence: str | None) -> tuple[Player, bool]:
+        """The known player of the line, else a new one (not yet stored); the checks and their
+        order are those of :func:`player_create`."""
+        if licence is not None and licence in self.by_licence:
+            player = self.by_licence[licence]
+            return player, False
+        last, first = values.get("last_name", ""), values.get("first_name", "")
+        series = values.get("series", "")
+        if not last:
+            raise _last_name_required()
+        if not first:
+            raise _first_name_required()
+        if len(series) > 20:
+            raise _series_too_long()
+        if licence is None:
+            known = self.by_name.get(_casefold_key(last, first))
+            if known is not None:
+                return known, False
+        if len(values.get("club", "")) > 120:
+            raise TournamentError(
+                "club_name_too_long", _("The club name is at most 120 characters."), field="club"
+            )
+        if len(first) > 80 or len(last) > 80:
+            raise TournamentError(
+                "name_too_long", _("Names are at most 80 characters."), field="last_name"
+            )
+        return Player(first_name=first, last_name=last, licence=licence, series=series), True
+
+    def _create(self, player: Player, club_name: str) -> None:
+        if club_name:
+            key = club_name.casefold()
+            if key not in self.clubs:
+                self.clubs[key] = Club(name=club_name)
+                self.new_clubs.append(self.clubs[key])
+                self.report.clubs_created.append(club_name)
+            player.club = self.clubs[key]
+        if player.licence is not None:
+            self.by_licence[player.licence] = player
+        else:
+            self.by_name.setdefault(_casefold_key(player.last_name, player.first_name), player)
+        self.new_players.append(player)
+
+
+def _plan(event: Event, entries: list[tuple[int, dict[str, str]]]) -> _Plan:
+    """Read what the database knows in a few queries, then decide every line in order."""
+    report = ImportReport()
+    checked: list[tuple[int, dict[str, str], str | None]] = []
+    for number, values in entries:
+        try:
+            checked.append((number, values, _clean_licence(values.get("licence", ""))))
+        except TournamentError as exc:
+            report.errors.append(ImportLineError(number, exc.message))
+    licences = sorted({licence for _n, _v, licence in checked if licence is not None})
+    by_licence = {
+        player.licence: player
+        for chunk in _chunks(licences)
+        for player in Player.objects.filter(licence__in=chunk)
+        if player.licence is not None
+    }
+    unlicensed = {values.get("last_name", "") for _n, values, licence in checked if not licence}
+    by_name: dict[tuple[str, ...], Player] = {}
+    for player in _case_insensitive_candidates(
+        Player.objects.filter(licence__isnull=True), "last_name", unlicensed - {""}
+    ):
+        by_name.setdefault(_casefold_key(player.last_name, player.first_name), player)
+    club_names = {values.get("club", "") for _n, values, _l in checked} - {""}
+    clubs: dict[str, Club] = {}
+    for club in _case_insensitive_candidates(Club.objects.all(), "name", club_names):
+        clubs.setdefault(club.name.casefold(), club)
+    registered = set(
+        Entrant.objects.filter(event=event, player__isnull=False).values_list(
+            "player_id", flat=True
+        )
+    )
+    plan = _Plan(event, report, by_licence, by_name, clubs, registered)
+    for number, values, licence in checked:
+        plan.line(number, values, licence)
+    report.errors.sort(key=lambda error: error.line)
+    return plan
+
+
+def _store(plan: _Plan) -> None:
+    """Write the plan: new clubs, new players, then their entrants on the next free slots."""
+    if not plan.entrants:
+        return
+    try:
+        with transaction.atomic():
+            Club.objects.bulk_create(plan.new_clubs, batch_size=_CHUNK)
+            Player.objects.bulk_create(plan.new_players, batch_size=_CHUNK)
+    except IntegrityError as exc:
+        raise TournamentError(
+            "import_conflict",
+            _(
+                "Players or clubs of the file were created while it was read: nothing was "
+                "imported; import the file again."
+            ),
+            field="file",
+        ) from exc
+    movement_stale(plan.event)
+    first = _next_slot(plan.event)
+    Entrant.objects.bulk_create(
+        [
+            Entrant(event=plan.event, player=player, slot=first + index)
+            for index, player in enumerate(plan.entrants)
+        ],
+        batch_size=_CHUNK,
+    )
 
 
 def players_import_csv(*, event: Event, file: IO[bytes] | IO[str] | bytes | str) -> ImportReport:
     """Register the players of a CSV file; good lines are imported, bad ones reported.
 
-    Columns (header row required, any order, ``;`` or ``,`` separated, UTF-8 with or without
-    BOM): last_name, first_name, licence, club, series. A known licence registers that player;
-    a line without licence reuses a known unlicensed player of the same name. Each line is
-    atomic on its own; a file that cannot be read at all raises ``TournamentError``.
+    Columns (header row required, any order, ``;``, ``,`` or tab separated, UTF-8 with or
+    without BOM, or Windows-1252/Latin-1): last_name, first_name, licence, club, series. A known
+    licence registers that player; a line without licence reuses a known unlicensed player of
+    the same name (ignoring case). A line in error is reported and leaves nothing behind (no
+    player, no club). A file that cannot be read at all (see :mod:`tournaments.services.uploads`:
+    too large, binary, empty, too many or too long lines, unreadable CSV, no header) raises
+    ``TournamentError`` and registers nobody.
+
+    The whole file is decided in memory from a few queries (the licences, names and clubs it
+    names, the event's entrants) and written with bulk inserts in one transaction.
     """
-    text = _read_csv_text(file)
-    lines = text.splitlines()
+    text = decode_text(file, max_bytes=MAX_IMPORT_BYTES)
+    lines = check_lines(text, max_lines=MAX_IMPORT_LINES, max_line_chars=MAX_IMPORT_LINE_CHARS)
     if not lines or not lines[0].strip():
         raise TournamentError("file_empty", _("The file is empty."), field="file")
-    delimiter = ";" if lines[0].count(";") >= lines[0].count(",") else ","
-    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
-    columns = _csv_header(rows[0])
-    report = ImportReport()
-    clubs: dict[str, Club] = {}
+    rows = list(csv_rows(text, csv_delimiter(lines[0])))
+    columns = _csv_header(rows[0][1])
+    entries = [
+        (number, {key: (row[i].strip() if i < len(row) else "") for key, i in columns.items()})
+        for number, row in rows[1:]
+        if any(cell.strip() for cell in row)
+    ]
     with transaction.atomic():
         event = locked(event)
         require_draft(event)
         require_own_tables(event)
-        for line_number, row in enumerate(rows[1:], start=2):
-            if not any(cell.strip() for cell in row):
-                continue
-            values = {key: (row[i].strip() if i < len(row) else "") for key, i in columns.items()}
-            known_clubs, created_clubs = dict(clubs), len(report.clubs_created)
-            try:
-                with transaction.atomic():  # a savepoint: a bad line leaves nothing behind
-                    player, created = _import_player(values, report, clubs)
-                    entrant_register(event=event, player=player)
-            except TournamentError as exc:
-                # The savepoint rolled back any club this line created: forget it too.
-                clubs.clear()
-                clubs.update(known_clubs)
-                del report.clubs_created[created_clubs:]
-                report.errors.append(ImportLineError(line_number, exc.message))
-                continue
-            report.registered.append(player)
-            if created:
-                report.players_created += 1
-            else:
-                report.players_matched += 1
-    return report
-
-
-def _import_player(
-    values: dict[str, str], report: ImportReport, clubs: dict[str, Club]
-) -> tuple[Player, bool]:
-    licence = _clean_licence(values.get("licence", ""))
-    if licence is not None:
-        known = Player.objects.filter(licence=licence).first()
-        if known is not None:
-            return known, False
-    last, first = values.get("last_name", ""), values.get("first_name", "")
-    if not last:
-        raise _last_name_required()
-    if not first:
-        raise _first_name_required()
-    if len(values.get("series", "")) > 20:
-        raise _series_too_long()
-    if licence is None:
-        known = Player.objects.filter(
-            licence__isnull=True, last_name__iexact=last, first_name__iexact=first
-        ).first()
-        if known is not None:
-            return known, False
-    club_name = values.get("club", "")
-    if len(club_name) > 120:
-        raise TournamentError(
-            "club_name_too_long", _("The club name is at most 120 characters."), field="club"
-        )
-    club = _club_by_name(club_name, report, clubs) if club_name else None
-    player = player_create(
-        first_name=first,
-        last_name=last,
-        licence=licence or "",
-        club=club,
-        series=values.get("series", ""),
-    )
-    return player, True
+        plan = _plan(event, entries)
+        _store(plan)
+    return plan.report

@@ -7,8 +7,9 @@ any kind (played, artificial, not played) at every such table.
 Invariant: while some table has still to play a deal, nobody but the event's organisers may see
 another table's outcome of it (contract, oudlers, points, value, marks, percentages, cards):
 :func:`deal_outcomes_public` is the one rule the public pages, the exports and both APIs apply
-(finished deals, or every deal of a finished event). Rankings are not concerned: they are
-published live. Lives in ``tournaments`` (it reads only tournaments rows) so that the
+(finished deals, or every deal of a finished event). The published rankings and score card
+totals count only the deals it opens (the recompute, ``scoring.services``, ranks them apart from
+the organisers' complete ranking), so that no total reveals a deal in play. Lives in ``tournaments`` (it reads only tournaments rows) so that the
 tournaments API can apply it: ``tournaments`` never imports ``scoring``. The tables scheduled
 on a deal are those of ``Event.schedule`` that really play its deal set.
 

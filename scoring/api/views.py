@@ -2,8 +2,8 @@
 
 The hand scores of a deal some table has still to play are not published (404) to anybody but
 the event's organisers, and the team ranking's match sheets leave out their per-deal net and PM
-(``tournaments.publication.deals_hidden_from``); the rankings themselves are published live.
-Reads go through ``scoring.selectors``, the read path of the public pages too.
+(``tournaments.publication.deals_hidden_from``); the published rankings count only the deals
+every table has finished, the organisers' count every entered deal. Reads go through ``scoring.selectors``, the read path of the public pages too.
 """
 
 from __future__ import annotations

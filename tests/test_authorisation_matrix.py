@@ -1,0 +1,452 @@
+"""Who may call what: every URL of ``config.urls`` × every role, against a table of outcomes.
+
+The URL names come from the resolver itself (API operations included: their methods are read
+from the DRF view classes), so a new URL, or a new method on an API view, that is not in
+:data:`MATRIX` fails :func:`test_the_matrix_covers_every_url_and_api_method`: whoever adds a
+URL says here who may call it. Skipped, with the reason: :data:`SKIPPED` (Django admin's own
+model pages, the language switch).
+
+Roles (:data:`ROLES`, one letter each in the table, in this order):
+
+- ``anonymous``: no session;
+- ``table_open``: the table code of table 1 of the event, aimed at a deal of its open round;
+- ``table_later``: the same code, aimed at a deal of a later round (writes refused,
+  ``tournaments.table_scope``; reads of the schedule allowed);
+- ``table_other_event``: the code of a table of another event, aimed at a deal number that
+  event does not have (a code only ever reaches its own event's deals);
+- ``organiser``: an organiser of the event's club (he directs the event);
+- ``other_organiser``: an organiser of another club;
+- ``staff``: a superuser with admin access.
+
+A table code is no session: off the table URLs the table roles are anonymous visitors (on the
+table URLs the other roles use an unknown code). Outcome letters: ``A`` allowed (2xx, or a
+redirect elsewhere than the login page), ``V`` let through but the input refused (400, 409,
+422: authorisation passed, the data is wrong for it), ``D`` refused (401, 403, 404), ``L`` sent
+to the login page, ``M`` method not allowed (405). Every request meets the event as the
+fixture built it (each one is rolled back), and no answer may be a server error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tests.builders import GARDE_46, running_event
+from tests.factories import OrganiserFactory, UserFactory
+from tournaments import services
+from tournaments.models import Deal, Event, Table
+
+pytestmark = pytest.mark.django_db
+
+ROLES = (
+    "anonymous",
+    "table_open",
+    "table_later",
+    "table_other_event",
+    "organiser",
+    "other_organiser",
+    "staff",
+)
+TABLE_ROLES = {"table_open", "table_later", "table_other_event"}
+
+# URL names left out, by prefix or name, with the reason.
+SKIPPED = {
+    "admin:": "Django admin's own model pages: the admin site checks is_staff and the model "
+    "permissions itself; admin:index and admin:login stand for them below",
+    "set_language": "the language switch (Django's i18n view): no data behind it",
+}
+KEPT_ADMIN = {"admin:index", "admin:login"}
+
+# URL name -> {method: outcome letter per role, in ROLES order}.
+MATRIX: dict[str, dict[str, str]] = {
+    # The API schema and its documentation pages: public.
+    "api_schema": {"GET": "AAAAAAA"},
+    "api_docs": {"GET": "AAAAAAA"},
+    "api_redoc": {"GET": "AAAAAAA"},
+    # API reads of a public event: everybody; writes: the event's directors only.
+    "api:events": {"GET": "AAAAAAA"},
+    "api:event": {"GET": "AAAAAAA"},
+    "api:event_entrants": {"GET": "AAAAAAA"},
+    "api:event_movement": {"GET": "AAAAAAA"},
+    "api:event_deals": {"GET": "AAAAAAA"},
+    "api:event_results": {"GET": "AAAAAAA", "POST": "DDDDADA"},
+    # Table code URLs: the code is the credential (an unknown code: 404), scoped to the open
+    # round (a later round's deal: 403 round_not_open); the other event's code reaches only its
+    # own event, which has no such deal (400 unknown_deal).
+    "api:table": {"GET": "DAAADDD"},
+    "api:table_results": {"GET": "DAAADDD", "POST": "DADVDDD"},
+    "api:event_rankings": {"GET": "AAAAAAA"},
+    # Deal 1 is still in play at other tables: only its directors see its hand scores.
+    "api:deal_hand_scores": {"GET": "DDDDADA"},
+    # Django admin: staff only.
+    "admin:index": {"GET": "LLLLLLA", "POST": "LLLLLLA"},
+    "admin:login": {"GET": "AAAAAAA", "POST": "AAAAAAA"},
+    # Login and logout: anybody (logout only by POST).
+    "login": {"GET": "AAAAAAA", "POST": "AAAAAAA"},
+    "logout": {"GET": "MMMMMMM", "POST": "AAAAAAA"},
+    # Organiser screens: login first; then the event's directors only (404 for others, never
+    # 403: an event one may not direct is not told to exist); home and creation pages are
+    # every signed-in user's own.
+    "organiser:home": {"GET": "LLLLAAA", "POST": "LLLLAAA"},
+    "organiser:event_create": {"GET": "LLLLAAA", "POST": "LLLLAAA"},
+    "organiser:simultaneous_create": {"GET": "LLLLAAA", "POST": "LLLLAAA"},
+    "organiser:event": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:event_edit": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:event_start": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "organiser:event_finish": {"GET": "LLLLMMM", "POST": "LLLLADA"},
+    "organiser:players": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:player_add": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "organiser:player_register": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "organiser:players_import": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "organiser:entrant_withdraw": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "organiser:teams": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:teams_auto": {"GET": "LLLLMMM", "POST": "LLLLADA"},
+    "organiser:team_delete": {"GET": "LLLLMMM", "POST": "LLLLADA"},
+    "organiser:movement": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "organiser:movement_import": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "organiser:deals": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:deals_import": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    # Simultaneous-only pages: the event here is an ordinary one, so a 404 for everybody.
+    "organiser:section_add": {"GET": "LLLLMMM", "POST": "LLLLDDD"},
+    "organiser:section_delete": {"GET": "LLLLMMM", "POST": "LLLLADA"},
+    "organiser:simultaneous_deals": {"GET": "LLLLDDD", "POST": "LLLLDDD"},
+    "organiser:simultaneous_deals_import": {"GET": "LLLLMMM", "POST": "LLLLDDD"},
+    "organiser:results_import": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "organiser:print_tables": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:print_routes": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:print_deal_sets": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:print_hands": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:entry_grid": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:entry_result": {"GET": "LLLLADA", "POST": "LLLLADA"},
+    "organiser:penalties": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "organiser:history": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    # Table phone pages: as the table code API. A preview validates a form and reads nothing
+    # stored: any deal of the code's own event, whatever the round.
+    "table:entry": {"GET": "DAAADDD", "POST": "MMMMMMM"},
+    "table:deal_save": {"GET": "MMMMMMM", "POST": "DADDDDD"},
+    "table:deal_preview": {"GET": "MMMMMMM", "POST": "DAADDDD"},
+    "table:deal_confirm": {"GET": "MMMMMMM", "POST": "DADDDDD"},
+    # Public pages of a public event: everybody (GET only); outcomes still in play are
+    # hidden inside the pages (tests/scoring).
+    "public:home": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "public:event": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "public:ranking": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "public:ranking_projector": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "public:deals": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "public:deal": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "public:players": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "public:scorecard": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    # Team pages of an individual event: 404 for everybody.
+    "public:teams": {"GET": "DDDDDDD", "POST": "MMMMMMM"},
+    "public:matches": {"GET": "DDDDDDD", "POST": "MMMMMMM"},
+    "public:movement": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "public:export_ranking": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "public:export_results": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    # Archive download: the event's directors; restore: any signed-in user, into a club he
+    # organises (a form error otherwise).
+    "public:organiser_archive": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "public:organiser_restore": {"GET": "LLLLAAA", "POST": "LLLLVVV"},
+}
+
+
+# --------------------------------------------------------------------------------- the URLs
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str | None
+    pattern: str
+    callback: Any
+
+
+def _walk(patterns: list[Any], prefix: str = "", namespace: str | None = None) -> Iterator[Route]:
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            inner = namespace
+            if entry.namespace:
+                inner = f"{namespace}:{entry.namespace}" if namespace else entry.namespace
+            yield from _walk(entry.url_patterns, prefix + str(entry.pattern), inner)
+        elif isinstance(entry, URLPattern):
+            name = entry.name
+            if name is not None and namespace:
+                name = f"{namespace}:{name}"
+            yield Route(name, prefix + str(entry.pattern), entry.callback)
+
+
+def routes() -> list[Route]:
+    return list(_walk(get_resolver().url_patterns))
+
+
+def skipped(name: str | None, pattern: str) -> bool:
+    if name in KEPT_ADMIN:
+        return False
+    if name is None:
+        # admin's redirects and catch-all (under the language prefix: "en/admin/...")
+        return pattern.removeprefix("en/").startswith("admin/")
+    return any(name == key or (key.endswith(":") and name.startswith(key)) for key in SKIPPED)
+
+
+def api_methods(route: Route) -> set[str] | None:
+    """The HTTP methods a DRF view implements (None for a plain Django view)."""
+    view_class = getattr(route.callback, "cls", None)
+    if view_class is None:
+        return None
+    actions = getattr(route.callback, "actions", None)
+    if actions:
+        return {method.upper() for method in actions}
+    return {
+        method.upper()
+        for method in ("get", "post", "put", "patch", "delete")
+        if hasattr(view_class, method)
+    }
+
+
+# -------------------------------------------------------------------------------- the world
+
+
+@dataclass
+class World:
+    """The event under test, the other event, the users and what each request aims at."""
+
+    event: Event
+    table: Table
+    open_missing: Deal  # open round (1) of table 1, still to enter
+    open_entered: Deal  # open round of table 1, entered by the table, awaiting confirmation
+    later_missing: Deal  # round 3 of table 1, still to enter
+    later_entered: Deal  # round 3 of table 1, entered ahead by the director
+    other_code: str  # table 1 of another event
+    absent_number: int  # a deal number of the event that the other event does not have
+    entrant_id: int
+    team_id: int
+    sessions: dict[str, str]  # role -> session cookie
+
+
+def _deals_at(event: Event, round_number: int) -> list[Deal]:
+    play = event.schedule.play(table=1, round=round_number)
+    assert play is not None and not play.sits_out
+    return list(event.deals.filter(deal_set=play.deal_set).order_by("number"))
+
+
+@pytest.fixture
+def world() -> World:
+    from tests.factories import TeamFactory
+
+    event = running_event(tables=5, rounds=3, deals_per_round=2, opponent_confirmation=True)
+    table = event.tables.get(number=1)
+    organiser = OrganiserFactory(clubs=[event.club])
+    other_organiser = OrganiserFactory()
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    open_entered, open_missing = _deals_at(event, 1)
+    later_entered, later_missing = _deals_at(event, 3)
+    services.table_result_submit(table=table, deal=open_entered, outcome=GARDE_46)
+    services.table_result_submit(
+        table=table, deal=later_entered, outcome=GARDE_46, actor=organiser, via="organiser"
+    )
+    other = running_event(tables=5, rounds=2, deals_per_round=1)
+    other_numbers = set(other.deals.values_list("number", flat=True))
+    absent = max(set(event.deals.values_list("number", flat=True)) - other_numbers)
+    sessions = {}
+    for role, user in (
+        ("organiser", organiser),
+        ("other_organiser", other_organiser),
+        ("staff", staff),
+    ):
+        client = Client()
+        client.force_login(user)
+        sessions[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    entrant = event.entrants.filter(phantom=False).order_by("slot").first()
+    assert entrant is not None
+    return World(
+        event=event,
+        table=table,
+        open_missing=open_missing,
+        open_entered=open_entered,
+        later_missing=later_missing,
+        later_entered=later_entered,
+        other_code=other.tables.get(number=1).code,
+        absent_number=absent,
+        entrant_id=entrant.pk,
+        team_id=TeamFactory(event=event).pk,
+        sessions=sessions,
+    )
+
+
+# ----------------------------------------------------------------------------- the requests
+
+
+@dataclass(frozen=True)
+class Call:
+    path: str
+    data: dict[str, Any]
+    json: bool = False
+
+
+def _defender(deal: Deal | None) -> str:
+    return next(seat for seat in "NESW" if deal is None or seat != deal.taker_seat)
+
+
+def _table_target(world: World, role: str, name: str) -> tuple[str, int, Deal | None]:
+    """(code, deal number, deal) a role aims at on a table URL."""
+    if role == "table_open":
+        deal = world.open_entered if name == "table:deal_confirm" else world.open_missing
+        return world.table.code, deal.number, deal
+    if role == "table_later":
+        deal = world.later_entered if name == "table:deal_confirm" else world.later_missing
+        return world.table.code, deal.number, deal
+    if role == "table_other_event":
+        return world.other_code, world.absent_number, None
+    return "not-a-code", world.open_missing.number, world.open_missing
+
+
+def build_call(world: World, route: Route, role: str) -> Call:
+    """The path (kwargs filled for this role) and the POST body of one request."""
+    name = route.name or ""
+    code, number, deal = _table_target(world, role, name)
+    values: dict[str, Any] = {
+        "pk": world.event.pk,
+        "event_id": world.event.pk,
+        "entrant_pk": world.entrant_id,
+        "entrant_id": world.entrant_id,
+        "team_pk": world.team_id,
+        "table_number": world.table.number,
+        "deal_number": world.open_entered.number,
+        "fmt": "csv",
+        "code": code,
+    }
+    if name.startswith(("table:", "api:table")):
+        values["number"] = number
+    elif name == "organiser:entry_grid":
+        values["number"] = 1
+    else:
+        values["number"] = world.open_entered.number
+    path = "/" + route.pattern
+    for key, value in values.items():
+        for converter in ("int", "str", "path", ""):
+            placeholder = f"<{converter}:{key}>" if converter else f"<{key}>"
+            path = path.replace(placeholder, str(value))
+    assert "<" not in path, f"no value for a parameter of {route.name}: {route.pattern}"
+    if name == "table:entry" and role == "table_later":
+        path += "?round=3"
+    data: dict[str, Any] = {}
+    if name in ("table:deal_save", "table:deal_preview"):
+        data = {
+            f"d{number}-contract": "garde",
+            f"d{number}-oudlers": "2",
+            f"d{number}-points": "46",
+            f"d{number}-petit_au_bout": "",
+        }
+    elif name == "table:deal_confirm":
+        data = {"seat": _defender(deal)}
+    elif name == "api:table_results":
+        return Call(path, {"deal": number, "outcome": GARDE_46}, json=True)
+    elif name == "api:event_results":
+        body = {"deal": world.open_missing.number, "table": 1, "outcome": GARDE_46}
+        return Call(path, body, json=True)
+    return Call(path, data)
+
+
+def letter(response: Any) -> str:
+    status = response.status_code
+    if status in (301, 302, 303):
+        location = response["Location"]
+        return "L" if "/login/" in location else "A"
+    if status in (401, 403, 404):
+        return "D"
+    if status == 405:
+        return "M"
+    if status < 300:
+        return "A"
+    if status in (400, 409, 422):
+        return "V"
+    return f"?{status}"
+
+
+def send(world: World, route: Route, role: str, method: str) -> tuple[str, int]:
+    """One request, rolled back: (outcome letter, status)."""
+    call = build_call(world, route, role)
+    client = Client(raise_request_exception=False)
+    if role in world.sessions:
+        client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[role]
+    with transaction.atomic():
+        if method == "GET":
+            response = client.get(call.path)
+        elif call.json:
+            response = client.post(call.path, call.data, content_type="application/json")
+        else:
+            response = client.post(call.path, call.data)
+        transaction.set_rollback(True)
+    cache.clear()  # rendered pages and the unknown-code throttle: each request on its own
+    return letter(response), response.status_code
+
+
+def methods_of(route: Route) -> tuple[str, ...]:
+    found = api_methods(route)
+    if found is None:
+        return ("GET", "POST")
+    return tuple(sorted(found))
+
+
+# ------------------------------------------------------------------------------- the tests
+
+
+def test_the_matrix_covers_every_url_and_api_method():
+    """A URL name (or an API method) the matrix does not know fails: say who may call it."""
+    found: dict[str, set[str]] = {}
+    unnamed = []
+    for route in routes():
+        if skipped(route.name, route.pattern):
+            continue
+        if route.name is None:
+            unnamed.append(route.pattern)
+            continue
+        found.setdefault(route.name, set()).update(methods_of(route))
+    assert not unnamed, f"URLs without a name (name them, then add them to MATRIX): {unnamed}"
+    missing = sorted(set(found) - set(MATRIX))
+    assert not missing, f"URL names missing from MATRIX (say who may call them): {missing}"
+    stale = sorted(set(MATRIX) - set(found))
+    assert not stale, f"MATRIX names no URL any more: {stale}"
+    for name, methods in found.items():
+        assert set(MATRIX[name]) == methods, f"{name}: methods {sorted(methods)} to cover"
+        for method, letters in MATRIX[name].items():
+            assert len(letters) == len(ROLES), f"{name} {method}: one letter per role"
+
+
+def test_every_role_on_every_url_gets_the_expected_answer(world):
+    """Every (URL, method, role) of the matrix, each request rolled back: the expected outcome,
+    and never a server error."""
+    by_name = {route.name: route for route in routes() if route.name in MATRIX}
+    wrong = []
+    server_errors = []
+    for name, methods in MATRIX.items():
+        route = by_name[name]
+        for method, expected in methods.items():
+            for role, want in zip(ROLES, expected, strict=True):
+                got, status = send(world, route, role, method)
+                if status >= 500:
+                    server_errors.append(f"{name} {method} as {role}: {status}")
+                if got != want:
+                    wrong.append(f"{name} {method} as {role}: {got} (HTTP {status}), not {want}")
+    assert not server_errors, "\n".join(server_errors)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_table_code_roles_are_what_they_claim(world):
+    """The fixture's aims: the open round is 1, the later deal is in round 3, the other code
+    belongs to another event without the absent deal number."""
+    from tournaments.table_scope import TableScope
+
+    scope = TableScope.of(world.table)
+    assert scope.open_round == 1
+    assert scope.round_of(world.open_missing) == scope.round_of(world.open_entered) == 1
+    assert scope.round_of(world.later_missing) == scope.round_of(world.later_entered) == 3
+    other = Table.objects.get(code=world.other_code)
+    assert other.event_id != world.event.pk
+    assert not Deal.objects.filter(event=other.event, number=world.absent_number).exists()

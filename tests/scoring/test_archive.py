@@ -398,6 +398,10 @@ def test_only_the_clubs_organisers_download_the_archive(client: Client) -> None:
     client.force_login(OrganiserFactory())  # another club's organiser
     assert client.get(url).status_code == 404
     client.force_login(OrganiserFactory(clubs=[event.club]))
+    # The event's organiser page links the download, his home page the restore page.
+    dashboard = client.get(f"/en/organiser/events/{event.pk}/").content.decode()
+    assert f'href="{url}"' in dashboard
+    assert 'href="/en/organiser/archive/restore/"' in client.get("/en/organiser/").content.decode()
     response = client.get(url)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/json")

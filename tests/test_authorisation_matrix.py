@@ -201,7 +201,8 @@ def api_methods(route: Route) -> set[str] | None:
         return None
     actions = getattr(route.callback, "actions", None)
     if actions:
-        return {method.upper() for method in actions}
+        # (DRF adds "head" to a viewset's actions at its first request: HEAD is GET's)
+        return {method.upper() for method in actions if method not in ("head", "options")}
     return {
         method.upper()
         for method in ("get", "post", "put", "patch", "delete")

@@ -26,3 +26,7 @@ urlpatterns += i18n_patterns(
     path("", include("scoring.urls")),
     prefix_default_language=False,
 )
+
+# An unhandled exception: 503 (Retry-After) when the database is unreachable, else 500; JSON
+# under /api/, a standalone page elsewhere (config/errors.py).
+handler500 = "config.errors.server_error"

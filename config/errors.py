@@ -1,0 +1,114 @@
+"""Server error answers (``handler500`` of ``config.urls``), the database's outage included.
+
+Django turns an exception into a response inside every middleware layer, so no middleware ever
+sees it: the one place that sees every unhandled exception, raised in a view, a template or a
+middleware (DRF re-raises those it does not handle), is ``handler500``. It looks at the
+exception being handled (``sys.exc_info()``):
+
+- the database is unreachable or went away (Django's or psycopg's ``OperationalError`` /
+  ``InterfaceError``, anywhere in the exception's chain): **503** with ``Retry-After``, a JSON
+  body ``{"code": "database_unavailable", "detail": ...}`` under ``/api/``, else a short page
+  (``503.html``). Nothing was half-written: every write is one transaction, rolled back
+  when its connection fails; a write whose commit did reach the database before the outage
+  answers a replay (200) when resent;
+- anything else: **500**, JSON under ``/api/`` (``{"code": "server_error", ...}``), else
+  ``500.html``.
+
+Both pages are standalone templates rendered without the request's context processors: no
+session, no user, no query, so they render while the database is down. Django logs the
+exception with its traceback (``django.request``) before calling the handler.
+
+The failed connection is not reused: Django marks it (``errors_occurred``) and closes it at the
+end of the request (``close_if_unusable_or_obsolete``), so a persistent connection
+(``CONN_MAX_AGE``) broken by a database restart fails one request, not every later one.
+With ``DEBUG`` on, Django shows its technical error page instead and this handler is not called.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+from django import db
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+
+#: Exceptions that mean "the database cannot be reached right now".
+DATABASE_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    db.OperationalError,
+    db.InterfaceError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
+
+#: Seconds a client is asked to wait (``Retry-After``); a restart takes a few seconds.
+RETRY_AFTER_SECONDS = 5
+
+API_PREFIX = "/api/"
+
+
+def _chain(error: BaseException | None) -> Iterator[BaseException]:
+    """The exception, then its causes and contexts (bounded: a chain may loop)."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen and len(seen) < 20:
+        seen.add(id(error))
+        yield error
+        error = error.__cause__ or error.__context__
+
+
+def database_unavailable(error: BaseException | None) -> bool:
+    """Whether ``error`` (or what caused it) says the database is unreachable."""
+    return any(isinstance(link, DATABASE_UNAVAILABLE) for link in _chain(error))
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith(API_PREFIX)
+
+
+def _retry_after() -> int:
+    return int(getattr(settings, "DATABASE_RETRY_AFTER_SECONDS", RETRY_AFTER_SECONDS))
+
+
+def _page(template: str, status: int, context: dict[str, Any]) -> HttpResponse:
+    # No request: no context processor runs (no session, no user, no database).
+    return HttpResponse(loader.get_template(template).render(context), status=status)
+
+
+def unavailable_response(request: HttpRequest) -> HttpResponse:
+    """503: the database is briefly unavailable; try again after ``Retry-After`` seconds."""
+    seconds = _retry_after()
+    response: HttpResponse
+    if _is_api(request):
+        response = JsonResponse(
+            {
+                "code": "database_unavailable",
+                "detail": _("The database is briefly unavailable: try again in a moment."),
+            },
+            status=503,
+        )
+    else:
+        response = _page("503.html", 503, {"retry_after": seconds})
+    response["Retry-After"] = str(seconds)
+    add_never_cache_headers(response)
+    return response
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: a 503 when the database is unreachable, else a plain 500."""
+    if database_unavailable(sys.exc_info()[1]):
+        return unavailable_response(request)
+    response: HttpResponse
+    if _is_api(request):
+        response = JsonResponse(
+            {"code": "server_error", "detail": _("Server error: the error has been logged.")},
+            status=500,
+        )
+    else:
+        response = _page("500.html", 500, {})
+    add_never_cache_headers(response)
+    return response

@@ -207,13 +207,14 @@ def depth_exceeds(value: Any, limit: int) -> bool:
 
 def bounded_json_loads(text: str, *, max_depth: int, max_digits: int = MAX_JSON_DIGITS) -> Any:
     """``json.loads`` within limits: raises ``json.JSONDecodeError`` for malformed text and
-    :class:`JSONLimitError` past the limits (deeper than ``max_depth``, a number of more than
-    ``max_digits`` digits or out of the float range, ``NaN``/``Infinity``)."""
+    :class:`JSONLimitError` past the limits (deeper than ``max_depth``, an integer of more than
+    ``max_digits`` digits, a float of more than ``max(max_digits, MAX_JSON_DIGITS)`` or out of
+    the float range, ``NaN``/``Infinity``)."""
     try:
         data = json.loads(
             text,
             parse_int=_parse_int(max_digits),
-            parse_float=_parse_float(max_digits),
+            parse_float=_parse_float(max(max_digits, MAX_JSON_DIGITS)),
             parse_constant=_reject_constant,
         )
     except RecursionError as exc:

@@ -24,7 +24,8 @@ What one run does, on loopback only:
    300,1500`` is a stress far beyond any room (200 tables then send ~170 saves a second).
    Before the first size a 3-table event's round is
    entered at once, unmeasured, and before each size every web thread reads a table and sends
-   an already-entered deal (409): the server is measured warm. A monitor samples, every 100 ms,
+   another outcome for an already-entered deal of round 1 (403: the table code's round is over
+   there, nothing stored): the server is measured warm. A monitor samples, every 100 ms,
    the length of the scoring queue in Redis (``LLEN``) and the version of the event's
    standings snapshot.
 3. **The figures** (:func:`run`, one dict per size): requests, throughput (acknowledged saves
@@ -606,12 +607,13 @@ def http_ok(url: str, body: dict[str, Any] | None = None, expect: int = 200) -> 
 def warm_up(base_url: str, plans: Sequence[TablePlan], concurrency: int) -> None:
     """Requests not measured, ``2 × concurrency`` at once, so the web threads have loaded the
     code and opened their database connections before the round starts: each reads a table
-    and enters a deal of round 1 again (already entered: a 409, nothing stored)."""
+    and sends another outcome for a deal of round 1 (entered, and that table's round is over:
+    403 ``round_not_open``, nothing stored)."""
     calls: list[tuple[str, dict[str, Any] | None, int]] = []
     for plan in plans[: 2 * concurrency]:
         calls.append((plan.read_path, None, 200))
         if plan.entered:
-            calls.append((plan.path, {"deal": plan.entered, "outcome": plan.outcomes[0]}, 409))
+            calls.append((plan.path, {"deal": plan.entered, "outcome": plan.outcomes[0]}, 403))
     threads = [
         threading.Thread(target=http_ok, args=(base_url + path, body, expect), daemon=True)
         for path, body, expect in calls

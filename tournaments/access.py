@@ -11,7 +11,7 @@
 
 Views fetch events through these helpers so that an event somebody may not see is a 404,
 never a 403 that would tell it exists. Table phones need no account: the table code is their
-credential (:func:`table_or_404`; see ``tournaments.views.entry``).
+credential, scoped to the table's open round (``tournaments.table_scope``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import Club, Event, Table
+from tournaments.models import Club, Event
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -95,12 +95,6 @@ def visible_event_or_404(request: HttpRequest, event_id: int) -> Event:
 def directed_event_or_404(request: HttpRequest, event_id: int) -> Event:
     """The event ``event_id`` if the visitor directs it, else 404."""
     return get_object_or_404(events_directed_by(request.user), pk=event_id)
-
-
-def table_or_404(code: str) -> Table:
-    """The table whose code is ``code`` (a table phone's credential), with its event, else 404."""
-    tables = Table.objects.select_related("event__club").defer("event__movement")
-    return get_object_or_404(tables, code=code)
 
 
 def directs_event(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import random
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -476,3 +477,79 @@ def test_ten_thousand_players_are_imported_in_bulk(django_assert_max_num_queries
     assert entrants[2].player.club.name == "Cercle 1" and entrants[2].player.licence == "N000001"
     assert {e.player for e in entrants[-20:]} == set(unlicensed)
     assert Player.objects.count() == 50 + 20 + new
+
+
+# --- mutated documents: never a 500, never stored --------------------------------------------
+
+ODD_VALUES = [None, True, -1, 0, 10**17, 1.5, "", "x", "N", [], {}, [1], {"a": 1}]
+
+
+def mutations(document: object, rng: random.Random, count: int) -> list[object]:
+    """``count`` copies of ``document``, each with one value somewhere replaced by an odd one
+    (a wrong type, a huge or negative number, an empty container), seeded."""
+    paths: list[tuple[object, ...]] = []
+    stack: list[tuple[object, tuple[object, ...]]] = [(document, ())]
+    while stack and len(paths) < 5_000:
+        value, path = stack.pop()
+        paths.append(path)
+        if isinstance(value, dict):
+            stack.extend((child, (*path, key)) for key, child in value.items())
+        elif isinstance(value, list):
+            stack.extend((child, (*path, index)) for index, child in enumerate(value))
+    found = []
+    for _ in range(count):
+        copy = json.loads(json.dumps(document))
+        path = rng.choice(paths[1:])
+        parent = copy
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = rng.choice(ODD_VALUES)
+        found.append(copy)
+    return found
+
+
+def test_mutated_movement_documents_are_refused_cleanly(client_in, organiser) -> None:
+    event = movement_event(organiser)
+    document = services.event_movement_build(event=event, tables=3)
+    for mutated in mutations(document, random.Random(7), 40):
+        tables = list(event.tables.values_list("pk", "number"))
+        content = json.dumps(mutated).encode()
+        response = post_file(client_in, "organiser:movement_import", event, content)
+        assert response.status_code in (302, 400)
+        event.refresh_from_db()
+        if response.status_code == 400:
+            assert event.movement is None
+            assert list(event.tables.values_list("pk", "number")) == tables
+        else:  # an odd value where it changes nothing (an unread key): stored, then undone
+            assert event.movement is not None
+            services.entrant_withdraw(entrant=event.entrants.filter(phantom=False).last())
+            services.entrant_register(event=event, player=PlayerFactory())
+            event.refresh_from_db()
+
+
+def test_mutated_results_files_are_refused_cleanly(client_in, started: Event) -> None:
+    plays = [
+        (play.table, deal, play)
+        for play in started.schedule.playing()
+        if play.round == 1
+        for deal in started.deals.filter(deal_set=play.deal_set).order_by("number")
+    ]
+    document = {
+        "deals": [{"number": d.number, "taker_seat": d.taker_seat} for d in started.deals.all()],
+        "results": [
+            {
+                "deal": deal.number,
+                "table": table,
+                "seats": {seat: f"p{slot}" for seat, slot in play.seats.items()},
+                "outcome": {"contract": "garde", "oudlers": 2, "points": 46},
+            }
+            for table, deal, play in plays
+        ],
+    }
+    for mutated in mutations(document, random.Random(11), 40):
+        before = TableResult.objects.filter(event=started).count()
+        content = json.dumps(mutated).encode()
+        response = post_file(client_in, "organiser:results_import", started, content)
+        assert response.status_code in (200, 400)
+        if response.status_code == 400:  # all or nothing
+            assert TableResult.objects.filter(event=started).count() == before

@@ -147,7 +147,7 @@ def test_csv_import_bad_line_leaves_no_club_behind() -> None:
     [
         (b"", "file_empty", "empty"),
         (b"name_of_player;x\nA;B\n", "csv_header", "header"),
-        ("last_name;first_name\nÉric;Été\n".encode("latin-1"), "file_not_utf8", "UTF-8"),
+        (b"last_name;first_name\nA\x00;B\n", "file_binary", "NUL"),
     ],
 )
 def test_csv_import_unreadable_file_is_refused(payload: bytes, code: str, needle: str) -> None:

@@ -21,6 +21,10 @@ from typing import Any
 
 from .document import FORMATS, KINDS, SCHEMA, SEATS
 
+# The largest tables / rounds / deal_sets / copies count a movement may declare (a federation's
+# simultaneous has some 2,500 tables).
+MAX_HEADER_COUNT = 10_000
+
 KIND_FOR_FORMAT = {
     "individual": ("line", "howell"),
     "triplette": ("pools",),
@@ -184,6 +188,9 @@ class _Validator:
         for key in ("tables", "rounds", "deal_sets", "copies"):
             if not _is_int(doc[key]) or doc[key] < 1:
                 self.error(1, "header", f"{key} must be a positive integer")
+            elif doc[key] > MAX_HEADER_COUNT:
+                # A count sizes the lists built to check the schedule: bounded, whoever calls.
+                self.error(1, "header", f"{key} must be at most {MAX_HEADER_COUNT}")
         if doc["seats"] != list(SEATS):
             self.error(1, "seats", f"seats must be {list(SEATS)}")
         if self.report.errors:

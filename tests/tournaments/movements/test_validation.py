@@ -92,6 +92,18 @@ def test_shape_errors(line7: dict[str, Any]) -> None:
     assert (1, "entrants") in codes(doc)
 
 
+@pytest.mark.parametrize("key", ["tables", "rounds", "deal_sets", "copies"])
+@pytest.mark.parametrize("count", [10**29, 10**9, 10_001])
+def test_header_counts_beyond_the_limit_are_refused_not_built(
+    line7: dict[str, Any], key: str, count: int
+) -> None:
+    doc = broken(line7)
+    doc[key] = count
+    report = validate(doc)
+    assert (1, "header") in {(v.check, v.code) for v in report.errors}
+    assert any(f"{key} must be at most 10000" in v.message for v in report.errors)
+
+
 def test_missing_entrant_is_check_2(line7: dict[str, Any]) -> None:
     doc = broken(line7)
     doc["entrants"].append({"id": 29, "line": "N", "team": None, "phantom": False})

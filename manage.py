@@ -7,9 +7,15 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.core.exceptions import ImproperlyConfigured
     from django.core.management import execute_from_command_line
 
-    execute_from_command_line(sys.argv)
+    try:
+        execute_from_command_line(sys.argv)
+    except ImproperlyConfigured as error:
+        # A configuration refused at start (e.g. no secret key outside debug): one line, exit 2.
+        sys.stderr.write(f"manage.py: {error}\n")
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -167,8 +167,10 @@ def test_startup_is_refused_without_a_key_of_ones_own(tmp_path: Path, key: str |
 
 def test_the_example_file_copied_as_it_is_refuses_to_start() -> None:
     done = run(["manage.py", "check"], EXAMPLE)
-    assert done.returncode != 0
+    assert done.returncode == 2  # one line, no traceback: the command-line rule
     assert REFUSED in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 def test_the_environment_wins_over_the_file(tmp_path: Path) -> None:

@@ -146,6 +146,8 @@ class Event(models.Model):
     )
     pm_scale = models.JSONField(_("points de match scale"), default=list, blank=True)
     results_version = models.PositiveIntegerField(_("results version"), default=0)
+    # Round numbers the director has closed (sorted): a table code no longer writes there.
+    closed_rounds = models.JSONField(_("closed rounds"), default=list, blank=True)
     simultaneous = models.ForeignKey(
         "self",
         on_delete=models.CASCADE,

@@ -102,6 +102,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {})
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+    # A kept connection cut by a database restart is noticed before the request uses it (one
+    # quick check per request), instead of failing that request with a 503.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool(
+        "DATABASE_CONN_HEALTH_CHECKS", default=True
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

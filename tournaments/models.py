@@ -346,8 +346,15 @@ class Entrant(models.Model):
         return str(self.player)
 
 
+#: Table codes: uppercase letters and digits without look-alikes (no 0/O, 1/I/L, U), read
+#: aloud or typed from the table card; 10 characters of 30 = 49 bits. Older codes (any
+#: URL-safe characters) stay valid: a code is looked up as it is.
+TABLE_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+TABLE_CODE_LENGTH = 10
+
+
 def new_table_code() -> str:
-    return secrets.token_urlsafe(9)
+    return "".join(secrets.choice(TABLE_CODE_ALPHABET) for _ in range(TABLE_CODE_LENGTH))
 
 
 class Table(models.Model):

@@ -4,7 +4,8 @@ The table code (QR code of the table card) is the only credential of the phones 
 every player who sits at that table during the event sees it. So the code is scoped:
 
 - **The open round** of a table follows from what is entered there: the first round of the
-  table's schedule with a deal whose result is missing at that table. In an event that asks
+  table's schedule, not closed by the director (``Event.closed_rounds``), with a deal whose
+  result is missing at that table. In an event that asks
   for the opponent confirmation, a result still awaiting a defender's confirmation counts as
   missing (it "does not count as entered", ``tournaments.services.results``): the table stays
   in that round, where the defender confirms it, before it moves on. Rounds where a phantom
@@ -14,9 +15,17 @@ every player who sits at that table during the event sees it. So the code is sco
   refused with :class:`RoundNotOpen` (code ``round_not_open``: 403 on the API, a message on
   the phone page), nothing stored, except the replay of an identical outcome already stored
   there (a retry after a lost answer: :class:`~tournaments.errors.ResultReplay`, 200 on the
-  API), which writes nothing either. A table never corrects a stored result (another outcome
-  is a :class:`~tournaments.errors.ResultConflict` in the open round, a refusal elsewhere): the
-  director corrects.
+  API), which writes nothing either. Another outcome of a stored result is a
+  :class:`~tournaments.errors.ResultConflict` in the open round (a second device), a refusal
+  elsewhere: changing an entry is an explicit correction.
+- **Corrections** (:func:`correct`): the table corrects its own entry (not a director's) of
+  the open round or of an earlier round until the director closes that round; the history
+  keeps it (``ResultChange`` "corrected", by the table). Never a later round.
+- **Closed rounds**: a round the director has closed (``tournaments.services.events``) is
+  written by no table code: :class:`RoundClosed` (code ``round_closed``, 403 on the API, "this
+  round is closed: ask the director" on the phone page), nothing stored, except an identical
+  replay (200, nothing written). A table whose every missing result is in closed rounds has
+  no open round.
 - **Reads** (:class:`TableScope`): the open round's deals and the table's own results of them;
   an earlier round's results only for the deals whose outcomes are public
   (:func:`tournaments.publication.deals_hidden_from`: played at every scheduled table, or the
@@ -50,6 +59,7 @@ from tournaments.errors import ResultConflict, ResultReplay, TournamentError
 from tournaments.models import Deal, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
 from tournaments.selectors import TableRound
+from tournaments.services.results import table_result_table_correct
 
 logger = logging.getLogger(__name__)
 
@@ -78,14 +88,37 @@ class RoundNotOpen(TournamentError):
         self.open_round = open_round
 
 
+class RoundClosed(RoundNotOpen):
+    """A table code tried to write a deal of a round the director has closed."""
+
+    def __init__(self, deal: Deal, round_number: int, open_round: int | None) -> None:
+        super().__init__(deal, round_number, open_round)
+        self.code = "round_closed"
+        self.message = _(
+            "deal %(deal)s is played in round %(round)s: this round is closed, ask the director"
+        ) % {"deal": deal.number, "round": round_number}
+        self.args = (self.describe(),)
+
+
+class NotOwnEntry(TournamentError):
+    """A table code tried to correct a result the director recorded."""
+
+
 def _awaits_confirmation(event: Event, result: TableResult) -> bool:
     return bool(event.opponent_confirmation) and not result.confirmed
 
 
+def closed_rounds(event: Event) -> set[int]:
+    """The rounds of ``event`` the director has closed."""
+    return {int(number) for number in event.closed_rounds or []}
+
+
 def open_round_of(event: Event, plays: list[TableRound]) -> int | None:
-    """The first round of ``plays`` with a deal still to enter (or to confirm), else None."""
+    """The first round of ``plays``, not closed, with a deal still to enter (or to confirm),
+    else None."""
+    closed = closed_rounds(event)
     for play in plays:
-        if play.sits_out:
+        if play.sits_out or play.round_number in closed:
             continue
         for deal in play.deals:
             result = play.results.get(deal.pk)
@@ -125,6 +158,28 @@ class TableScope:
     def writable_round(self) -> int | None:
         """The round whose deals the code may enter now (none unless the event runs)."""
         return self.open_round if self.running else None
+
+    @cached_property
+    def closed(self) -> set[int]:
+        """The rounds the director has closed."""
+        return closed_rounds(self.event)
+
+    def is_closed(self, round_number: int) -> bool:
+        return round_number in self.closed
+
+    def may_correct(self, round_number: int, result: TableResult) -> bool:
+        """Whether the code may correct ``result`` (of its table, played in that round): its
+        own played entry, the event running, the round neither closed nor later. An outcome
+        the code may not read yet (:meth:`result_visible`) is corrected blind: the page shows
+        an empty form, never the stored outcome."""
+        return (
+            self.running
+            and not self.is_closed(round_number)
+            and not self.is_later(round_number)
+            and result.kind == TableResult.Kind.PLAYED
+            and not result.director_assigned
+            and result.entered_via in ("table", "api")
+        )
 
     def round_of(self, deal: Deal) -> int | None:
         """The round in which this table plays ``deal`` (None: not scheduled here)."""
@@ -183,46 +238,109 @@ def _stored(table: Table, deal: Deal) -> bool:
     return TableResult.objects.filter(table=table, deal=deal).exists()
 
 
+def _closed_refusal(error: TournamentError, deal: Deal, scope: TableScope) -> TournamentError:
+    """The service's ``round_closed`` (the round closed while the write ran) as RoundClosed."""
+    if error.code == "round_closed":
+        round_number = scope.round_of(deal) or 0
+        return RoundClosed(deal, round_number, scope.open_round)
+    return error
+
+
+def _refuse_stored(
+    scope: TableScope, deal: Deal, round_number: int, refusal: RoundNotOpen, **kwargs: Any
+) -> TableResult:
+    """Outside the open round: an identical replay of a stored result is kept
+    (:class:`ResultReplay`, nothing written), anything else refused with ``refusal``."""
+    if _stored(scope.table, deal):
+        # A stored result (never deleted while the event runs): the service writes nothing for
+        # it, and tells a replay (kept) from another outcome (refused here, never shown).
+        try:
+            services.table_result_submit(table=scope.table, deal=deal, **kwargs)
+        except ResultReplay:
+            raise
+        except ResultConflict as conflict:
+            raise refusal from conflict
+    raise refusal
+
+
 def submit(
     scope: TableScope, *, deal: Deal, outcome: Mapping[str, Any], actor: Any, via: str
 ) -> TableResult:
     """Enter ``outcome`` for ``deal`` at the scope's table, within its open round.
 
-    Raises what :func:`tournaments.services.table_result_submit` raises, and
-    :class:`RoundNotOpen` for a deal of another round (nothing stored), except an identical
-    replay of a stored result (:class:`ResultReplay`, nothing written).
+    Raises what :func:`tournaments.services.table_result_submit` raises, :class:`RoundClosed`
+    for a deal of a closed round and :class:`RoundNotOpen` for a deal of another round
+    (nothing stored), except an identical replay of a stored result (:class:`ResultReplay`,
+    nothing written).
     """
     table = scope.table
     round_number = scope.round_of(deal)
+    kwargs: dict[str, Any] = {"outcome": outcome, "actor": actor, "via": via}
+    play = scope.play(round_number) if round_number is not None else None
     if (
         not scope.running
         or round_number is None
         or deal.event_id != table.event_id
-        or round_number == scope.open_round
+        or (play is not None and play.sits_out)
     ):
-        # Not running, not scheduled here, another event's deal: the service says why it
-        # refuses; the open round: the service stores it (or answers conflict / replay).
-        return services.table_result_submit(
-            table=table, deal=deal, outcome=outcome, actor=actor, via=via
-        )
-    play = scope.play(round_number)
-    if play is not None and play.sits_out:
-        # The service refuses a sit-out round with its own message.
-        return services.table_result_submit(
-            table=table, deal=deal, outcome=outcome, actor=actor, via=via
-        )
-    if _stored(table, deal):
-        # A stored result (never deleted while the event runs): the service writes nothing for
-        # it, and tells a replay (kept) from another outcome (refused here, never shown).
+        # Not running, not scheduled here, another event's deal, a sit-out round: the service
+        # says why it refuses.
+        return services.table_result_submit(table=table, deal=deal, **kwargs)
+    if scope.is_closed(round_number):
+        refusal: RoundNotOpen = RoundClosed(deal, round_number, scope.open_round)
+        return _refuse_stored(scope, deal, round_number, refusal, **kwargs)
+    if round_number == scope.open_round:
+        # The open round: the service stores it (or answers conflict / replay).
         try:
-            services.table_result_submit(
-                table=table, deal=deal, outcome=outcome, actor=actor, via=via
+            return services.table_result_submit(
+                table=table, deal=deal, refuse_closed=True, **kwargs
             )
-        except ResultReplay:
+        except ResultConflict:
             raise
-        except ResultConflict as conflict:
-            raise RoundNotOpen(deal, round_number, scope.open_round) from conflict
-    raise RoundNotOpen(deal, round_number, scope.open_round)
+        except TournamentError as error:
+            raise _closed_refusal(error, deal, scope) from error
+    refusal = RoundNotOpen(deal, round_number, scope.open_round)
+    return _refuse_stored(scope, deal, round_number, refusal, **kwargs)
+
+
+def correct(
+    scope: TableScope, *, deal: Deal, outcome: Mapping[str, Any], actor: Any, via: str
+) -> TableResult:
+    """The table corrects its own entry of ``deal`` (see the module docstring).
+
+    A deal not entered yet is entered (:func:`submit`). Raises :class:`RoundClosed` in a
+    closed round, :class:`RoundNotOpen` in a later one, :class:`NotOwnEntry` for a result the
+    director recorded (or one the code may not read yet), :class:`ResultReplay` for the same
+    outcome again (nothing written), and what the services raise.
+    """
+    round_number = scope.round_of(deal)
+    play = scope.play(round_number) if round_number is not None else None
+    stored = play.results.get(deal.pk) if play is not None else None
+    if (
+        stored is None
+        or not scope.running
+        or play is None
+        or play.sits_out
+        or deal.event_id != scope.table.event_id
+    ):
+        return submit(scope, deal=deal, outcome=outcome, actor=actor, via=via)
+    assert round_number is not None
+    if scope.is_closed(round_number):
+        raise RoundClosed(deal, round_number, scope.open_round)
+    if scope.is_later(round_number):
+        raise RoundNotOpen(deal, round_number, scope.open_round)
+    if not scope.may_correct(round_number, stored):
+        raise NotOwnEntry(
+            "not_own_entry",
+            _("the director recorded this result: ask the director to correct it"),
+            field="deal",
+        )
+    try:
+        return table_result_table_correct(result=stored, outcome=outcome, actor=actor, via=via)
+    except ResultConflict:
+        raise
+    except TournamentError as error:
+        raise _closed_refusal(error, deal, scope) from error
 
 
 # ------------------------------------------------------------------------ unknown codes

@@ -33,7 +33,7 @@ def event() -> Event:
 
 @pytest.fixture
 def api() -> APIClient:
-    return APIClient()
+    return APIClient(HTTP_ACCEPT_LANGUAGE="en")  # the API speaks French by default
 
 
 def table(event: Event, number: int = 1) -> Table:

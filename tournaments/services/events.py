@@ -11,18 +11,39 @@ its simultaneous's deals and a movement of exactly the simultaneous's rounds
 running), and the last section to finish finishes it, in the same transaction. A simultaneous
 is never started nor finished directly. The deals per round of a simultaneous and of its
 sections are fixed (every section plays the same deal sets).
+
+The director's control of a running event (the control room,
+``tournaments.views.control``):
+
+- :func:`results_board`: per round, every table and deal entered, missing or awaiting a
+  defender's confirmation (an unconfirmed result is not scored: it counts as missing);
+- rounds: :func:`round_close` closes a round (refused with the list of what is missing unless
+  ``confirm``); a closed round (``Event.closed_rounds``) is no longer written with a table code
+  (``tournaments.table_scope``); :func:`round_reopen` opens it again;
+- :func:`event_finish` likewise refuses while results are missing unless ``confirm``, and
+  :func:`event_reopen` takes a finished event back to running (a section's finished
+  simultaneous with it). Both bump the scoring event's ``results_version``: finishing or
+  reopening changes what is public (``tournaments.publication``), so the standings republish.
+
+Each of these director actions is kept in the history of the event (Django's ``LogEntry`` on
+the event: who, when, what, why), shown with the results' history (:func:`event_log`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+from dataclasses import dataclass, field
+from typing import Any
 
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
-from tournaments.models import Club, Deal, Event
+from tournaments.models import Club, Deal, Event, Table, TableResult
 from tournaments.movements import Schedule
 from tournaments.selectors import event_start_problems
 from tournaments.services.common import locked, require_draft
@@ -187,9 +208,324 @@ def event_start(*, event: Event) -> Event:
     return event
 
 
+# ------------------------------------------------------------------- the results board
+
+ENTERED, MISSING, UNCONFIRMED = "entered", "missing", "unconfirmed"
+
+
+@dataclass
+class DealState:
+    """One deal at one table: ``entered``, ``missing`` or ``unconfirmed`` (with its result)."""
+
+    deal: Deal
+    state: str
+    result: TableResult | None = None
+
+
+@dataclass
+class TableState:
+    """One table in one round: its deals' states (none expected where a phantom sits)."""
+
+    table: Table
+    deal_set: int
+    sits_out: bool
+    deals: list[DealState] = field(default_factory=list)
+
+    def count(self, state: str) -> int:
+        return sum(1 for deal in self.deals if deal.state == state)
+
+    @property
+    def entered(self) -> int:
+        return self.count(ENTERED)
+
+    @property
+    def missing(self) -> int:
+        return self.count(MISSING)
+
+    @property
+    def unconfirmed(self) -> int:
+        return self.count(UNCONFIRMED)
+
+    @property
+    def complete(self) -> bool:
+        return self.entered == len(self.deals)
+
+
+@dataclass
+class RoundState:
+    """One round: its tables, whether the director closed it, what is still missing."""
+
+    number: int
+    closed: bool
+    tables: list[TableState] = field(default_factory=list)
+
+    def _sum(self, name: str) -> int:
+        return sum(getattr(table, name) for table in self.tables)
+
+    @property
+    def expected(self) -> int:
+        return sum(len(table.deals) for table in self.tables)
+
+    @property
+    def entered(self) -> int:
+        return self._sum("entered")
+
+    @property
+    def missing(self) -> int:
+        return self._sum("missing")
+
+    @property
+    def unconfirmed(self) -> int:
+        return self._sum("unconfirmed")
+
+    @property
+    def complete(self) -> bool:
+        return self.entered == self.expected
+
+    def gaps(self) -> list[tuple[TableState, DealState]]:
+        """The (table, deal) still missing or unconfirmed, by table and deal."""
+        return [
+            (table, deal) for table in self.tables for deal in table.deals if deal.state != ENTERED
+        ]
+
+
+def _state_of(event: Event, result: TableResult | None) -> str:
+    if result is None:
+        return MISSING
+    if event.opponent_confirmation and not result.confirmed:
+        return UNCONFIRMED
+    return ENTERED
+
+
+def results_board(event: Event, rounds: list[int] | None = None) -> list[RoundState]:
+    """Per round of the movement (or only ``rounds``), every table and deal with its state
+    (3 queries). Tables where a phantom sits expect nothing: listed, with no deal."""
+    schedule = event.schedule
+    numbers = schedule.round_numbers if rounds is None else rounds
+    tables = {t.number: t for t in Table.objects.filter(event=event)}
+    deals_by_set: dict[int, list[Deal]] = {}
+    for deal in Deal.objects.filter(event=event).order_by("number"):
+        deals_by_set.setdefault(deal.deal_set, []).append(deal)
+    stored = TableResult.objects.filter(event=event)
+    if rounds is not None:
+        stored = stored.filter(round_number__in=numbers)
+    results = {(r.table_id, r.deal_id): r for r in stored.select_related("deal", "table")}
+    closed = set(event.closed_rounds or [])
+    board = []
+    for number in numbers:
+        rnd = schedule.round(number)
+        if rnd is None:
+            continue
+        state = RoundState(number=number, closed=number in closed)
+        for play in rnd.tables:
+            table = tables.get(play.table)
+            if table is None:
+                continue
+            row = TableState(table=table, deal_set=play.deal_set, sits_out=play.sits_out)
+            if not play.sits_out:
+                for deal in deals_by_set.get(play.deal_set, []):
+                    result = results.get((table.pk, deal.pk))
+                    row.deals.append(DealState(deal, _state_of(event, result), result))
+            state.tables.append(row)
+        board.append(state)
+    return board
+
+
+def gap_lines(board: list[RoundState]) -> list[str]:
+    """One translated line per missing or unconfirmed (round, table, deal)."""
+    lines = []
+    for rnd in board:
+        for table, deal in rnd.gaps():
+            values = {"round": rnd.number, "table": table.table.number, "deal": deal.deal.number}
+            if deal.state == UNCONFIRMED:
+                line = _(
+                    "Round %(round)s, table %(table)s, deal %(deal)s: awaiting a defender's "
+                    "confirmation"
+                )
+            else:
+                line = _("Round %(round)s, table %(table)s, deal %(deal)s: missing")
+            lines.append(line % values)
+    return lines
+
+
+class ResultsMissing(TournamentError):
+    """Closing a round or finishing the event while results are missing, unconfirmed: the
+    ``details`` list them, ``board`` holds the rounds concerned."""
+
+    def __init__(self, code: str, message: str, board: list[RoundState]) -> None:
+        super().__init__(code, message, details=gap_lines(board))
+        self.board = board
+
+
+# ------------------------------------------------------------------------------ the log
+
+LOG_ACTIONS = ("finish", "reopen", "close_round", "reopen_round")
+
+
+def _log(
+    event: Event,
+    actor: Any,
+    action: str,
+    *,
+    round_number: int | None = None,
+    reason: str = "",
+    missing: int = 0,
+) -> None:
+    """Keep a director's action in the event's history (a signed-in user only)."""
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return
+    message = {"action": action, "round": round_number, "reason": reason, "missing": missing}
+    LogEntry.objects.create(
+        user_id=actor.pk,
+        content_type=ContentType.objects.get_for_model(Event),
+        object_id=str(event.pk),
+        object_repr=str(event)[:200],
+        action_flag=CHANGE,
+        change_message=json.dumps(message),
+    )
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One director's action on the event, as the history page shows it."""
+
+    at: dt.datetime
+    by: str
+    action: str
+    round_number: int | None
+    reason: str
+    missing: int
+
+    @property
+    def label(self) -> str:
+        if self.action == "finish":
+            return _("Event finished")
+        if self.action == "reopen":
+            return _("Event reopened")
+        if self.action == "close_round":
+            return _("Round %(round)s closed") % {"round": self.round_number}
+        return _("Round %(round)s reopened") % {"round": self.round_number}
+
+
+def event_log(event: Event) -> list[LogLine]:
+    """The director's actions on ``event`` (finish, reopen, rounds closed and reopened)."""
+    entries = LogEntry.objects.filter(
+        content_type=ContentType.objects.get_for_model(Event), object_id=str(event.pk)
+    ).select_related("user")
+    lines = []
+    for entry in entries.order_by("action_time", "pk"):
+        try:
+            data = json.loads(entry.change_message)
+        except ValueError:
+            continue
+        if not isinstance(data, dict) or data.get("action") not in LOG_ACTIONS:
+            continue  # an admin change of the event: the admin's own history shows it
+        lines.append(
+            LogLine(
+                at=entry.action_time,
+                by=entry.user.get_username() if entry.user else "",
+                action=str(data["action"]),
+                round_number=data.get("round"),
+                reason=str(data.get("reason") or ""),
+                missing=int(data.get("missing") or 0),
+            )
+        )
+    return lines
+
+
+# ------------------------------------------------------------------------------ rounds
+
+
+def _require_round(event: Event, round_number: int) -> None:
+    if round_number not in event.schedule.round_numbers:
+        raise TournamentError(
+            "unknown_round",
+            _("Round %(round)s is not a round of the movement.") % {"round": round_number},
+            field="round",
+        )
+
+
+def _require_running(event: Event, code: str, message: str) -> None:
+    if event.status != Event.Status.RUNNING:
+        raise TournamentError(code, message)
+
+
 @transaction.atomic
-def event_finish(*, event: Event) -> Event:
-    """running → finished; the last section to finish finishes its simultaneous too."""
+def round_close(
+    *, event: Event, round_number: int, actor: Any = None, confirm: bool = False, reason: str = ""
+) -> Event:
+    """Close round ``round_number``: table codes no longer write there (the director still
+    does). Refused with :class:`ResultsMissing` while a result is missing or unconfirmed,
+    unless ``confirm``. Closing a closed round changes nothing."""
+    event = locked(event)
+    _require_running(
+        event, "event_not_running", _("Only a round of a running event can be closed.")
+    )
+    _require_round(event, round_number)
+    closed = set(event.closed_rounds or [])
+    if round_number in closed:
+        return event
+    board = results_board(event, [round_number])
+    if not confirm and any(not rnd.complete for rnd in board):
+        raise ResultsMissing(
+            "round_incomplete",
+            _("Round %(round)s still has results missing.") % {"round": round_number},
+            board,
+        )
+    event.closed_rounds = sorted(closed | {round_number})
+    event.save(update_fields=["closed_rounds"])
+    missing = sum(len(rnd.gaps()) for rnd in board)
+    _log(event, actor, "close_round", round_number=round_number, reason=reason, missing=missing)
+    return event
+
+
+@transaction.atomic
+def round_reopen(*, event: Event, round_number: int, actor: Any = None, reason: str = "") -> Event:
+    """Open a closed round again: its tables may correct their entries there again."""
+    event = locked(event)
+    _require_running(
+        event, "event_not_running", _("Only a round of a running event can be reopened.")
+    )
+    _require_round(event, round_number)
+    closed = set(event.closed_rounds or [])
+    if round_number not in closed:
+        raise TournamentError(
+            "round_not_closed", _("Round %(round)s is not closed.") % {"round": round_number}
+        )
+    event.closed_rounds = sorted(closed - {round_number})
+    event.save(update_fields=["closed_rounds"])
+    _log(event, actor, "reopen_round", round_number=round_number, reason=reason)
+    return event
+
+
+# ------------------------------------------------------------------------- finish, reopen
+
+
+def _republish(event: Event) -> Event:
+    """Bump the scoring event's ``results_version`` and announce it on commit: what finishing
+    or reopening made public (or withheld again) is published by the recompute, which brings
+    the snapshot to this version even when it was behind (a lost task, a broker outage)."""
+    scoring_id = event.scoring_event_id
+    Event.objects.filter(pk=scoring_id).update(results_version=F("results_version") + 1)
+    version = Event.objects.values_list("results_version", flat=True).get(pk=scoring_id)
+    if scoring_id == event.pk:
+        event.results_version = version
+    transaction.on_commit(
+        lambda: results_changed.send(sender=Event, event_id=scoring_id, results_version=version)
+    )
+    return event
+
+
+@transaction.atomic
+def event_finish(
+    *, event: Event, actor: Any = None, confirm: bool = True, reason: str = ""
+) -> Event:
+    """running → finished; the last section to finish finishes its simultaneous too.
+
+    With ``confirm=False`` (the organiser's page) it is refused with :class:`ResultsMissing`
+    while a result is missing or unconfirmed; the director then confirms with the list in
+    front of him. The final standings are produced either way (a new results version).
+    """
     if event.simultaneous_id is None and is_simultaneous(event):
         raise TournamentError(
             "simultaneous_finish",
@@ -198,6 +534,11 @@ def event_finish(*, event: Event) -> Event:
     event = locked(event)
     if event.status != Event.Status.RUNNING:
         raise TournamentError("event_not_running", _("Only a running event can be finished."))
+    board = [rnd for rnd in results_board(event) if not rnd.complete]
+    if board and not confirm:
+        raise ResultsMissing(
+            "results_missing", _("Results are still missing in this event."), board
+        )
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status", "updated_at"])
     if event.simultaneous_id is not None:
@@ -210,16 +551,32 @@ def event_finish(*, event: Event) -> Event:
         if parent.status == Event.Status.RUNNING and not unfinished:
             parent.status = Event.Status.FINISHED
             parent.save(update_fields=["status", "updated_at"])
+    missing = sum(len(rnd.gaps()) for rnd in board)
+    _log(event, actor, "finish", reason=reason, missing=missing)
     # The final standings are always produced, and they publish what finishing made public
-    # (``tournaments.publication``: a closed event or section withholds no deal any more): a
-    # new results version, which the recompute brings the snapshot to even when it was behind
-    # (a lost task, a broker outage).
-    scoring_id = event.scoring_event_id
-    Event.objects.filter(pk=scoring_id).update(results_version=F("results_version") + 1)
-    version = Event.objects.values_list("results_version", flat=True).get(pk=scoring_id)
-    if scoring_id == event.pk:
-        event.results_version = version
-    transaction.on_commit(
-        lambda: results_changed.send(sender=Event, event_id=scoring_id, results_version=version)
-    )
-    return event
+    # (``tournaments.publication``: a closed event or section withholds no deal any more).
+    return _republish(event)
+
+
+@transaction.atomic
+def event_reopen(*, event: Event, actor: Any = None, reason: str = "") -> Event:
+    """finished → running (the director reopens it, e.g. for a forgotten result): tables
+    enter their missing results again, the standings are provisional again; a section's
+    finished simultaneous runs again with it. Kept in the history with its ``reason``."""
+    if event.simultaneous_id is None and is_simultaneous(event):
+        raise TournamentError(
+            "simultaneous_reopen",
+            _("A simultaneous is reopened with its sections: reopen a section."),
+        )
+    event = locked(event)
+    if event.status != Event.Status.FINISHED:
+        raise TournamentError("event_not_finished", _("Only a finished event can be reopened."))
+    event.status = Event.Status.RUNNING
+    event.save(update_fields=["status", "updated_at"])
+    if event.simultaneous_id is not None:
+        parent = Event.objects.select_for_update().get(pk=event.simultaneous_id)
+        if parent.status == Event.Status.FINISHED:
+            parent.status = Event.Status.RUNNING
+            parent.save(update_fields=["status", "updated_at"])
+    _log(event, actor, "reopen", reason=reason)
+    return _republish(event)

@@ -273,6 +273,23 @@ def _commit_version(
     return version
 
 
+def refuse_closed_round(event: Event, round_number: int) -> None:
+    """Raise ``round_closed`` if the director has closed ``round_number`` of ``event``.
+
+    Called by the table code's writes inside their transaction, after
+    :func:`_commit_version`: the event row is then locked (or share-locked, for a section),
+    and :func:`tournaments.services.events.round_close` locks it for update, so a table's
+    write and the closing of its round never cross.
+    """
+    closed = Event.objects.values_list("closed_rounds", flat=True).get(pk=event.pk)
+    if round_number in (closed or []):
+        raise TournamentError(
+            "round_closed",
+            _("round %(round)s is closed: ask the director") % {"round": round_number},
+            field="deal",
+        )
+
+
 def _record(
     result: TableResult,
     action: str,
@@ -393,12 +410,20 @@ def _seat_fields(seated: Mapping[str, Entrant]) -> dict[str, Entrant]:
 
 
 def table_result_submit(
-    *, table: Table, deal: Deal, outcome: Mapping[str, Any], actor: User = None, via: str = "table"
+    *,
+    table: Table,
+    deal: Deal,
+    outcome: Mapping[str, Any],
+    actor: User = None,
+    via: str = "table",
+    refuse_closed: bool = False,
 ) -> TableResult:
     """Store the outcome of ``deal`` played at ``table``; raise :class:`TournamentError` if refused.
 
     Raises :class:`ResultConflict` (with the stored result) when the deal is already entered,
     :class:`ResultReplay` (its subclass) when with this very outcome: then nothing is written.
+    ``refuse_closed`` (a table code's write): refused (``round_closed``) in a round the
+    director has closed, even one closed while this write ran.
     """
     if via not in ENTRY_VIAS:
         raise ValueError(f"unknown entry channel {via!r}")
@@ -444,6 +469,8 @@ def table_result_submit(
             )
             # The event may be finished meanwhile: _commit_version decides, last, under its lock.
             _commit_version(event, running_only=True, results=[result])
+            if refuse_closed:
+                refuse_closed_round(event, play.round)
     except IntegrityError as error:
         # A concurrent device stored the same (deal, table) since the check above.
         stored = _stored(deal, table)
@@ -525,6 +552,61 @@ def table_result_correct(
         locked.save()
         _record(locked, ResultChange.Action.CORRECT, actor, reason, before, "")
         _commit_version(locked.event, running_only=False, results=[locked])
+    return locked
+
+
+def table_result_table_correct(
+    *, result: TableResult, outcome: Mapping[str, Any], actor: User = None, via: str = "table"
+) -> TableResult:
+    """The table corrects its own entry (``tournaments.table_scope.correct`` decides where).
+
+    Refused unless the event runs, the round is not closed (:func:`refuse_closed_round`) and
+    the result is a played one the table entered itself (a director's decision or entry is
+    the director's to correct). The same outcome again is a :class:`ResultReplay` (nothing
+    written). Otherwise the outcome replaces the stored one, ``entered_via`` names the
+    channel, and the history keeps a correction by the table (before/after); in an event that
+    asks for the opponent confirmation, the corrected result awaits a defender again (unless
+    the director made it).
+    """
+    if via not in ENTRY_VIAS:
+        raise ValueError(f"unknown entry channel {via!r}")
+    event = Event.objects.get(pk=result.event_id)
+    _require_running(event)  # early: a fast, clear answer
+    with transaction.atomic():
+        locked = (
+            TableResult.objects.select_for_update()
+            .select_related("deal", "table")
+            .get(pk=result.pk)
+        )
+        if (
+            locked.kind != TableResult.Kind.PLAYED
+            or locked.director_assigned
+            or (locked.entered_via not in ("table", "api"))
+        ):
+            raise TournamentError(
+                "not_own_entry",
+                _("the director recorded this result: ask the director to correct it"),
+                field="deal",
+            )
+        scored = outcome_score(deal=locked.deal, outcome=outcome)
+        if _same_outcome(locked, scored):
+            raise ResultReplay(locked)
+        before = result_state(locked)
+        for name, value in scored.fields.items():
+            setattr(locked, name, value)
+        locked.confirmed = user_directs(actor, event) or not event.opponent_confirmation
+        locked.entered_via = via
+        locked.save()
+        _record(
+            locked,
+            ResultChange.Action.CORRECT,
+            actor,
+            "",
+            before,
+            _("table %(table)s") % {"table": locked.table.number},
+        )
+        _commit_version(event, running_only=True, results=[locked])
+        refuse_closed_round(event, locked.round_number)
     return locked
 
 

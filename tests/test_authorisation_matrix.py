@@ -71,6 +71,8 @@ MATRIX: dict[str, dict[str, str]] = {
     "api_schema": {"GET": "AAAAAAA"},
     "api_docs": {"GET": "AAAAAAA"},
     "api_redoc": {"GET": "AAAAAAA"},
+    # The API root (/api/v1/): its endpoints and documentation, public.
+    "api_root": {"GET": "AAAAAAA"},
     # API reads of a public event: everybody; writes: the event's directors only.
     "api:events": {"GET": "AAAAAAA"},
     "api:event": {"GET": "AAAAAAA"},
@@ -101,7 +103,17 @@ MATRIX: dict[str, dict[str, str]] = {
     "organiser:event": {"GET": "LLLLADA", "POST": "LLLLADA"},
     "organiser:event_edit": {"GET": "LLLLADA", "POST": "LLLLADA"},
     "organiser:event_start": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
-    "organiser:event_finish": {"GET": "LLLLMMM", "POST": "LLLLADA"},
+    # Finishing: GET the confirmation page listing what is missing; a POST while results are
+    # missing, without the confirmation, is refused with the list (409). Reopening a running
+    # event: 409 (only a finished one reopens, with a reason).
+    "organiser:event_finish": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "organiser:event_reopen": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    # The control room (GET only) and its printable list of missing results; closing round 1
+    # (results missing, not confirmed: 409 with the list), reopening it (not closed: 409).
+    "organiser:control": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "organiser:control_missing": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "organiser:round_close": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "organiser:round_reopen": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "organiser:players": {"GET": "LLLLADA", "POST": "LLLLADA"},
     "organiser:player_add": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "organiser:player_register": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
@@ -134,6 +146,9 @@ MATRIX: dict[str, dict[str, str]] = {
     "table:deal_save": {"GET": "MMMMMMM", "POST": "DADDDDD"},
     "table:deal_preview": {"GET": "MMMMMMM", "POST": "DAADDDD"},
     "table:deal_confirm": {"GET": "MMMMMMM", "POST": "DADDDDD"},
+    # A correction: the open round's own entry (stored by the table) is corrected; round 3's
+    # (entered ahead by the director, a later round) is refused, round_not_open.
+    "table:deal_correct": {"GET": "MMMMMMM", "POST": "DADDDDD"},
     # Public pages of a public event: everybody (GET only); outcomes still in play are
     # hidden inside the pages (tests/scoring).
     "public:home": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
@@ -296,11 +311,12 @@ def _defender(deal: Deal | None) -> str:
 
 def _table_target(world: World, role: str, name: str) -> tuple[str, int, Deal | None]:
     """(code, deal number, deal) a role aims at on a table URL."""
+    stored = name in ("table:deal_confirm", "table:deal_correct")
     if role == "table_open":
-        deal = world.open_entered if name == "table:deal_confirm" else world.open_missing
+        deal = world.open_entered if stored else world.open_missing
         return world.table.code, deal.number, deal
     if role == "table_later":
-        deal = world.later_entered if name == "table:deal_confirm" else world.later_missing
+        deal = world.later_entered if stored else world.later_missing
         return world.table.code, deal.number, deal
     if role == "table_other_event":
         return world.other_code, world.absent_number, None
@@ -324,8 +340,8 @@ def build_call(world: World, route: Route, role: str) -> Call:
     }
     if name.startswith(("table:", "api:table")):
         values["number"] = number
-    elif name == "organiser:entry_grid":
-        values["number"] = 1
+    elif name in ("organiser:entry_grid", "organiser:round_close", "organiser:round_reopen"):
+        values["number"] = 1  # a round number
     else:
         values["number"] = world.open_entered.number
     path = "/" + route.pattern
@@ -337,11 +353,12 @@ def build_call(world: World, route: Route, role: str) -> Call:
     if name == "table:entry" and role == "table_later":
         path += "?round=3"
     data: dict[str, Any] = {}
-    if name in ("table:deal_save", "table:deal_preview"):
+    if name in ("table:deal_save", "table:deal_preview", "table:deal_correct"):
         data = {
             f"d{number}-contract": "garde",
             f"d{number}-oudlers": "2",
-            f"d{number}-points": "46",
+            # a correction changes the stored Garde 46
+            f"d{number}-points": "50" if name == "table:deal_correct" else "46",
             f"d{number}-petit_au_bout": "",
         }
     elif name == "table:deal_confirm":

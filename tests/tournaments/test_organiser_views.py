@@ -356,6 +356,12 @@ def test_details_edit_and_running_dashboard(client_in, organiser) -> None:
     assert response.status_code == 400
     event.refresh_from_db()
     assert event.name == "Open 2"
-    assert client_in.post(url("organiser:event_finish", event.pk)).status_code == 302
+    # Results are missing: finishing needs the director's confirmation.
+    refused = client_in.post(url("organiser:event_finish", event.pk))
+    assert refused.status_code == 409 and 'id="missing-results"' in refused.text
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+    confirmed = client_in.post(url("organiser:event_finish", event.pk), {"confirm": "1"})
+    assert confirmed.status_code == 302
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED

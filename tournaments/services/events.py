@@ -568,6 +568,9 @@ def event_reopen(*, event: Event, actor: Any = None, reason: str = "") -> Event:
             "simultaneous_reopen",
             _("A simultaneous is reopened with its sections: reopen a section."),
         )
+    reason = (reason or "").strip()
+    if not reason:
+        raise TournamentError("reason_required", _("a reason is required"), field="reason")
     event = locked(event)
     if event.status != Event.Status.FINISHED:
         raise TournamentError("event_not_finished", _("Only a finished event can be reopened."))

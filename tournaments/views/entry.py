@@ -15,7 +15,10 @@ scoped to the table's open round by :mod:`tournaments.table_scope`):
   lost answer, even once the round is over) saves nothing and goes back to the table saying it
   was already stored, identical;
 - ``/table/<code>/deal/<n>/confirm/``: a defender confirms (when the event asks for it), in the
-  open round.
+  open round;
+- ``/table/<code>/deal/<n>/correct/`` corrects the table's own entry (``?correct=<n>`` on the
+  page shows its form) of the open round or an earlier one, until the director closes that
+  round; a closed round's write is a 403 saying "this round is closed: ask the director".
 
 An unknown code is a 404; too many of them from one address a 429 (``Retry-After``), while a
 valid code always opens its table.
@@ -24,7 +27,8 @@ Organiser side (login + directing the event, else 404): the entry grid of a roun
 deals, compact inputs in tab order), the director's actions on one (table, deal) — correct,
 artificial scores, not played, each with a required reason — penalties, and the append-only
 history. The forms live in :mod:`tournaments.forms.results`; a refused write
-(``TournamentError``) is shown on the form field it names.
+(``TournamentError``) is shown on the form field it names. The grid's inputs are not
+``required``: a partly filled round is saved, its empty rows skipped.
 """
 
 from __future__ import annotations
@@ -54,8 +58,10 @@ from tournaments.models import (
     Table,
     TableResult,
 )
+from tournaments.services.events import event_log
 from tournaments.table_scope import (
     CodeThrottled,
+    NotOwnEntry,
     RoundNotOpen,
     TableScope,
     UnknownCode,
@@ -90,6 +96,8 @@ class DealCard:
     result: TableResult | None
     form: DealOutcomeForm | None
     hidden: bool = False  # a result is stored, but the table code may not read it yet
+    correctable: bool = False  # the table code may correct this stored result
+    correcting: bool = False  # ``form`` corrects the stored result (posted to deal_correct)
 
     @property
     def outcome(self) -> dict[str, Any] | None:
@@ -118,7 +126,10 @@ def _render_table_page(
     bound: DealOutcomeForm | None = None,
     status: int = 200,
     error: str | None = None,
+    correct: int | None = None,
 ) -> HttpResponse:
+    """The table page at ``round_number`` (else the current round); ``bound`` re-shows a form
+    with its errors; ``correct`` (a deal number) shows the correction form of that deal."""
     table = scope.table
     event = table.event
     plays = scope.plays
@@ -137,14 +148,26 @@ def _render_table_page(
     cards = []
     for deal in play.deals:
         result = visible.get(deal.pk)
+        stored = play.results.get(deal.pk)
         form = None
-        if writable and deal.pk not in play.results:
+        correctable = stored is not None and scope.may_correct(play.round_number, stored)
+        correcting = correctable and correct == deal.number
+        if (writable and stored is None) or correcting:
             if bound is not None and bound.deal.pk == deal.pk:
                 form = bound
             else:
-                form = DealOutcomeForm(deal=deal, prefix=_deal_prefix(deal))
-        hidden = result is None and deal.pk in play.results
-        cards.append(DealCard(deal=deal, result=result, form=form, hidden=hidden))
+                # A correction shows the stored outcome only where the code may read it.
+                initial = DealOutcomeForm.initial_of(
+                    selectors.result_outcome(result) if correcting and result else None
+                )
+                form = DealOutcomeForm(deal=deal, prefix=_deal_prefix(deal), initial=initial)
+        hidden = result is None and stored is not None
+        cards.append(
+            DealCard(
+                deal=deal, result=result, form=form, hidden=hidden, correctable=correctable,
+                correcting=correcting,
+            )
+        )  # fmt: skip
     context = {
         "event": event,
         "table": table,
@@ -158,6 +181,7 @@ def _render_table_page(
         "earlier": not writable and not scope.is_later(play.round_number),
         "recap": _round_recap(play, visible),
         "complete": not play.missing,
+        "closed": scope.is_closed(play.round_number),
         "error": error,
         "seats": SEATS,
     }
@@ -201,7 +225,12 @@ def _by_table_code(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
 @_by_table_code
 def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
     scope = TableScope.of(table)
-    return _render_table_page(request, scope, round_number=_round_param(request.GET.get("round")))
+    return _render_table_page(
+        request,
+        scope,
+        round_number=_round_param(request.GET.get("round")),
+        correct=_round_param(request.GET.get("correct")),
+    )
 
 
 @require_POST
@@ -240,14 +269,21 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
         )
         return redirect(_table_url(table, replay.result.round_number) + f"#deal-{deal.number}")
     except ResultConflict as conflict:
+        stored = conflict.result
+        correct_url = None
+        if scope.may_correct(stored.round_number, stored):
+            correct_url = (
+                f"{_table_url(table, stored.round_number)}&correct={deal.number}#deal-{deal.number}"
+            )
         context = {
             "event": table.event,
             "table": table,
             "deal": deal,
-            "result": conflict.result,
-            "outcome": selectors.result_outcome(conflict.result),
+            "result": stored,
+            "outcome": selectors.result_outcome(stored),
             "seats": SEATS,
             "back": _table_url(table, round_number),
+            "correct_url": correct_url,
         }
         return render(request, "tournaments/entry/conflict.html", context, status=409)
     except RoundNotOpen as refused:
@@ -261,6 +297,47 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
         return _render_table_page(
             request, scope, round_number=round_number, status=400, error=error.describe()
         )
+    messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal.number})
+    return redirect(_table_url(table, result.round_number) + f"#deal-{deal.number}")
+
+
+@require_POST
+@_by_table_code
+def deal_correct(request: HttpRequest, table: Table, number: int) -> HttpResponse:
+    """The table corrects its own entry of ``deal`` (``tournaments.table_scope.correct``)."""
+    deal = _deal_or_404(table, number)
+    scope = TableScope.of(table)
+    round_number = scope.round_of(deal)
+    form = DealOutcomeForm(request.POST, deal=deal, prefix=_deal_prefix(deal))
+    if not form.is_valid():
+        return _render_table_page(
+            request, scope, round_number=round_number, bound=form, status=400, correct=number
+        )
+    try:
+        result = table_scope.correct(
+            scope, deal=deal, outcome=form.outcome(), actor=_table_actor(request, table),
+            via="table",
+        )  # fmt: skip
+    except ResultReplay as replay:
+        result = replay.result  # the same outcome: nothing to change
+    except RoundNotOpen as refused:  # a closed round (round_closed) or a later one
+        return _render_table_page(
+            request, scope, round_number=round_number, status=403, error=refused.message
+        )
+    except NotOwnEntry as refused:
+        return _render_table_page(
+            request, scope, round_number=round_number, status=403, error=refused.message
+        )
+    except TournamentError as error:
+        if forms.error_field(form, error.field):
+            forms.add_error(form, error)
+            return _render_table_page(
+                request, scope, round_number=round_number, bound=form, status=400, correct=number
+            )
+        return _render_table_page(
+            request, scope, round_number=round_number, status=400, error=error.describe()
+        )
+    # One message whether it changed or not: a result the code may not read stays unread.
     messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal.number})
     return redirect(_table_url(table, result.round_number) + f"#deal-{deal.number}")
 
@@ -314,7 +391,14 @@ def _grid_rows(event: Event, round_number: int, data: Any = None) -> list[GridRo
             result = grid.results.get((table.pk, deal.pk))
             form = None
             if result is None and not play.sits_out:
-                form = DealOutcomeForm(data, deal=deal, prefix=f"t{table.number}-d{deal.number}")
+                # No ``required`` attribute: the browser must let a partly filled round be
+                # sent (its empty rows are skipped, :func:`_grid_save`).
+                form = DealOutcomeForm(
+                    data,
+                    deal=deal,
+                    prefix=f"t{table.number}-d{deal.number}",
+                    use_required_attribute=False,
+                )
             cells.append(DealCard(deal=deal, result=result, form=form))
         seats = [(seat, grid.entrants.get(play.seats[seat])) for seat in SEATS]
         rows.append(GridRow(table=table, seats=seats, cells=cells))
@@ -385,6 +469,7 @@ def entry_grid(request: HttpRequest, event: Event, number: int) -> HttpResponse:
         "round_number": number,
         "rows": rows,
         "rounds": event.schedule.round_numbers,
+        "closed": number in (event.closed_rounds or []),
         "seats": SEATS,
     }
     return render(request, "tournaments/entry/grid.html", context, status=status)
@@ -512,6 +597,7 @@ def history(request: HttpRequest, event: Event) -> HttpResponse:
         "event": event,
         "changes": selectors.event_result_changes(event),
         "penalties": selectors.event_penalties(event),
+        "event_log": event_log(event),
         "rounds": event.schedule.round_numbers,
     }
     return render(request, "tournaments/entry/history.html", context)

@@ -23,6 +23,7 @@ from tournaments import forms, movements, selectors, services
 from tournaments.access import clubs_directed_by, directs_event
 from tournaments.errors import TournamentError
 from tournaments.models import Event, Team
+from tournaments.views import control
 
 
 def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any]]:
@@ -178,17 +179,9 @@ def event_start(request: HttpRequest, event: Event) -> HttpResponse:
     return redirect("organiser:event", pk=event.pk)
 
 
-@login_required
-@require_POST
-@directs_event
-def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
-    try:
-        services.event_finish(event=event)
-    except TournamentError as error:
-        messages.error(request, " ".join(error.messages))
-        return redirect("organiser:event", pk=event.pk)
-    messages.success(request, _("The event is finished."))
-    return redirect("organiser:event", pk=event.pk)
+# ``organiser:event_finish``: the confirmation page listing what is missing, then the finish
+# (with the control room, whose round life cycle it completes).
+event_finish = control.event_finish
 
 
 # --- players -----------------------------------------------------------------------------

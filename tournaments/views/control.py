@@ -1,0 +1,215 @@
+"""The director's control room and the event's life cycle (login + directing the event).
+
+- ``control`` (``?round=n``): per round, every table with its deals entered, missing or
+  awaiting a defender's confirmation; each cell one click from the table's entry (the entry
+  grid of the round, the correction of a result). The board is an htmx fragment refreshed
+  every 10 seconds: the same URL answers the whole page or, to an ``HX-Request``, the fragment
+  (``Vary: HX-Request``), as the public ranking does.
+- ``missing``: the printable list of what is missing (A4), every round or ``?round=n``.
+- ``round_close`` / ``round_reopen`` (POST): the round life cycle. Closing a round with
+  results missing is refused with the list (409) unless the director confirms it
+  (``confirm``); a closed round is no longer written with a table code.
+- ``event_finish`` (GET: the confirmation page listing what is missing; POST) and
+  ``event_reopen`` (GET: the page asking why; POST): finishing with results missing needs the
+  confirmation; reopening a finished event is kept in the history with its reason.
+
+The services (:mod:`tournaments.services.events`) decide; a refusal re-renders the page with
+its message and a 4xx status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tournaments.access import directs_event
+from tournaments.errors import TournamentError
+from tournaments.models import Event
+from tournaments.services import events as event_services
+from tournaments.services.events import ResultsMissing, RoundState, results_board
+
+REFRESH_SECONDS = 10
+REASON_MAX = 500
+
+
+def _reason(request: HttpRequest) -> str:
+    return (request.POST.get("reason") or "").strip()[:REASON_MAX]
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    return request.POST.get("confirm") in ("1", "on", "true", "yes")
+
+
+def current_round(board: list[RoundState]) -> int | None:
+    """The round the control room shows first: the first one not closed with results
+    missing, else the last not closed, else the last."""
+    for rnd in board:
+        if not rnd.closed and not rnd.complete:
+            return rnd.number
+    open_rounds = [rnd.number for rnd in board if not rnd.closed]
+    if open_rounds:
+        return open_rounds[-1]
+    return board[-1].number if board else None
+
+
+def _control_url(event: Event, round_number: int | None) -> str:
+    url = reverse("organiser:control", args=[event.pk])
+    return f"{url}?round={round_number}" if round_number else url
+
+
+def _selected_round(request: HttpRequest, board: list[RoundState]) -> RoundState | None:
+    raw = request.GET.get("round") or ""
+    wanted = int(raw) if raw.isdigit() else current_round(board)
+    return next((rnd for rnd in board if rnd.number == wanted), None)
+
+
+def _control_context(request: HttpRequest, event: Event) -> dict[str, Any]:
+    board = results_board(event)
+    selected = _selected_round(request, board)
+    totals = {
+        "expected": sum(rnd.expected for rnd in board),
+        "entered": sum(rnd.entered for rnd in board),
+        "missing": sum(rnd.missing for rnd in board),
+        "unconfirmed": sum(rnd.unconfirmed for rnd in board),
+    }
+    return {
+        "event": event,
+        "board": board,
+        "selected": selected,
+        "totals": totals,
+        "running": event.status == Event.Status.RUNNING,
+        "refresh": REFRESH_SECONDS,
+    }
+
+
+@login_required
+@require_GET
+@directs_event
+def control(request: HttpRequest, event: Event) -> HttpResponse:
+    """The control room (see the module docstring); the htmx fragment to an HX-Request."""
+    context = _control_context(request, event)
+    template = "tournaments/organiser/control.html"
+    if request.headers.get("HX-Request"):
+        template = "tournaments/organiser/control_board.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+@require_GET
+@directs_event
+def missing(request: HttpRequest, event: Event) -> HttpResponse:
+    """The printable list of missing results (every round, or ``?round=n``)."""
+    board = results_board(event)
+    raw = request.GET.get("round") or ""
+    if raw.isdigit():
+        board = [rnd for rnd in board if rnd.number == int(raw)]
+    rounds = [rnd for rnd in board if not rnd.complete]
+    context = {"event": event, "rounds": rounds, "round": int(raw) if raw.isdigit() else None}
+    return render(request, "tournaments/organiser/control_missing.html", context)
+
+
+def _refused_page(
+    request: HttpRequest, event: Event, error: TournamentError, *, action: str, **extra: Any
+) -> HttpResponse:
+    """The confirmation page of ``action`` (``close_round``, ``finish``) listing what is
+    missing (409), or the refusal's message (400 / 409)."""
+    board = error.board if isinstance(error, ResultsMissing) else []
+    context = {
+        "event": event,
+        "action": action,
+        "error": error,
+        "board": board,
+        "missing_rounds": board,
+        "reason": _reason(request),
+        **extra,
+    }
+    status = 409 if isinstance(error, ResultsMissing) or error.code == "event_not_running" else 400
+    template = (
+        "tournaments/organiser/finish.html"
+        if action == "finish"
+        else "tournaments/organiser/control_close.html"
+    )
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+@directs_event
+def round_close(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    try:
+        event_services.round_close(
+            event=event, round_number=number, actor=request.user,
+            confirm=_confirmed(request), reason=_reason(request),
+        )  # fmt: skip
+    except TournamentError as error:
+        return _refused_page(request, event, error, action="close_round", round_number=number)
+    messages.success(request, _("Round %(round)s is closed.") % {"round": number})
+    return redirect(_control_url(event, number))
+
+
+@login_required
+@require_POST
+@directs_event
+def round_reopen(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    try:
+        event_services.round_reopen(
+            event=event, round_number=number, actor=request.user, reason=_reason(request)
+        )
+    except TournamentError as error:
+        context = _control_context(request, event)
+        context["error"] = error.message
+        return render(request, "tournaments/organiser/control.html", context, status=409)
+    messages.success(request, _("Round %(round)s is open again.") % {"round": number})
+    return redirect(_control_url(event, number))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@directs_event
+def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
+    """GET: what finishing would leave missing, and the confirmation; POST: finish."""
+    if request.method == "GET":
+        incomplete = [rnd for rnd in results_board(event) if not rnd.complete]
+        if event.status != Event.Status.RUNNING:
+            incomplete = []
+        context = {"event": event, "missing_rounds": incomplete, "error": None, "reason": ""}
+        return render(request, "tournaments/organiser/finish.html", context)
+    try:
+        event_services.event_finish(
+            event=event, actor=request.user, confirm=_confirmed(request), reason=_reason(request)
+        )
+    except TournamentError as error:
+        return _refused_page(request, event, error, action="finish")
+    messages.success(request, _("The event is finished."))
+    return redirect("organiser:event", pk=event.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@directs_event
+def event_reopen(request: HttpRequest, event: Event) -> HttpResponse:
+    """GET: the page asking why; POST: the finished event runs again (kept in the history)."""
+    error = None
+    status = 200
+    if request.method == "POST":
+        try:
+            event_services.event_reopen(event=event, actor=request.user, reason=_reason(request))
+        except TournamentError as refused:
+            error, status = refused.message, 409
+        else:
+            messages.success(
+                request, _("The event is running again: tables can enter their results.")
+            )
+            return redirect("organiser:control", pk=event.pk)
+    context = {"event": event, "error": error, "reason": _reason(request)}
+    return render(request, "tournaments/organiser/finish_reopen.html", context, status=status)

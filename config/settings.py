@@ -35,6 +35,15 @@ if not DEBUG and (not SECRET_KEY or SECRET_KEY in PUBLISHED_SECRET_KEYS):
     )
 if not SECRET_KEY:
     SECRET_KEY = "debug-only-insecure-key-never-used-outside-debug"
+# Where phones in the room reach this server, e.g. http://192.168.1.20:8000: the QR codes and
+# table cards print it (empty, the default: the host of the organiser's request). ``./dev demo
+# --lan`` sets it to the machine's LAN address.
+DUPLITAROT_PUBLIC_URL = env.str("DUPLITAROT_PUBLIC_URL", default="").strip().rstrip("/")
+if DUPLITAROT_PUBLIC_URL and not DUPLITAROT_PUBLIC_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(
+        "DUPLITAROT_PUBLIC_URL must start with http:// or https://, e.g. http://192.168.1.20:8000"
+    )
+
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -47,6 +56,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    # Swagger UI and ReDoc served by the app (/api/docs/ and /api/redoc/ work offline).
+    "drf_spectacular_sidecar",
     "axes",
     "tournaments",
     "scoring",
@@ -201,6 +212,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The documentation pages' JavaScript and CSS come from drf-spectacular-sidecar's static
+    # files (pinned by uv.lock), never from a CDN: a club room often has no internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # One schema name per shared choice set (seats, contracts, sides).
     "ENUM_NAME_OVERRIDES": {
         "SeatEnum": "tournaments.models.Seat",

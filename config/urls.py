@@ -1,5 +1,9 @@
 """Root URLconf: public pages and organiser screens (localised), the REST API and its schema.
 
+``/api/v1/`` answers with the API's root (:class:`ApiRootView`): its main endpoints and where
+its schema and documentation are. The documentation pages (Swagger UI, ReDoc) load their
+assets from the app's static files (drf-spectacular-sidecar), never from a CDN.
+
 URL names are snake_case and namespaced by audience: ``public:`` (standings pages),
 ``organiser:`` (set-up, printouts, entry grid), ``table:`` (table phones), ``api:`` (REST API v1).
 """
@@ -7,14 +11,76 @@ URL names are snake_case and namespaced by audience: ``public:`` (standings page
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, reverse
+from drf_spectacular.utils import extend_schema, inline_serializer
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+#: The main endpoints the API root lists: key -> path under /api/v1/ ({…}: a path parameter).
+API_ENDPOINTS = {
+    "events": "events/",
+    "event": "events/{id}/",
+    "event_entrants": "events/{event_id}/entrants/",
+    "event_movement": "events/{event_id}/movement/",
+    "event_deals": "events/{event_id}/deals/",
+    "event_results": "events/{event_id}/results/",
+    "event_rankings": "events/{event_id}/rankings/",
+    "deal_hand_scores": "events/{event_id}/deals/{number}/hand-scores/",
+    "table": "tables/{code}/",
+    "table_results": "tables/{code}/results/",
+}
+
+
+class ApiRootView(APIView):
+    """The API's root: its version, its main endpoints, its schema and documentation."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="api_root",
+        summary="API root",
+        description="The API's version, its main endpoints (absolute URLs; {…} is a path "
+        "parameter) and where its OpenAPI schema and documentation are.",
+        responses=inline_serializer(
+            "ApiRoot",
+            {
+                "name": serializers.CharField(),
+                "version": serializers.CharField(),
+                "schema": serializers.URLField(),
+                "docs": serializers.URLField(),
+                "redoc": serializers.URLField(),
+                "endpoints": serializers.DictField(child=serializers.CharField()),
+            },
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        root = request.build_absolute_uri(reverse("api_root"))
+        return Response(
+            {
+                "name": "duplitarot API",
+                "version": "v1",
+                "schema": request.build_absolute_uri(reverse("api_schema")),
+                "docs": request.build_absolute_uri(reverse("api_docs")),
+                "redoc": request.build_absolute_uri(reverse("api_redoc")),
+                "endpoints": {key: root + path for key, path in API_ENDPOINTS.items()},
+            }
+        )
+
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api_schema"), name="api_redoc"),
+    path(
+        "api/redoc/",
+        SpectacularRedocView.as_view(url_name="api_schema", template_name="api/redoc.html"),
+        name="api_redoc",
+    ),
+    path("api/v1/", ApiRootView.as_view(), name="api_root"),
     path("api/v1/", include(("scoring.api_urls", "api"), namespace="api")),
 ]
 

@@ -74,9 +74,16 @@ class RoundNotOpen(TournamentError):
     def __init__(self, deal: Deal, round_number: int, open_round: int | None) -> None:
         if open_round is None:
             message = _(
-                "deal %(deal)s cannot be entered with the table code: every round of this "
-                "table is entered (the director corrects a result)"
+                "deal %(deal)s cannot be entered again with the table code: every round of this "
+                "table is entered (to change your entry, use “Correct this entry” until "
+                "the director closes the round)"
             ) % {"deal": deal.number}
+        elif round_number < open_round:
+            message = _(
+                "deal %(deal)s was entered in round %(round)s: this table is in round "
+                "%(open)s now (to change your entry, use “Correct this entry” on round "
+                "%(round)s until the director closes it)"
+            ) % {"deal": deal.number, "round": round_number, "open": open_round}
         else:
             message = _(
                 "deal %(deal)s is played in round %(round)s, but this table is in round "

@@ -1,7 +1,9 @@
 """A table code is scoped to its table's open round (``tournaments.table_scope``).
 
 Writes: only the deals of the open round (403 ``round_not_open`` otherwise, nothing stored),
-an identical replay of an earlier round stays 200. Reads: the open round's own results, an
+an identical replay of an earlier round stays 200. Corrections: the table's own entry, until
+the director closes its round (then 403 ``round_closed``: "ask the director"); never a later
+round; a closed round is skipped by the open round. Reads: the open round's own results, an
 earlier round's only for the deals every table has played, a later round's none; the phone
 page and the API alike. Unknown codes are throttled per client address; valid codes never.
 """
@@ -18,7 +20,8 @@ from rest_framework.test import APIClient
 from tests.builders import GARDE_46, running_event
 from tests.factories import OrganiserFactory
 from tournaments import services
-from tournaments.models import Deal, Event, Table, TableResult
+from tournaments.models import Deal, Event, ResultChange, Table, TableResult
+from tournaments.services import events as event_services
 from tournaments.table_scope import TableScope, UnknownCodeThrottle
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +40,8 @@ def api() -> APIClient:
 
 
 def table(event: Event, number: int = 1) -> Table:
-    return event.tables.get(number=number)
+    """The table as its code reads it: with its event as stored now."""
+    return Table.objects.select_related("event").get(event_id=event.pk, number=number)
 
 
 def deals_at(event: Event, table_number: int, round_number: int) -> list[Deal]:
@@ -204,7 +208,7 @@ def test_phone_open_round_save_and_earlier_round_replay(client: Client, event):
     assert "already saved (identical entry)" in page
     other = client.post(f"/en/table/{code}/deal/{first[0].number}/", form_data(first[0], "50"))
     assert other.status_code == 403
-    assert "director corrects" in other.content.decode()
+    assert "Correct this entry" in other.content.decode()  # a change is an explicit correction
     assert TableResult.objects.get(deal=first[0]).points_half == 92
 
 
@@ -220,6 +224,111 @@ def test_phone_confirmation_outside_the_open_round_is_refused(client: Client):
     )
     assert response.status_code == 403
     assert "this table is in round 1" in response.content.decode()
+
+
+# ----------------------------------------------------------------- corrections, closed rounds
+
+
+def correct_url(code: str, deal: Deal) -> str:
+    return f"/en/table/{code}/deal/{deal.number}/correct/"
+
+
+def test_a_table_corrects_its_own_entry_until_the_director_closes_the_round(client, event):
+    code = table(event).code
+    first = deals_at(event, 1, 1)
+    for deal in first:
+        assert client.post(
+            f"/en/table/{code}/deal/{deal.number}/", form_data(deal)
+        ).status_code == (302)
+    assert TableScope.of(table(event)).open_round == 2
+    everywhere_else(event, first[0], but=1)  # public: the form shows the stored outcome
+    page = client.get(f"/en/table/{code}/?round=1&correct={first[0].number}").content.decode()
+    assert f"/table/{code}/deal/{first[0].number}/correct/" in page
+    assert f'name="d{first[0].number}-points" value="46"' in page
+    version = Event.objects.get(pk=event.pk).results_version
+    corrected = client.post(correct_url(code, first[0]), form_data(first[0], "50"))
+    assert corrected.status_code == 302
+    result = TableResult.objects.get(deal=first[0], table=table(event))
+    assert result.points_half == 100 and result.entered_via == "table"
+    assert not result.director_assigned
+    change = ResultChange.objects.filter(result=result).order_by("pk").last()
+    assert change is not None and change.action == ResultChange.Action.CORRECT
+    assert change.actor_label == "table 1" and change.before["outcome"]["points"] == 46
+    assert Event.objects.get(pk=event.pk).results_version == version + 1
+    # A hidden result (still in play elsewhere) is corrected blind: its outcome is not shown.
+    page = client.get(f"/en/table/{code}/?round=1&correct={first[1].number}").content.decode()
+    assert f'name="d{first[1].number}-points"' in page
+    assert f'name="d{first[1].number}-points" value="46"' not in page
+    # The director closes round 1: the table can no longer correct it.
+    event_services.round_close(event=event, round_number=1, confirm=True)
+    page = client.get(f"/en/table/{code}/?round=1").content.decode()
+    assert "This round is closed: ask the director." in page
+    assert "Correct this entry" not in page
+    refused = client.post(correct_url(code, first[0]), form_data(first[0], "60"))
+    assert refused.status_code == 403
+    assert "this round is closed, ask the director" in refused.content.decode()
+    assert TableResult.objects.get(deal=first[0], table=table(event)).points_half == 100
+    # The same outcome again stays a replay (200 on the API), nothing written.
+    replay = APIClient(HTTP_ACCEPT_LANGUAGE="en").post(
+        f"/api/v1/tables/{code}/results/",
+        {"deal": first[0].number, "outcome": GARDE_50},
+        format="json",
+    )
+    assert replay.status_code == 200
+
+
+def test_a_closed_round_is_written_by_no_table_code_and_skipped_by_the_open_round(
+    api, client, event
+):
+    code = table(event).code
+    first = deals_at(event, 1, 1)
+    enter(event, 1, first[:1])
+    event_services.round_close(event=event, round_number=1, confirm=True)
+    scope = TableScope.of(table(event))
+    assert scope.open_round == 2  # round 1 is closed with a result missing: the table moves on
+    refused = api_post(api, code, first[1])
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "round_closed"
+    assert "ask the director" in refused.json()["detail"]
+    page = client.post(f"/en/table/{code}/deal/{first[1].number}/", form_data(first[1]))
+    assert page.status_code == 403
+    assert "this round is closed, ask the director" in page.content.decode()
+    assert not TableResult.objects.filter(deal=first[1]).exists()
+    assert api_post(api, code, first[0]).status_code == 200  # an identical replay
+    # The director still enters it; reopening the round opens it to the table again.
+    event_services.round_reopen(event=event, round_number=1)
+    assert TableScope.of(table(event)).open_round == 1
+    assert api_post(api, code, first[1]).status_code == 201
+
+
+def test_a_table_never_corrects_a_later_round_nor_the_directors_result(client, event):
+    code = table(event).code
+    organiser = OrganiserFactory(clubs=[event.club])
+    first = deals_at(event, 1, 1)
+    services.table_result_submit(
+        table=table(event), deal=first[0], outcome=GARDE_46, actor=organiser, via="organiser"
+    )
+    page = client.get(f"/en/table/{code}/").content.decode()
+    assert "Correct this entry" not in page
+    refused = client.post(correct_url(code, first[0]), form_data(first[0], "50"))
+    assert refused.status_code == 403
+    assert "ask the director to correct it" in refused.content.decode()
+    later = deals_at(event, 1, 3)[0]
+    services.table_result_submit(table=table(event), deal=later, outcome=GARDE_46)
+    ahead = client.post(correct_url(code, later), form_data(later, "50"))
+    assert ahead.status_code == 403
+    assert "this table is in round 1" in ahead.content.decode()
+    assert TableResult.objects.get(deal=later).points_half == 92
+    assert TableResult.objects.get(deal=first[0]).points_half == 92
+
+
+def test_a_second_device_conflict_offers_the_correction(client, event):
+    code = table(event).code
+    deal = deals_at(event, 1, 1)[0]
+    assert client.post(f"/en/table/{code}/deal/{deal.number}/", form_data(deal)).status_code == 302
+    conflict = client.post(f"/en/table/{code}/deal/{deal.number}/", form_data(deal, "50"))
+    assert conflict.status_code == 409
+    assert f"correct={deal.number}" in conflict.content.decode()
 
 
 # ----------------------------------------------------------------------------------- reads

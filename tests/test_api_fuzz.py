@@ -140,13 +140,12 @@ def world() -> World:
 
 
 @pytest.fixture(scope="module")
-def application() -> WSGIHandler:
-    return WSGIHandler()
-
-
-@pytest.fixture(scope="module")
-def api_schema(application: WSGIHandler) -> Any:
-    return schemathesis.openapi.from_wsgi("/api/schema/", application)
+def api_schema(django_db_setup: None, django_db_blocker: Any) -> Any:
+    """The served schema, loaded once per module through the WSGI application. Django's
+    request signals check the database connection (``close_old_connections``): the test
+    database is unblocked for that one request."""
+    with django_db_blocker.unblock():
+        return schemathesis.openapi.from_wsgi("/api/schema/", WSGIHandler())
 
 
 def organiser_credentials(organiser: AbstractBaseUser) -> tuple[dict[str, str], dict[str, str]]:

@@ -37,6 +37,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.views import defaults
 
 #: Exceptions that mean "the database cannot be reached right now".
 DATABASE_UNAVAILABLE: tuple[type[BaseException], ...] = (
@@ -112,3 +113,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
         response = _page("500.html", 500, {})
     add_never_cache_headers(response)
     return response
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler404``: an address no route matches under ``/api/`` answers JSON like every API
+    error (``{"code": "not_found", ...}``); elsewhere Django's view renders ``404.html``."""
+    if _is_api(request):
+        return JsonResponse(
+            {"code": "not_found", "detail": _("No API resource at this address.")}, status=404
+        )
+    return defaults.page_not_found(request, exception)

@@ -201,7 +201,9 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
+    # Every error body carries a ``code`` (and Django's body limits answer JSON 413/400).
+    "EXCEPTION_HANDLER": "config.parsers.api_exception_handler",
     "PAGE_SIZE": 100,
 }
 

@@ -23,3 +23,19 @@ def test_an_oversized_form_body_is_a_french_400() -> None:
     assert response.status_code == 400
     page = response.content.decode()
     assert "Requête illisible" in page and "Bad Request" not in page
+
+
+def test_an_unknown_api_address_is_a_json_404() -> None:
+    for path in ("/api/v1/events/-5/rankings/", "/api/v1/events/null/", "/api/v1/nothing/"):
+        response = Client().get(path)
+        assert response.status_code == 404
+        assert response["Content-Type"].startswith("application/json")
+        assert response.json()["code"] == "not_found"
+
+
+def test_a_huge_page_limit_is_cut_not_a_server_error() -> None:
+    response = Client().get("/api/v1/events/?limit=32589158477190044730&offset=0")
+    assert response.status_code == 200
+    assert response.json()["results"] == []
+    negative = Client().get("/api/v1/events/?limit=5&offset=-488")
+    assert negative.status_code == 200

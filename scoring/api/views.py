@@ -3,7 +3,8 @@
 The hand scores of a deal some table has still to play are not published (404) to anybody but
 the event's organisers, and the team ranking's match sheets leave out their per-deal net and PM
 (``tournaments.publication.deals_hidden_from``); the published rankings count only the deals
-every table has finished, the organisers' count every entered deal. Reads go through ``scoring.selectors``, the read path of the public pages too.
+every table has finished, the organisers' count every entered deal. Reads go through
+``scoring.selectors``, the read path of the public pages too.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -73,13 +74,13 @@ class RankingView(APIView):
         event = visible_event_or_404(request, event_id)
         kind = request.query_params.get("kind", RankingEntry.Kind.INDIVIDUAL)
         if kind not in RankingEntry.Kind.values:
-            raise ValidationError(
-                {
-                    "kind": [
-                        _("kind: %(kind)s is not one of %(choices)s")
-                        % {"kind": kind, "choices": ", ".join(RankingEntry.Kind.values)}
-                    ]
-                }
+            message = _("kind: %(kind)s is not one of %(choices)s") % {
+                "kind": kind,
+                "choices": ", ".join(RankingEntry.Kind.values),
+            }
+            # The documented error shape (code, detail, errors by field).
+            return Response(
+                {"code": "invalid", "detail": message, "errors": {"kind": [message]}}, status=400
             )
         line = request.query_params.get("line") or None
         status = standings_status(event)

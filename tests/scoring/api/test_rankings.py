@@ -45,11 +45,12 @@ def test_rankings_and_hand_scores(client, event, django_assert_max_num_queries):
     assert organiser.get(f"/api/v1/events/{event.pk}/rankings/?kind=line").json()["rows"]
     bad = client.get(f"/api/v1/events/{event.pk}/rankings/?kind=best", HTTP_ACCEPT_LANGUAGE="en")
     assert bad.status_code == 400
-    assert bad.json()["kind"][0].startswith("kind: ")
+    assert bad.json()["code"] == "invalid"
+    assert bad.json()["errors"]["kind"][0].startswith("kind: ")
     # The API speaks French unless the client asks otherwise.
     bad_fr = client.get(f"/api/v1/events/{event.pk}/rankings/?kind=best")
     assert bad_fr.status_code == 400
-    assert "valeurs possibles" in bad_fr.json()["kind"][0]
+    assert "valeurs possibles" in bad_fr.json()["detail"]
     url = f"/api/v1/events/{event.pk}/deals/{deal.number}/hand-scores/"
     # The deal is still to be played at its round-2 table: its scores are not published yet.
     assert client.get(url).status_code == 404

@@ -40,6 +40,10 @@ Choices of this project:
   results are shown but **not scored** and do not count as entered; results entered or corrected
   by a user who directs the event (``tournaments.access.user_directs``) are confirmed at once:
   any other account is no credential here, the table code is;
+- a table corrects its own entry (:func:`table_result_table_correct`: a played result it
+  entered itself, never a director's) while the event runs and until the director closes the
+  round (``refuse_closed_round``, checked under the event's lock); the table code's scope
+  (``tournaments.table_scope``) decides which rounds it may reach;
 - a table at which a phantom is seated sits out that round (``TablePlay.sits_out``): nothing is
   expected there, and nothing is stored there (neither by the table nor by a director decision);
 - penalties are append-only ``Penalty`` rows (they carry who, when and why themselves);

@@ -3,7 +3,14 @@
 Migrates the database, (re)builds the demo club with its organiser, three simulated events and
 its league's simultaneous of three sections (see :mod:`demo.services`), prints what to open,
 then serves the site on 127.0.0.1 (``--port``, default 8000) until Ctrl-C. ``--no-serve`` stops
-after the setup. Running it again rebuilds the demo data from scratch; nothing outside the demo
+after the setup. ``--lan`` serves on every address of the machine (0.0.0.0) for phones on the
+room's Wi-Fi: it prints the machine's LAN address (:func:`demo.lan.lan_address`, or
+``--public-url``) as the address to open, and the table cards' QR codes point there
+(``settings.DUPLITAROT_PUBLIC_URL``). The output is flushed as it goes (a pipe or a log file
+sees the credentials at once), and a port another server holds is one line on stderr and exit
+code 2, after the credentials of the rebuilt demo are printed.
+
+Running it again rebuilds the demo data from scratch; nothing outside the demo
 clubs is touched. The CSV file one section imported is written to the temporary directory
 (:data:`CSV_DIR`), for the organiser to import it again on the section's import page.
 """
@@ -13,12 +20,15 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError, CommandParser
 from django.utils.text import slugify
 
+from demo.lan import bind_problem, lan_address
 from demo.selectors import finished_deal, ranking_leader, table_in_play
 from demo.services import (
     DEFAULT_SEED,
@@ -49,6 +59,16 @@ def _port(value: str) -> int:
     return port
 
 
+def _public_url(value: str) -> str:
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
+        raise CommandError(
+            f"--public-url: {value!r} is not an address such as http://192.168.1.20:8000",
+            returncode=2,
+        )
+    return value.strip().rstrip("/")
+
+
 class Command(OneLineErrorCommand):
     help = (
         "Set up a demonstration club with three simulated events (individual, triplette, "
@@ -60,6 +80,18 @@ class Command(OneLineErrorCommand):
         parser.add_argument("--no-serve", action="store_true",
                             help="stop after setting up the demo data")  # fmt: skip
         parser.add_argument("--port", default="8000", help="port to serve on (default 8000)")
+        parser.add_argument(
+            "--lan",
+            action="store_true",
+            help="serve on the room's network (0.0.0.0) for the players' phones, print the "
+            "machine's LAN address and put it in the QR codes",
+        )
+        parser.add_argument(
+            "--public-url",
+            default="",
+            help="with --lan: the address phones open, e.g. http://192.168.1.20:8000 "
+            "(default: the LAN address found)",
+        )
         parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
                             help="seed of the deals and of the simulated play")  # fmt: skip
         parser.add_argument("--password", default="",
@@ -70,9 +102,10 @@ class Command(OneLineErrorCommand):
         password = options["password"]
         if password and len(password) < 8:
             raise CommandError("--password: use at least 8 characters", returncode=2)
-        self.stdout.write("Migrating the database…")
+        host, base = self._address(port, lan=options["lan"], public_url=options["public_url"])
+        self._say("Migrating the database…")
         call_command("migrate", interactive=False, verbosity=0)
-        self.stdout.write("Building the demo club and playing its deals (about ten seconds)…")
+        self._say("Building the demo club and playing its deals (about ten seconds)…")
         try:
             summary = build_demo(seed=options["seed"], password=password or None)
         except DemoError as exc:
@@ -81,14 +114,55 @@ class Command(OneLineErrorCommand):
             message = "; ".join(getattr(exc, "messages", None) or [str(exc)])
             raise CommandError(f"demo: could not set up the events: {message}",
                                returncode=2) from exc  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
         csv_path = self._write_csv(summary)
         self._print_summary(summary, base, csv_path)
+        if options["lan"]:
+            self.stdout.write(f"Phones on the room's Wi-Fi open {base}/ (the table cards' QR codes "
+                              f"point there); serving on every address of this machine, port "
+                              f"{port}.")  # fmt: skip
+            self.stdout.write("")
+        self.stdout.flush()
         if options["no_serve"]:
             return
-        self.stdout.write(self.style.SUCCESS(f"Serving on {base}/ — press Ctrl-C to stop."))
-        call_command("runserver", f"127.0.0.1:{port}", use_reloader=False,
+        problem = bind_problem(host, port)
+        if problem is not None:
+            raise CommandError(
+                f"demo: cannot serve on {host}:{port}: {problem} (another server, an older demo?); "
+                "the demo above is ready: stop that server or choose another --port",
+                returncode=2,
+            )
+        self._say(self.style.SUCCESS(f"Serving on {base}/ — press Ctrl-C to stop."))
+        call_command("runserver", f"{host}:{port}", use_reloader=False,
                      insecure_serving=True)  # fmt: skip
+
+    def _say(self, line: str) -> None:
+        """One line of progress, flushed at once (a pipe would otherwise hold it back)."""
+        self.stdout.write(line)
+        self.stdout.flush()
+
+    def _address(self, port: int, *, lan: bool, public_url: str) -> tuple[str, str]:
+        """Where to serve and the base URL to print: loopback, or with ``lan`` every address
+        and the LAN address found (or ``public_url``), which the QR codes then use."""
+        if public_url and not lan:
+            raise CommandError("--public-url goes with --lan", returncode=2)
+        if not lan:
+            return "127.0.0.1", f"http://127.0.0.1:{port}"
+        if public_url:
+            base = _public_url(public_url)
+        else:
+            address = lan_address()
+            if address is None:
+                raise CommandError(
+                    "demo --lan: this machine has no address on a local network (join the "
+                    "room's Wi-Fi, or give --public-url http://ADDRESS:PORT)",
+                    returncode=2,
+                )
+            base = f"http://{address}:{port}"
+        hostname = urlsplit(base).hostname or ""
+        if "*" not in settings.ALLOWED_HOSTS and hostname not in settings.ALLOWED_HOSTS:
+            settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, hostname]
+        settings.DUPLITAROT_PUBLIC_URL = base
+        return "0.0.0.0", base
 
     def _write_csv(self, summary: DemoSummary) -> Path | None:
         """The imported results file, written for the organiser to try the import page."""

@@ -3,6 +3,8 @@ contract (at least Garde) for all of them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -15,6 +17,7 @@ from tournaments.forms.base import (
     uploaded_text,
 )
 from tournaments.services import uploads
+from tournaments.services.deals import MAX_SEED, random_seed
 
 
 def imposed_contract_field() -> forms.ChoiceField:
@@ -25,15 +28,44 @@ def imposed_contract_field() -> forms.ChoiceField:
     )
 
 
+def seed_field() -> forms.IntegerField:
+    return forms.IntegerField(
+        label=_("Deal seed"),
+        min_value=1,
+        max_value=MAX_SEED,
+        required=False,
+        help_text=_(
+            "A random seed is proposed (left empty: a new random one); the same seed gives "
+            "the same deals."
+        ),
+    )
+
+
 class DealsGenerateForm(forms.Form):
-    seed = forms.IntegerField(label=_("Seed"), min_value=0, max_value=2**62)
+    """The seed (a fresh random one proposed unless ``initial`` gives the event's own) and
+    the imposed contract."""
+
+    seed = seed_field()
     imposed_contract = imposed_contract_field()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.initial.get("seed"):  # no deals generated yet (or imported): a new seed
+            self.initial["seed"] = random_seed()
+
+    def clean_seed(self) -> int:
+        seed = self.cleaned_data.get("seed")
+        return random_seed() if seed is None else int(seed)
 
 
 class DealsImportForm(forms.Form):
     file = forms.FileField(
         label=_("Deals file"),
-        help_text=_("The text form printed by 'python manage.py deals', one deal per block."),
+        help_text=_(
+            "The text form printed by 'python manage.py deals', one deal per block; a "
+            "'taker: S' line in a block sets that deal's taker seat (N, E, S, W), else the "
+            "seat after the dealer takes."
+        ),
     )
     imposed_contract = imposed_contract_field()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, Event
@@ -12,6 +13,12 @@ from tournaments.models import Club, Event
 
 class DateInput(forms.DateInput):
     input_type = "date"
+
+
+def new_event_defaults(form: forms.Form) -> None:
+    """A new event's form proposes today's date and public results."""
+    form.fields["date"].initial = timezone.localdate
+    form.fields["public"].initial = True
 
 
 class EventDetailsForm(forms.Form):
@@ -27,7 +34,8 @@ class EventDetailsForm(forms.Form):
 
 
 class EventCreateForm(EventDetailsForm):
-    """The details, plus the club (among ``clubs``) and the format, fixed once created."""
+    """The details, plus the club (among ``clubs``) and the format, fixed once created;
+    today's date and public results proposed."""
 
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none())
     format = forms.ChoiceField(label=_("Format"), choices=Event.Format.choices)
@@ -36,6 +44,7 @@ class EventCreateForm(EventDetailsForm):
 
     def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        new_event_defaults(self)
         club_field = self.fields["club"]
         assert isinstance(club_field, forms.ModelChoiceField)
         club_field.queryset = clubs

@@ -8,10 +8,15 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.forms.base import checked_upload
-from tournaments.forms.deals import DealsGenerateForm, DealsImportForm, imposed_contract_field
-from tournaments.forms.events import EventDetailsForm
+from tournaments.forms.deals import (
+    DealsGenerateForm,
+    DealsImportForm,
+    imposed_contract_field,
+    seed_field,
+)
+from tournaments.forms.events import EventDetailsForm, new_event_defaults
 from tournaments.models import Club, Event
-from tournaments.services.deals import MAX_SIMULTANEOUS_ROUNDS
+from tournaments.services.deals import MAX_SIMULTANEOUS_ROUNDS, random_seed
 from tournaments.services.imports import MAX_BYTES as MAX_RESULTS_BYTES
 
 
@@ -26,7 +31,8 @@ def rounds_field(*, required: bool) -> forms.IntegerField:
 
 
 class SimultaneousCreateForm(EventDetailsForm):
-    """The simultaneous's details, its club (among ``clubs``), format, rounds and deal seed."""
+    """The simultaneous's details, its club (among ``clubs``), format, rounds and deal seed
+    (a random one proposed; empty: a random one too)."""
 
     club = forms.ModelChoiceField(label=_("Organising club"), queryset=Club.objects.none())
     format = forms.ChoiceField(
@@ -38,19 +44,15 @@ class SimultaneousCreateForm(EventDetailsForm):
         help_text=_("Quadrettes are not played in simultaneous: a match pairs two tables."),
     )
     rounds = rounds_field(required=True)
-    seed = forms.IntegerField(
-        label=_("Deal seed"),
-        min_value=0,
-        max_value=2**62,
-        required=False,
-        help_text=_("Leave empty for random deals; the same seed gives the same deals."),
-    )
+    seed = seed_field()
     imposed_contract = imposed_contract_field()
 
     field_order = ["name", "date", "club", "format", "deals_per_round", "rounds"]
 
     def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        new_event_defaults(self)
+        self.fields["seed"].initial = random_seed()
         club_field = self.fields["club"]
         assert isinstance(club_field, forms.ModelChoiceField)
         club_field.queryset = clubs

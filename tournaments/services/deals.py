@@ -4,9 +4,14 @@
   dpr = ``Event.deals_per_round``); the movement says how many deal sets there are.
 - Seat convention (documented for the étuis): the dealer rotates N, E, S, W by deal number
   (deal 1: N; ``rules.deal.generate_deals`` deals that way; an imported deal keeps the dealer
-  of its text) and the taker seat is the next seat in N, E, S, W order (deal 1: E), so over
-  any 4 consecutive deals every seat takes once. In team events the movement fixes where the
-  taking member sits (``Schedule.team_taker_seat``) and every deal uses it.
+  of its text) and by default the taker seat is the next seat in N, E, S, W order (deal 1: E),
+  so over any 4 consecutive deals every seat takes once. An imported deal may name its taker
+  seat on a ``taker: S`` line (``preneur:`` too; N, E, S, W, or O for Ouest), independently of
+  its dealer. In team events the movement fixes where the taking member sits
+  (``Schedule.team_taker_seat``) and every deal uses it (an imported taker line must agree).
+- Seeds: ``random_seed`` draws the default seed (1 .. 2**62, from ``secrets``), so events that
+  keep the default never play the same cards; ``Event.seed`` is the seed the deals were
+  generated from, 0 when they were imported (``deals_seed``).
 - An imposed contract obeys the duplicate restrictions (``rules.duplicate``): no Prise.
 
 Simultaneous tournaments (``tournaments.services.sections``): a *simultaneous* holds the deals
@@ -21,6 +26,7 @@ never generates nor imports deals of its own.
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Sequence
 
 from django.db import transaction
@@ -36,6 +42,24 @@ from tournaments.movements import deal_set_of
 from tournaments.services.common import locked, require_draft
 
 HEADER_RE = re.compile(r"^\s*(#|deal\b|donne\b|=+|-{3,})", re.IGNORECASE)
+#: An imported deal's taker seat line: ``taker: S`` (or ``preneur: S``).
+TAKER_RE = re.compile(r"^\s*(taker|preneur)\s*:\s*(?P<seat>\S*)\s*$", re.IGNORECASE)
+#: Seat letters an imported taker line may use (O: Ouest, the French West).
+TAKER_SEATS = {"N": "N", "E": "E", "S": "S", "W": "W", "O": "W"}
+#: The largest seed (the forms' bound too); ``random_seed`` draws from 1 to it.
+MAX_SEED = 2**62
+#: ``Event.seed`` of deals that were imported, not generated.
+NO_SEED = 0
+
+
+def random_seed() -> int:
+    """A fresh deal seed, 1 .. ``MAX_SEED`` (never ``NO_SEED``), from the OS's randomness."""
+    return 1 + secrets.randbelow(MAX_SEED)
+
+
+def deals_seed(event: Event) -> int | None:
+    """The seed ``event``'s deals were generated from, None when they were imported."""
+    return None if event.seed == NO_SEED else event.seed
 
 
 def _imposed(imposed_contract: str) -> str:
@@ -55,20 +79,28 @@ def _imposed(imposed_contract: str) -> str:
     return imposed_contract
 
 
-def _deal_rows(event: Event, deals: Sequence[rules_deal.Deal], imposed_contract: str) -> list[Deal]:
-    """Deal rows numbered 1..n; the dealer comes from the deal, the taker follows the dealer."""
+def _deal_rows(
+    event: Event,
+    deals: Sequence[rules_deal.Deal],
+    imposed_contract: str,
+    takers: Sequence[str | None] = (),
+) -> list[Deal]:
+    """Deal rows numbered 1..n; the dealer comes from the deal, the taker seat from ``takers``
+    (one per deal, None: the default) or else follows the dealer (team events: the movement's
+    taker seat)."""
     dpr = event.deals_per_round
     team_taker = event.schedule.team_taker_seat() if event.is_team_event else None
     rows = []
     for number, deal in enumerate(deals, start=1):
         dealer = deal.dealer % 4
+        taker = takers[number - 1] if number <= len(takers) else None
         rows.append(
             Deal(
                 event=event,
                 number=number,
                 deal_set=deal_set_of(number, dpr),
                 dealer_seat=DUPLICATE_SEATS[dealer],
-                taker_seat=team_taker or DUPLICATE_SEATS[(dealer + 1) % 4],
+                taker_seat=taker or team_taker or DUPLICATE_SEATS[(dealer + 1) % 4],
                 imposed_contract=imposed_contract,
                 cards=rules_deal.deal_to_text(deal),
             )
@@ -236,6 +268,51 @@ def deals_replace_generated(
     return rows
 
 
+def _taker_line(
+    block: str, *, deal: int, first_line: int, team_taker: str | None
+) -> tuple[str | None, str]:
+    """The taker seat a deal's text names (None: none named) and the text without that line
+    (blanked to a comment, so the engine's line numbers stay those of the file)."""
+    taker: str | None = None
+    lines = block.split("\n")
+    for offset, raw in enumerate(lines):
+        match = TAKER_RE.match(raw)
+        if match is None:
+            continue
+        at = first_line + offset
+        if taker is not None:
+            raise TournamentError(
+                "duplicate_taker",
+                _("Deal %(deal)s (line %(line)s): a second taker line.")
+                % {"deal": deal, "line": at},
+                field="file",
+            )
+        seat = TAKER_SEATS.get(match["seat"].upper())
+        if seat is None:
+            raise TournamentError(
+                "unknown_taker_seat",
+                _(
+                    "Deal %(deal)s (line %(line)s): the taker seat must be N, E, S or W (O), "
+                    "not %(seat)s."
+                )
+                % {"deal": deal, "line": at, "seat": repr(match["seat"])},
+                field="file",
+            )
+        if team_taker is not None and seat != team_taker:
+            raise TournamentError(
+                "team_taker_seat",
+                _(
+                    "Deal %(deal)s (line %(line)s): in this team event the movement seats the "
+                    "taker in %(seat)s."
+                )
+                % {"deal": deal, "line": at, "seat": team_taker},
+                field="file",
+            )
+        taker = seat
+        lines[offset] = "#"
+    return taker, "\n".join(lines)
+
+
 def split_deal_texts(text: str) -> list[tuple[int, str]]:
     """Split a deals file into (first line number, deal text) blocks.
 
@@ -284,7 +361,11 @@ def event_deals_import(
     imposed_contract = _imposed(imposed_contract)
     count = _deal_count(event, simultaneous=simultaneous, rounds=rounds)
     parsed: list[rules_deal.Deal] = []
+    takers: list[str | None] = []
+    team_taker = event.schedule.team_taker_seat() if event.is_team_event else None
     for index, (line, block) in enumerate(split_deal_texts(text), start=1):
+        taker, block = _taker_line(block, deal=index, first_line=line, team_taker=team_taker)
+        takers.append(taker)
         try:
             deal = rules_deal.deal_from_text(block)
         except RuleError as exc:
@@ -325,7 +406,9 @@ def event_deals_import(
         )
         raise TournamentError("deal_count", message % numbers, field="file")
     Deal.objects.filter(event=event).delete()
-    rows = Deal.objects.bulk_create(_deal_rows(event, parsed, imposed_contract))
+    rows = Deal.objects.bulk_create(_deal_rows(event, parsed, imposed_contract, takers))
+    event.seed = NO_SEED
+    event.save(update_fields=["seed", "updated_at"])
     if simultaneous:
         copy_deals_to_sections(event, rows)
     return rows

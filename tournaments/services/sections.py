@@ -27,7 +27,6 @@ Results of a section can also be imported from a file: :mod:`tournaments.service
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -39,6 +38,7 @@ from tournaments.services.deals import (
     check_rounds,
     deals_replace_generated,
     is_simultaneous,
+    random_seed,
     section_deal_copies,
     simultaneous_rounds,
 )
@@ -99,7 +99,7 @@ def simultaneous_create(
     )
     deals_replace_generated(
         event,
-        seed=secrets.randbelow(2**31) if seed is None else seed,
+        seed=random_seed() if seed is None else seed,
         count=rounds * deals_per_round,
         imposed_contract=imposed_contract,
     )

@@ -1,7 +1,11 @@
 """Print-ready pages of an event (A4, one table / player / deal set per ``.page``).
 
 Table cards carry a QR code of the table's absolute entry URL (``/table/<code>/``), rendered
-as inline SVG with the ``qrcode`` package. Everything is derived from the stored movement and
+as inline SVG with the ``qrcode`` package, and the table code printed large (to type it in
+when the QR code cannot be read). The URL starts with ``settings.DUPLITAROT_PUBLIC_URL`` when it
+is set (the address phones in the room reach the server at, e.g. ``http://192.168.1.20:8000``:
+a laptop serving on all its addresses while the organiser browses on 127.0.0.1), else with the
+request's own scheme and host. Everything is derived from the stored movement and
 the entrants bound to its slots; the browser prints (or saves as PDF) with the @media print
 rules of the templates.
 """
@@ -14,6 +18,7 @@ from typing import Any
 
 import qrcode
 import qrcode.image.svg
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -25,6 +30,7 @@ from tournaments import selectors
 from tournaments.access import directs_event
 from tournaments.models import Event
 from tournaments.presentation import deal_diagram
+from tournaments.services.deals import deals_seed
 
 PrintView = Callable[[HttpRequest, Event], HttpResponse]
 
@@ -42,9 +48,15 @@ def needs_movement(view: PrintView) -> PrintView:
     return wrapper
 
 
+def public_base_url(request: HttpRequest) -> str:
+    """Where phones reach this server: the configured public URL, else the request's host."""
+    configured = str(getattr(settings, "DUPLITAROT_PUBLIC_URL", "") or "").rstrip("/")
+    return configured or request.build_absolute_uri("/").rstrip("/")
+
+
 def table_entry_url(request: HttpRequest, code: str) -> str:
     """The absolute URL a phone opens from the table card's QR code."""
-    return request.build_absolute_uri(f"/table/{code}/")
+    return f"{public_base_url(request)}/table/{code}/"
 
 
 def qr_svg(data: str) -> SafeString:
@@ -94,4 +106,5 @@ def hand_diagrams(request: HttpRequest, event: Event) -> HttpResponse:
         messages.error(request, _("Hand diagrams need deals with their cards."))
         return redirect("organiser:deals", pk=event.pk)
     diagrams = [deal_diagram(d) for d in deals]
-    return _print(request, "tournaments/print/hands.html", event, {"diagrams": diagrams})
+    context = {"diagrams": diagrams, "seed": deals_seed(event)}
+    return _print(request, "tournaments/print/hands.html", event, context)

@@ -9,9 +9,10 @@ another table's outcome of it (contract, oudlers, points, value, marks, percenta
 :func:`deal_outcomes_public` is the one rule the public pages, the exports and both APIs apply
 (finished deals, or every deal of a finished event). The published rankings and score card
 totals count only the deals it opens (the recompute, ``scoring.services``, ranks them apart from
-the organisers' complete ranking), so that no total reveals a deal in play. Lives in ``tournaments`` (it reads only tournaments rows) so that the
-tournaments API can apply it: ``tournaments`` never imports ``scoring``. The tables scheduled
-on a deal are those of ``Event.schedule`` that really play its deal set.
+the organisers' complete ranking), so that no total reveals a deal in play. Lives in
+``tournaments`` (it reads only tournaments rows) so that the tournaments API can apply it:
+``tournaments`` never imports ``scoring``. The tables scheduled on a deal are those of
+``Event.schedule`` that really play its deal set.
 
 Simultaneous tournaments (``Event`` docstring): the copies of a deal (same number) are compared
 across every section, so the rule spans the whole simultaneous, on the simultaneous's pages and

@@ -156,6 +156,10 @@ ROUTES: dict[str, Route] = {
     "organiser:entry_result": Route((INDIVIDUAL, QUADRETTE), _result, organiser=True),
     "organiser:penalties": Route(EVENTS, _pk, (INDIVIDUAL,), organiser=True),
     "organiser:history": Route(EVENTS, _pk, (INDIVIDUAL,), organiser=True),
+    "organiser:control": Route(PLAYED, _pk, (INDIVIDUAL,), organiser=True),
+    "organiser:control_missing": Route(PLAYED, _pk, organiser=True),
+    "organiser:event_finish": Route((INDIVIDUAL, SECTION), _pk, (INDIVIDUAL,), organiser=True),
+    "organiser:event_reopen": Route(TEAMS, _pk, organiser=True),
     "table:entry": Route((INDIVIDUAL, SECTION), _table, (INDIVIDUAL,)),
 }
 
@@ -169,9 +173,9 @@ EXCLUDED: dict[str, str] = {
     **{
         f"organiser:{name}": _ACTION
         for name in (
-            "event_start", "event_finish", "player_add", "player_register", "players_import",
-            "entrant_withdraw", "teams_auto", "team_delete", "movement_import", "deals_import",
-            "section_add", "section_delete", "simultaneous_deals_import",
+            "event_start", "round_close", "round_reopen", "player_add", "player_register",
+            "players_import", "entrant_withdraw", "teams_auto", "team_delete", "movement_import",
+            "deals_import", "section_add", "section_delete", "simultaneous_deals_import",
         )
     },
 }  # fmt: skip

@@ -242,3 +242,23 @@ def test_the_qr_codes_use_the_configured_public_url(client_in, organiser, settin
     for table in Table.objects.filter(event=event):
         entry = f"http://192.168.1.20:8000/table/{table.code}/"
         assert entry in text and str(qr_svg(entry)) in text
+
+
+def test_a_simultaneous_gives_its_seed_or_its_import_to_its_sections() -> None:
+    parent = services.simultaneous_create(
+        club=ClubFactory(), name="Simultané", date=timezone.localdate(), format="individual",
+        deals_per_round=2, rounds=3,
+    )  # fmt: skip
+    assert parent.seed != 0  # no seed given: a random one
+    child = services.section_create(simultaneous=parent, club=ClubFactory(), name="Brest")
+    assert child.seed == parent.seed
+    services.event_deals_generate(event=Event.objects.get(pk=parent.pk), seed=99)
+    child.refresh_from_db()
+    assert child.seed == 99
+    text = "\n\n".join(
+        rules_deal.deal_to_text(deal)
+        for deal in rules_deal.generate_deals(players=4, count=6, seed=5)
+    )
+    services.event_deals_import(event=Event.objects.get(pk=parent.pk), text=text)
+    child.refresh_from_db()
+    assert child.seed == 0 and services.deals.deals_seed(child) is None

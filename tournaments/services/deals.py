@@ -201,7 +201,8 @@ def section_deal_copies(section: Event, deals: Sequence[Deal]) -> list[Deal]:
 
 
 def copy_deals_to_sections(simultaneous: Event, deals: Sequence[Deal] | None = None) -> int:
-    """Replace the deals of every draft section of ``simultaneous`` by copies of its own.
+    """Replace the deals of every draft section of ``simultaneous`` by copies of its own (and
+    their seed by its seed).
 
     The caller holds the simultaneous's row lock (no section starts meanwhile: a section
     start takes that lock). Returns the number of sections updated.
@@ -214,6 +215,8 @@ def copy_deals_to_sections(simultaneous: Event, deals: Sequence[Deal] | None = N
     if not sections:
         return 0
     Deal.objects.filter(event__in=sections).delete()
+    # The sections print the seed of the deals they hold (``deals_seed``).
+    Event.objects.filter(pk__in=[s.pk for s in sections]).update(seed=simultaneous.seed)
     copies: list[Deal] = []
     for section in sections:
         copies += section_deal_copies(section, deals)

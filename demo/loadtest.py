@@ -56,6 +56,7 @@ import math
 import os
 import random
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -479,6 +480,22 @@ def scoring_queue() -> str:
     return str(getattr(settings, "SCORING_QUEUE", None) or celery_app.conf.task_default_queue)
 
 
+RUN_SECRET_KEY = secrets.token_urlsafe(50)
+
+
+def loopback_production_settings() -> dict[str, str]:
+    """The environment of the production settings (debug off) served over plain HTTP on
+    loopback: a secret key of the run's own unless the environment has one, no HTTPS
+    redirect, no HSTS, no secure-only cookies."""
+    return {
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or RUN_SECRET_KEY,
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DJANGO_SECURE_COOKIES": "false",
+        "DJANGO_SECURE_HSTS_SECONDS": "0",
+    }
+
+
 def service_environment(options: Options, application_name: str) -> dict[str, str]:
     return {
         **os.environ,
@@ -487,7 +504,7 @@ def service_environment(options: Options, application_name: str) -> dict[str, st
         "REDIS_URL": options.redis_url,
         "CELERY_BROKER_URL": options.redis_url,
         "CELERY_TASK_ALWAYS_EAGER": "false",
-        "DJANGO_DEBUG": "false",
+        **loopback_production_settings(),
         "PYTHONUNBUFFERED": "1",
     }
 

@@ -38,6 +38,7 @@ from demo.loadtest import (
     check_loopback_url,
     database_name,
     format_report,
+    loopback_production_settings,
     redis_db,
     run,
     stop_with_parent,
@@ -165,7 +166,7 @@ def child_environment(options: Options) -> dict[str, str]:
         # The builder's own recompute runs in the child: nothing reaches the worker's queue
         # before the round starts.
         "CELERY_TASK_ALWAYS_EAGER": "true",
-        "DJANGO_DEBUG": "false",
+        **loopback_production_settings(),
         "PYTHONUNBUFFERED": "1",
     }
 

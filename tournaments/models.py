@@ -546,3 +546,44 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"-{self.points} ({self.reason})"
+
+
+class EntrantChange(models.Model):
+    """A late change after the start: a substitute, or a withdrawal, from a given round on.
+
+    The movement itself carries the change (``tournaments.services.late_changes``): from
+    ``from_round`` on, the seat's route is held by ``replacement`` (the substitute's own
+    entrant, or a phantom: its tables then sit out), and ``entrant`` sits in the byes. This row
+    records who was replaced (or withdrew), by whom, from when, who decided it and why.
+    """
+
+    class Kind(models.TextChoices):
+        SUBSTITUTE = "substitute", _("Substitute")
+        WITHDRAWAL = "withdrawal", _("Withdrawal")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrant_changes")
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    # One change per entrant: a substitute is a new entrant, who may be replaced in turn.
+    entrant = models.OneToOneField(
+        Entrant, on_delete=models.CASCADE, related_name="late_change", verbose_name=_("entrant")
+    )
+    replacement = models.OneToOneField(
+        Entrant,
+        on_delete=models.CASCADE,
+        related_name="replaces",
+        verbose_name=_("replacement"),
+    )
+    from_round = models.PositiveSmallIntegerField(_("from round"))
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    reason = models.TextField(_("reason"), blank=True)
+
+    class Meta:
+        ordering = ["event", "from_round", "pk"]
+        verbose_name = _("late change")
+        verbose_name_plural = _("late changes")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.entrant}, {self.from_round})"

@@ -408,3 +408,138 @@ def movement_rounds(
         )
         for rnd in schedule.rounds
     ]
+
+
+# ---------------------------------------------------------------------------------- charts
+# Figures of the public pages' charts (issue 11), drawn in the browser by the vendored Chart.js
+# (static/vendor/chartjs, static/js/charts.js). Each chart is a JSON-ready dict passed to the
+# page with ``json_script``: built only from what the page shows (the score card's lines not
+# hidden, the frequency sheet's frequencies), so a chart can never tell more than its page.
+
+
+def _chart_number(value: Decimal | None) -> float | None:
+    """A decimal as a JSON number (percentages have two decimals: the float prints them)."""
+    return None if value is None else float(value)
+
+
+@dataclass
+class RoundProgress:
+    """One round of a player's card: the mean percentage of its deals shown on the card, and
+    the mean of every deal shown up to and including this round (the cumulative one)."""
+
+    round_number: int
+    deals: int
+    percentage: Decimal
+    cumulative: Decimal
+
+
+def _mean(values: Sequence[Decimal]) -> Decimal:
+    # As the card's total (score_card_totals): the mean quantized to 0.01.
+    return (sum(values, Decimal(0)) / len(values)).quantize(Decimal("0.01"))
+
+
+def round_progress(lines: Iterable[ScoreCardLine]) -> list[RoundProgress]:
+    """The player's progress round by round from the card's shown lines (a hidden line, a deal
+    still in play at some table, counts nowhere; a round with only hidden lines is left out)."""
+    by_round: dict[int, list[Decimal]] = defaultdict(list)
+    for line in lines:
+        if not line.hidden:
+            by_round[line.score.round_number].append(line.score.percentage)
+    progress: list[RoundProgress] = []
+    so_far: list[Decimal] = []
+    for number in sorted(by_round):
+        percentages = by_round[number]
+        so_far.extend(percentages)
+        progress.append(
+            RoundProgress(
+                round_number=number,
+                deals=len(percentages),
+                percentage=_mean(percentages),
+                cumulative=_mean(so_far),
+            )
+        )
+    return progress
+
+
+def progress_chart(progress: Sequence[RoundProgress]) -> dict[str, Any]:
+    """The score card's line chart: the percentage of each round and the cumulative one."""
+    return {
+        "type": "line",
+        "labels": [_("Round %(number)s") % {"number": p.round_number} for p in progress],
+        "x_title": _("Round"),
+        "y_title": _("Percentage"),
+        "y_min": 0,
+        "y_max": 100,
+        "unit": "%",
+        "datasets": [
+            {
+                "key": "round",
+                "label": _("Percentage of the round"),
+                "data": [_chart_number(p.percentage) for p in progress],
+            },
+            {
+                "key": "cumulative",
+                "label": _("Cumulative percentage"),
+                "data": [_chart_number(p.cumulative) for p in progress],
+            },
+        ],
+    }
+
+
+@dataclass
+class ViewerLine:
+    """The line of the viewer (a player coming from their score card) on a frequency sheet."""
+
+    row: ResultRow
+    cell: SeatCell
+
+
+def viewer_line(rows: Iterable[ResultRow], entrant_id: int | None) -> ViewerLine | None:
+    """The seat of ``entrant_id`` among the sheet's rows, if the player sat at one of them."""
+    if entrant_id is None:
+        return None
+    for row in rows:
+        for cell in row.seats:
+            if cell.entrant is not None and cell.entrant.pk == entrant_id:
+                return ViewerLine(row, cell)
+    return None
+
+
+def frequency_index(table: Sequence[Frequency], line: ViewerLine | None) -> int | None:
+    """Which frequency (bar) holds the viewer's table result, if any."""
+    if line is None or not line.row.played:
+        return None
+    for index, frequency in enumerate(table):
+        if frequency.value == line.row.result.value and frequency.contract == (
+            line.row.contract_label
+        ):
+            return index
+    return None
+
+
+def distribution_chart(table: Sequence[Frequency], highlight: int | None = None) -> dict[str, Any]:
+    """The frequency sheet's bar chart: one bar per frequency (contract and value, in the
+    table's order), its height the number of tables; ``highlight`` the viewer's bar."""
+    return {
+        "type": "bar",
+        "labels": [
+            f"{frequency.contract} {frequency.value}"
+            if frequency.value is not None
+            else frequency.contract
+            for frequency in table
+        ],
+        "x_title": _("Contract and value"),
+        "y_title": _("Tables"),
+        "y_min": 0,
+        "integer": True,
+        "highlight": highlight,
+        "datasets": [
+            {
+                "key": "tables",
+                "label": _("Tables"),
+                "data": [frequency.count for frequency in table],
+            },
+        ],
+        "marks": [frequency.taker_mark for frequency in table],
+        "mark_label": _("Taker's mark"),
+    }

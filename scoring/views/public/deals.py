@@ -11,7 +11,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from scoring.presentation import frequencies, labelled_hands, result_rows, seat_label
+from scoring.presentation import (
+    distribution_chart,
+    frequencies,
+    frequency_index,
+    labelled_hands,
+    result_rows,
+    seat_label,
+    viewer_line,
+)
 from scoring.selectors import (
     deal_neighbours,
     deal_results,
@@ -34,6 +42,12 @@ def deal_list(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, "scoring/public/deals.html", context)
 
 
+def viewer_entrant_id(request: HttpRequest) -> int | None:
+    """``?entrant=<id>``: the player a score card's link comes from (anything else: nobody)."""
+    value = request.GET.get("entrant", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
+
+
 @require_GET
 def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     event = visible_event_or_404(request, event_id)
@@ -50,6 +64,10 @@ def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse
     if outcomes_shown:
         load_hand_scores(results)
     rows = result_rows(results, with_scores=outcomes_shown)
+    # The frequencies (table and chart) exist only while the outcomes are shown.
+    frequency_table = frequencies(rows) if outcomes_shown else []
+    viewer_id = viewer_entrant_id(request)
+    mine = viewer_line(rows, viewer_id)
     previous_number, next_number = deal_neighbours(event, number)
     # Never leak the cards of a deal that some table has still to play.
     diagram = deal_diagram(deal) if summary.finished and deal.cards else None
@@ -61,7 +79,15 @@ def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse
         rows=rows,
         summary=summary,
         outcomes_shown=outcomes_shown,
-        frequencies=frequencies(rows) if outcomes_shown else [],
+        frequencies=frequency_table,
+        distribution_chart=(
+            distribution_chart(frequency_table, frequency_index(frequency_table, mine))
+            if frequency_table
+            else None
+        ),
+        mine=mine,
+        # The previous and next deals keep the player's line in view.
+        entrant_query=f"?entrant={viewer_id}" if viewer_id is not None else "",
         scheduled=summary.scheduled,
         finished=summary.finished,
         diagram=diagram,

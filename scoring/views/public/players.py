@@ -12,7 +12,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
 from scoring.models import RankingEntry
-from scoring.presentation import score_card_lines, score_card_totals, seat_label
+from scoring.presentation import (
+    progress_chart,
+    round_progress,
+    score_card_lines,
+    score_card_totals,
+    seat_label,
+)
 from scoring.selectors import (
     event_family,
     hand_scores_for_entrant,
@@ -74,6 +80,8 @@ def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResp
     individual = entries.get(RankingEntry.Kind.INDIVIDUAL)
     line_entry = entries.get(RankingEntry.Kind.LINE)
     marks_total, mean_percentage = score_card_totals(lines, individual)
+    # The progress chart reads only the lines the card shows (never a deal still in play).
+    progress = round_progress(lines)
     overall_place, overall_count = (
         overall_rank(family.simultaneous, entrant, complete=complete)
         if family.simultaneous
@@ -94,5 +102,8 @@ def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResp
         complete=complete,
         overall_rank=overall_place,
         overall_count=overall_count,
+        progress=progress,
+        progress_chart=progress_chart(progress) if progress else None,
+        hidden_count=sum(1 for line in lines if line.hidden),
     )
     return render(request, "scoring/public/scorecard.html", context)

@@ -55,9 +55,12 @@ from tournaments.models import (
     Deal,
     Entrant,
     Event,
+    Seat,
     Table,
     TableResult,
 )
+from tournaments.selectors import TableRound
+from tournaments.selectors.printouts import RouteRow
 from tournaments.services.events import event_log
 from tournaments.table_scope import (
     CodeThrottled,
@@ -98,6 +101,7 @@ class DealCard:
     hidden: bool = False  # a result is stored, but the table code may not read it yet
     correctable: bool = False  # the table code may correct this stored result
     correcting: bool = False  # ``form`` corrects the stored result (posted to deal_correct)
+    focus: str | None = None  # a refused entry: its first field in error (autofocused)
 
     @property
     def outcome(self) -> dict[str, Any] | None:
@@ -116,6 +120,51 @@ def _round_recap(play: Any, results: dict[int, TableResult]) -> dict[str, Any]:
             for seat, mark in result.seat_marks().items():
                 totals[seat] += mark or 0
     return {"rows": rows, "totals": [totals[s] for s in SEATS]}
+
+
+@dataclass(frozen=True)
+class NextPlace:
+    """Where a player of the table goes after this round, from the movement (route card)."""
+
+    seat: str  # the seat the player holds this round
+    entrant: Entrant
+    row: RouteRow | None  # the player's next round (None: this was the player's last round)
+    then: RouteRow | None = None  # after a bye: the next round the player plays
+
+    @property
+    def seat_label(self) -> str:
+        return str(Seat(self.row.seat).label) if self.row is not None and self.row.seat else ""
+
+    @property
+    def then_seat_label(self) -> str:
+        return str(Seat(self.then.seat).label) if self.then is not None and self.then.seat else ""
+
+
+def _next_places(event: Event, play: TableRound) -> list[NextPlace]:
+    """For each real player seated at the table in ``play``: the next round of the player's
+    route card (:func:`tournaments.selectors.event_route_cards`): table and seat, or a bye
+    (then the round after it), or none (the player's last round)."""
+    routes = {card.entrant.pk: card.rows for card in selectors.event_route_cards(event)}
+    places = []
+    for seat, entrant in play.seat_list:
+        if entrant.phantom:
+            continue
+        later = sorted(
+            (row for row in routes.get(entrant.pk, []) if row.round > play.round_number),
+            key=lambda row: row.round,
+        )
+        row = later[0] if later else None
+        then = next((r for r in later if not r.bye), None) if row is not None and row.bye else None
+        places.append(NextPlace(seat=seat, entrant=entrant, row=row, then=then))
+    return places
+
+
+def _round_done(scope: TableScope, play: TableRound) -> bool:
+    """Whether the table has finished ``play``: every deal entered (and confirmed where the
+    event asks for it), or a phantom sat there; never a round ahead of the open one."""
+    if scope.is_later(play.round_number) or play.missing:
+        return False
+    return play.sits_out or play.round_number != scope.open_round
 
 
 def _render_table_page(
@@ -150,11 +199,13 @@ def _render_table_page(
         result = visible.get(deal.pk)
         stored = play.results.get(deal.pk)
         form = None
+        focus = None
         correctable = stored is not None and scope.may_correct(play.round_number, stored)
         correcting = correctable and correct == deal.number
         if (writable and stored is None) or correcting:
             if bound is not None and bound.deal.pk == deal.pk:
                 form = bound
+                focus = next((name for name in bound.errors if name in bound.fields), None)
             else:
                 # A correction shows the stored outcome only where the code may read it.
                 initial = DealOutcomeForm.initial_of(
@@ -165,9 +216,10 @@ def _render_table_page(
         cards.append(
             DealCard(
                 deal=deal, result=result, form=form, hidden=hidden, correctable=correctable,
-                correcting=correcting,
+                correcting=correcting, focus=focus,
             )
         )  # fmt: skip
+    next_places = _next_places(event, play) if _round_done(scope, play) else []
     context = {
         "event": event,
         "table": table,
@@ -184,6 +236,9 @@ def _render_table_page(
         "closed": scope.is_closed(play.round_number),
         "error": error,
         "seats": SEATS,
+        "table_url": _table_url(table),
+        "next_places": next_places,
+        "last_round": bool(next_places) and all(place.row is None for place in next_places),
     }
     return render(request, "tournaments/entry/table.html", context, status=status)
 
@@ -298,7 +353,17 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
             request, scope, round_number=round_number, status=400, error=error.describe()
         )
     messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal.number})
-    return redirect(_table_url(table, result.round_number) + f"#deal-{deal.number}")
+    return redirect(_table_url(table, result.round_number) + _anchor_after(table, result, deal))
+
+
+def _anchor_after(table: Table, result: TableResult, deal: Deal) -> str:
+    """Where the page opens after ``deal`` is saved: the "where to go next" block once the
+    table's round is done, else the deal itself."""
+    scope = TableScope.of(table)
+    play = scope.play(result.round_number)
+    if play is not None and _round_done(scope, play):
+        return "#next-places"
+    return f"#deal-{deal.number}"
 
 
 @require_POST

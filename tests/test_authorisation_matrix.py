@@ -119,6 +119,9 @@ MATRIX: dict[str, dict[str, str]] = {
     "organiser:player_register": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "organiser:players_import": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "organiser:entrant_withdraw": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    # Late changes of a running event: the round and the substitute are missing (400).
+    "organiser:entrant_substitute": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "organiser:entrant_forfeit": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "organiser:teams": {"GET": "LLLLADA", "POST": "LLLLADA"},
     "organiser:teams_auto": {"GET": "LLLLMMM", "POST": "LLLLADA"},
     "organiser:team_delete": {"GET": "LLLLMMM", "POST": "LLLLADA"},

@@ -33,6 +33,16 @@ urlpatterns = [
         organiser.entrant_withdraw,
         name="entrant_withdraw",
     ),
+    path(
+        "events/<int:pk>/entrants/<int:entrant_pk>/substitute/",
+        organiser.entrant_substitute,
+        name="entrant_substitute",
+    ),
+    path(
+        "events/<int:pk>/entrants/<int:entrant_pk>/forfeit/",
+        organiser.entrant_forfeit,
+        name="entrant_forfeit",
+    ),
     path("events/<int:pk>/teams/", organiser.teams, name="teams"),
     path("events/<int:pk>/teams/auto/", organiser.teams_auto, name="teams_auto"),
     path(

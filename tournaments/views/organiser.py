@@ -9,10 +9,12 @@ and status 400; nothing stored changes.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +24,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments import forms, movements, selectors, services
 from tournaments.access import clubs_directed_by, directs_event
 from tournaments.errors import TournamentError
-from tournaments.models import Event, Team
+from tournaments.models import Entrant, Event, Player, Team
+from tournaments.services import late_changes
 from tournaments.views import control
 
 
@@ -194,8 +197,10 @@ def _players_page(
     found = []
     if search.is_valid() and search.cleaned_data["q"]:
         found = selectors.players_search(query=search.cleaned_data["q"], exclude_event=event)
+    entrants = selectors.event_real_entrants(event)
     page = {
-        "entrants": selectors.event_real_entrants(event),
+        "entrants": entrants,
+        **_late_change_context(event, entrants),
         "player_form": forms.PlayerForm(),
         "import_form": forms.PlayersImportForm(),
         "search_form": search,
@@ -305,6 +310,162 @@ def entrant_withdraw(request: HttpRequest, event: Event, entrant_pk: int) -> Htt
         return _players_page(request, event, status=409)
     messages.success(request, _("%(player)s withdrawn.") % {"player": entrant})
     _stale_notice(request, had_movement, event)
+    return redirect("organiser:players", pk=event.pk)
+
+
+# --- late changes (running event) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _EntrantRow:
+    """A line of the players page: the entrant and, in a running event, his late changes."""
+
+    entrant: Entrant
+    change: Any = None  # his EntrantChange: replaced or withdrawn
+    replaces: Any = None  # the EntrantChange by which he came in as a substitute
+    first_round: int | None = None  # the first round he may still be replaced from
+
+
+def _late_change_context(event: Event, entrants: list[Entrant]) -> dict[str, Any]:
+    """The players page's rows, and the late changes of a running event."""
+    if event.status != Event.Status.RUNNING:
+        return {"rows": [_EntrantRow(entrant) for entrant in entrants], "late_changes": []}
+    changes = late_changes.event_late_changes(event)
+    by_entrant = {change.entrant_id: change for change in changes}
+    by_replacement = {change.replacement_id: change for change in changes}
+    last = late_changes.last_rounds_played(event)
+    rounds = event.schedule.round_numbers
+    rows = []
+    for entrant in entrants:
+        replaces = by_replacement.get(entrant.pk)
+        first = max(replaces.from_round if replaces else 1, last.get(entrant.pk, 0) + 1)
+        rows.append(
+            _EntrantRow(
+                entrant,
+                change=by_entrant.get(entrant.pk),
+                replaces=replaces,
+                first_round=first if first in rounds else None,
+            )
+        )
+    return {"rows": rows, "late_changes": changes, "last_round": max(rounds, default=0)}
+
+
+def _late_entrant(event: Event, entrant_pk: int) -> Entrant:
+    return get_object_or_404(
+        Entrant.objects.filter(event=event, phantom=False).select_related("player"), pk=entrant_pk
+    )
+
+
+def _from_round(request: HttpRequest) -> int:
+    raw = request.POST.get("from_round", "").strip()
+    if not raw.isdigit() or len(raw) > 4:
+        raise TournamentError(
+            "round_required",
+            _("Give the round (a number) from which the change applies."),
+            field="from_round",
+        )
+    return int(raw)
+
+
+def _late_refused(request: HttpRequest, event: Event, error: TournamentError) -> HttpResponse:
+    for message in error.messages:
+        messages.error(request, message)
+    return _players_page(request, event, status=400)
+
+
+def _substitute_player(request: HttpRequest, event: Event) -> Player | list[Player]:
+    """The substitute chosen (a known player's pk), created (first and last name), or found by
+    a search (``q``): one match is chosen, several are returned for the director to choose."""
+    data = request.POST
+    chosen = data.get("player", "").strip()
+    if chosen:
+        player = Player.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else None
+        if player is None:
+            raise TournamentError("unknown_player", _("Choose a known player."), field="player")
+        return player
+    first_name, last_name = data.get("first_name", ""), data.get("last_name", "")
+    if first_name.strip() or last_name.strip():
+        return services.player_create(
+            first_name=first_name,
+            last_name=last_name,
+            licence=data.get("licence", ""),
+            club=event.club,
+        )
+    query = data.get("q", "").strip()[:80]
+    if not query:
+        raise TournamentError(
+            "substitute_required",
+            _("Give the substitute: a name or licence to search, or a new player's names."),
+            field="player",
+        )
+    found = selectors.players_search(query=query, exclude_event=event)
+    if not found:
+        raise TournamentError(
+            "no_player_found",
+            _("No known player matches “%(query)s” (or he is already in this event).")
+            % {"query": query},
+            field="player",
+        )
+    return found[0] if len(found) == 1 else found
+
+
+@login_required
+@require_POST
+@directs_event
+def entrant_substitute(request: HttpRequest, event: Event, entrant_pk: int) -> HttpResponse:
+    """A substitute replaces the entrant from a round to the end (a running event)."""
+    entrant = _late_entrant(event, entrant_pk)
+    reason = request.POST.get("reason", "").strip()[:500]
+    try:
+        from_round = _from_round(request)
+        with transaction.atomic():  # a new player is kept only if the substitution is
+            player = _substitute_player(request, event)
+            if isinstance(player, list):
+                return _players_page(
+                    request,
+                    event,
+                    candidates=player,
+                    candidate_for=entrant,
+                    candidate_round=from_round,
+                    candidate_reason=reason,
+                )
+            late_changes.entrant_substitute(
+                event=event,
+                entrant=entrant,
+                player=player,
+                from_round=from_round,
+                actor=request.user,
+                reason=reason,
+            )
+    except TournamentError as error:
+        return _late_refused(request, event, error)
+    messages.success(
+        request,
+        _("%(substitute)s replaces %(player)s from round %(round)s.")
+        % {"substitute": player, "player": entrant, "round": from_round},
+    )
+    return redirect("organiser:players", pk=event.pk)
+
+
+@login_required
+@require_POST
+@directs_event
+def entrant_forfeit(request: HttpRequest, event: Event, entrant_pk: int) -> HttpResponse:
+    """The entrant withdraws (forfait) from a round on: his seat becomes a phantom."""
+    entrant = _late_entrant(event, entrant_pk)
+    reason = request.POST.get("reason", "").strip()[:500]
+    try:
+        from_round = _from_round(request)
+        late_changes.entrant_withdraw_late(
+            event=event, entrant=entrant, from_round=from_round, actor=request.user, reason=reason
+        )
+    except TournamentError as error:
+        return _late_refused(request, event, error)
+    messages.success(
+        request,
+        _("%(player)s withdraws from round %(round)s: his tables sit out from then on.")
+        % {"player": entrant, "round": from_round},
+    )
     return redirect("organiser:players", pk=event.pk)
 
 

@@ -442,5 +442,19 @@ def test_printouts_name_the_substitute_from_his_round(
     html = routes.content.decode()
     assert str(player) in html
     # The replaced player's route card says who takes his seat, the substitute's from when.
-    assert html.count(str(player)) >= 2
+    assert f"Replaced by {player} from round 3." in html
+    assert f"Replaces {replaced} from round 3." in html
+    assert html.count(f"Replaced by {player}</td>") == 3  # rounds 3, 4, 5
+    assert html.count("Not yet in the event") == 2  # the substitute's rounds 1, 2
     assert change.replacement.pk != replaced.pk
+
+
+def test_the_route_card_of_a_withdrawn_player(event: Event, director: tuple[Client, Any]) -> None:
+    client, _ = director
+    withdrawn = entrant_at(event, table=1, round_number=1, seat="E")
+    late_changes.entrant_withdraw_late(event=event, entrant=withdrawn, from_round=4)
+    html = client.get(url("organiser:print_routes", event.pk)).content.decode()
+    assert "Withdrawn from round 4." in html
+    assert html.count(">Withdrawn</td>") == 2  # rounds 4, 5
+    cards = client.get(url("organiser:print_tables", event.pk)).content.decode()
+    assert cards.count("Sit-out: no play at this table this round.") == 2

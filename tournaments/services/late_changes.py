@@ -215,6 +215,13 @@ def _handed_over(document: dict[str, Any], old: int, from_round: int, phantom: b
     return new
 
 
+def _document(event: Event) -> dict[str, Any]:
+    """A copy of the event's movement document, to change."""
+    if not isinstance(event.movement, dict):
+        raise TournamentError("no_movement", _("The event has no movement."))
+    return copy.deepcopy(event.movement)
+
+
 def _store_movement(event: Event, document: dict[str, Any]) -> None:
     report = movements.validate(document)
     if not report.ok:
@@ -323,7 +330,7 @@ def entrant_substitute(
             _("%(player)s is already in this event.") % {"player": player},
             field="player",
         )
-    document = copy.deepcopy(event.movement)
+    document = _document(event)
     slot = _handed_over(document, entrant.slot, from_round, phantom=False)
     _store_movement(event, document)
     substitute = Entrant.objects.create(
@@ -357,7 +364,7 @@ def entrant_withdraw_late(
         for play in before.playing()
         if play.round >= from_round and entrant.slot in play.slots
     }
-    document = copy.deepcopy(event.movement)
+    document = _document(event)
     slot = _handed_over(document, entrant.slot, from_round, phantom=True)
     _store_movement(event, document)
     phantom = Entrant.objects.create(

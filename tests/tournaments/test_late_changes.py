@@ -300,11 +300,11 @@ def test_the_recompute_rescores_the_deals_whose_count_changed(event: Event) -> N
     assert played.exists()  # the line movement plays them at other tables in rounds 1-2
     late_changes.entrant_withdraw_late(event=event, entrant=withdrawn, from_round=3)
     event = Event.objects.get(pk=event.pk)
-    assert set(played.values_list("version", flat=True)) == {event.results_version}
     standings_recompute(event_id=event.pk)
     incremental = hands(event)
     standings_recompute(event_id=event.pk, force=True, full=True)
     assert hands(event) == incremental
+    assert set(played.values_list("version", flat=True)) == {event.results_version}
 
 
 def test_a_team_event_withdrawal_is_refused_but_a_substitute_joins_the_team() -> None:
@@ -458,3 +458,34 @@ def test_the_route_card_of_a_withdrawn_player(event: Event, director: tuple[Clie
     assert html.count(">Withdrawn</td>") == 2  # rounds 4, 5
     cards = client.get(url("organiser:print_tables", event.pk)).content.decode()
     assert cards.count("Sit-out: no play at this table this round.") == 2
+
+
+# ------------------------------------------------------------------------------ phones, pages
+
+
+def test_the_table_phone_and_the_score_cards_name_the_substitute(event: Event) -> None:
+    replaced = entrant_at(event, table=1, round_number=1, seat="N")
+    player = PlayerFactory(first_name="Prudence", last_name="Relève")
+    change = late_changes.entrant_substitute(
+        event=event, entrant=replaced, player=player, from_round=3
+    )
+    event = Event.objects.get(pk=event.pk)
+    play = next(
+        play
+        for play in event.schedule.plays()
+        if play.round == 3 and change.replacement.slot in play.slots
+    )
+    code = Table.objects.get(event=event, number=play.table).code
+    phone = Client().get(url("table:entry", code))
+    assert phone.status_code == 200
+    assert str(player) in phone.content.decode()  # round 3 is this table's open round
+    enter_round(event, 3, random.Random(6))
+    standings_recompute(event_id=event.pk)
+    visitor = Client()
+    listing = visitor.get(url("public:players", event.pk)).content.decode()
+    assert str(player) in listing and str(replaced) in listing
+    card = visitor.get(url("public:scorecard", event.pk, change.replacement.pk))
+    assert card.status_code == 200
+    assert str(player) in card.content.decode()
+    own = visitor.get(url("public:scorecard", event.pk, replaced.pk))
+    assert own.status_code == 200

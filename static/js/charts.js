@@ -10,7 +10,8 @@
 (function () {
   "use strict";
 
-  var PRINT_SIZE = { width: 640, height: 300 }; // fits an A4 page's width
+  // The printed size (an A4 page's width); the pages' print rules give the chart box the same.
+  var PRINT_SIZE = { width: 640, height: 300 };
 
   function cssColour(name, fallback) {
     var value = getComputedStyle(document.documentElement).getPropertyValue(name);

@@ -101,15 +101,20 @@ def test_the_segmented_form_saves_and_previews_as_posted_by_a_browser(client: Cl
     event = running_event(tables=3, rounds=2, deals_per_round=2)
     table = Table.objects.get(event=event, number=1)
     deal = deals_at(event, 1, 1)[0]
-    preview = client.post(
-        f"/en/table/{table.code}/deal/{deal.number}/preview/",
-        form_data(deal, contract="garde_sans", oudlers="2", points="48"),
-    )
+    html = client.get(f"/en/table/{table.code}/").content.decode()
+    form = re.search(rf'<form [^>]*id="form-{deal.number}".*?</form>', html, re.S)
+    assert form is not None
+    # What a browser sends: the checked radio of each group (the taps), the typed points.
+    radios = re.findall(r'<input type="radio" name="([\w-]+)" value="(\w*)"', form.group(0))
+    groups = {name for name, _ in radios}
+    assert groups == {f"d{deal.number}-{n}" for n in ("contract", "oudlers", "petit_au_bout")}
+    taps = {"contract": "garde_sans", "oudlers": "2", "petit_au_bout": ""}
+    posted = {f"d{deal.number}-{name}": value for name, value in taps.items()}
+    assert all((name, value) in radios for name, value in posted.items())
+    posted[f"d{deal.number}-points"] = "48"
+    preview = client.post(f"/en/table/{table.code}/deal/{deal.number}/preview/", posted)
     assert preview.status_code == 200 and "128" in preview.content.decode()
-    response = client.post(
-        f"/en/table/{table.code}/deal/{deal.number}/",
-        {**form_data(deal, contract="garde_sans", points="48"), "round": "1"},
-    )
+    response = client.post(f"/en/table/{table.code}/deal/{deal.number}/", {**posted, "round": "1"})
     assert response.status_code == 302
     assert response["Location"].endswith(f"#deal-{deal.number}")  # another deal is still due
     assert TableResult.objects.get(table=table, deal=deal).contract == "garde_sans"

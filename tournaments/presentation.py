@@ -1,21 +1,33 @@
-"""Presentation helpers of the tournaments app: hand diagrams and card labels.
+"""Presentation helpers of the tournaments app: hand diagrams, card and seat labels, wording.
 
 A deal's cards are stored in the text form of ``rules.deal``; :func:`deal_diagram` turns them
 into the four hands and the chien by suit, with card ranks in the reader's language. The étui
 printout and the public frequency sheet both show hands through it.
+
+The rest speaks the reader's language where data keeps codes: seat letters (W is "O" in
+French), a number of oudlers with its plural, a percentage with French typography (a narrow
+no-break space before ``%``, as the CLDR's French number format has it), a result as the history
+keeps it (``before``/``after``), and the movement validator's warnings (the pure package speaks
+English; its codes are translated here).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.utils.translation import pgettext
+from django.utils import formats
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext
 
 from rules import deal as rules_deal
 from rules.cards import PLAIN_SUITS, SUIT_SYMBOLS, Suit
-from tournaments.models import SEATS, Deal
+from tournaments.models import SEATS, Contract, Deal, TableResult
+
+# French typography: a narrow no-break space (U+202F) before ``%`` and ``:``.
+NARROW_NBSP = "\u202f"
 
 
 @dataclass(frozen=True)
@@ -79,3 +91,131 @@ def deal_diagram(deal: Deal) -> DealDiagram:
         for seat in SEATS
     ]
     return DealDiagram(deal, hands, _suit_lines(parsed.chien))
+
+
+# ------------------------------------------------------------------------ wording
+
+
+def french_typography() -> bool:
+    """Whether the active language sets a space before ``%`` and ``:`` (French)."""
+    return (get_language() or "").split("-")[0] == "fr"
+
+
+def colon() -> str:
+    """The colon after a label: preceded by a narrow no-break space in French."""
+    return f"{NARROW_NBSP}:" if french_typography() else ":"
+
+
+def seat_letter(seat: object) -> str:
+    """The one-letter label of a seat code in the active language (W is "O" in French)."""
+    letters = {
+        "N": pgettext("seat letter", "N"),
+        "E": pgettext("seat letter", "E"),
+        "S": pgettext("seat letter", "S"),
+        "W": pgettext("seat letter", "W"),
+    }
+    return letters.get(str(seat), str(seat))
+
+
+def percent_text(value: object) -> str:
+    """A percentage as the reader writes it: "12,5 %" in French (no break), "12.5%" in English.
+
+    A value that is no number (None, empty) gives an empty text.
+    """
+    if value is None or value == "":
+        return ""
+    try:
+        number: Any = value if isinstance(value, int | float | Decimal) else Decimal(str(value))
+    except InvalidOperation:
+        return str(value)
+    shown = formats.localize(number)
+    return f"{shown}{NARROW_NBSP}%" if french_typography() else f"{shown}%"
+
+
+def oudlers_text(count: int) -> str:
+    """A number of oudlers with its plural: "1 oudler", "2 oudlers" ("1 bout", "2 bouts")."""
+    return ngettext("%(o)s oudler", "%(o)s oudlers", count) % {"o": count}
+
+
+def _contract_label(code: object) -> str:
+    try:
+        return str(Contract(str(code)).label)
+    except ValueError:
+        return str(code)
+
+
+def result_state_text(state: Mapping[str, Any] | None) -> str:
+    """A result as the history keeps it (``services.results.result_state``), in words.
+
+    A played deal: contract, taker seat, oudlers, points and value ("Garde · preneur E ·
+    1 bout · 36 points · Valeur -80"); artificial scores per seat; or "not played".
+    """
+    if not state:
+        return ""
+    kind = state.get("kind")
+    if kind == TableResult.Kind.PLAYED:
+        outcome = state.get("outcome") or {}
+        parts = []
+        if outcome:
+            parts += [
+                _contract_label(outcome.get("contract")),
+                f"{gettext('taker')} {seat_letter(outcome.get('taker_seat'))}",
+                oudlers_text(int(outcome.get("oudlers") or 0)),
+                gettext("%(p)s points") % {"p": formats.localize(outcome.get("points"))},
+            ]
+        else:
+            parts.append(str(TableResult.Kind.PLAYED.label))
+        if state.get("value") is not None:
+            parts.append(f"{gettext('Value')} {formats.localize(state['value'])}")
+        return " · ".join(parts)
+    if kind == TableResult.Kind.ARTIFICIAL:
+        shares = [
+            f"{seat_letter(seat)} {percent_text(share)}"
+            for seat, share in (state.get("artificial") or {}).items()
+            if share is not None
+        ]
+        label = str(TableResult.Kind.ARTIFICIAL.label)
+        return f"{label}{colon()} {' · '.join(shares)}" if shares else label
+    if kind == TableResult.Kind.NOT_PLAYED:
+        return str(TableResult.Kind.NOT_PLAYED.label)
+    return str(kind)
+
+
+# The movement validator's warnings (tournaments.movements.validation): code, the English
+# message's pattern (its figures), and the translated sentence.
+_MOVEMENT_WARNINGS: dict[str, tuple[re.Pattern[str], Any]] = {
+    "max_meetings_relaxed": (
+        re.compile(r"allows (?P<allowed>\d+) meetings per pair .*: (?P<default>\d+)\)"),
+        gettext_lazy(
+            "A pair of players may meet up to %(allowed)s× "
+            "(default for this movement: %(default)s×)."
+        ),
+    ),
+    "bye_spread": (
+        re.compile(r"range (?P<min>\d+)\.\.(?P<max>\d+)"),
+        gettext_lazy("Byes per player range from %(min)s to %(max)s."),
+    ),
+    "bye_order": (
+        re.compile(r"round (?P<round>\d+):"),
+        gettext_lazy(
+            "Round %(round)s: a player sits out a second time before every player has sat out once."
+        ),
+    ),
+    "bye_twice_in_a_row": (
+        re.compile(r"entrant (?P<entrant>\d+) "),
+        gettext_lazy("Entrant %(entrant)s sits out two rounds in a row."),
+    ),
+}
+
+
+def movement_warning_text(code: object, message: object) -> str:
+    """A warning of the movement validator in the active language (its English text if the
+    code is unknown)."""
+    known = _MOVEMENT_WARNINGS.get(str(code))
+    if known is None:
+        return str(message)
+    pattern, sentence = known
+    match = pattern.search(str(message))
+    if match is None:
+        return str(message)
+    return str(sentence) % match.groupdict()

@@ -1,7 +1,10 @@
 """Downloads of an event: its rankings and all its table results, as CSV or XLSX.
 
-The CSV uses a comma separator, UTF-8 with a byte-order mark (so spreadsheet programs guess the
-encoding right) and a dot as decimal separator; the XLSX holds real numbers. Both come from
+The CSV is UTF-8 with a byte-order mark (so spreadsheet programs guess the encoding right) and
+follows the active language's number format, as a spreadsheet of that language reads it: in
+English a comma separator and a dot as decimal separator, in French (a decimal comma) a
+semicolon separator and decimal commas. The XLSX holds real numbers. Seats are named by their
+letters in the active language (W is "O" in French). Both come from
 the same rows, built from the snapshot and the table results with a bounded number of queries.
 Column headers follow the active language. Text that a spreadsheet would run as a formula
 (a player, team or licence such as ``=HYPERLINK(...)``, ``@SUM(...)``, ``+cmd|...``, ``-2+3``) is
@@ -24,6 +27,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils import formats
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -36,6 +40,7 @@ from scoring.presentation import result_rows, seat_label
 from scoring.selectors import event_family, ranking_rows, results_with_scores
 from tournaments.access import user_directs, visible_event_or_404
 from tournaments.models import SEATS, Event
+from tournaments.presentation import seat_letter
 from tournaments.publication import deals_hidden_from
 
 CSV_TYPE = "text/csv; charset=utf-8"
@@ -112,7 +117,8 @@ def results_table(
     export holds every section's results, with a Section column.
     """
     header = [_("Deal"), _("Round"), _("Table")]
-    header += [_("Player %(seat)s") % {"seat": seat} for seat in SEATS]
+    letters = [seat_letter(seat) for seat in SEATS]
+    header += [_("Player %(seat)s") % {"seat": letter} for letter in letters]
     header += [
         _("Kind"),
         _("Taker seat"),
@@ -124,8 +130,8 @@ def results_table(
         _("Chelem"),
         _("Value"),
     ]
-    header += [_("Mark %(seat)s") % {"seat": seat} for seat in SEATS]
-    header += [_("Percentage %(seat)s") % {"seat": seat} for seat in SEATS]
+    header += [_("Mark %(seat)s") % {"seat": letter} for letter in letters]
+    header += [_("Percentage %(seat)s") % {"seat": letter} for letter in letters]
     rows: list[list[Any]] = []
     if simultaneous:
         header.insert(0, _("Section"))
@@ -141,7 +147,7 @@ def results_table(
                 row.table_number,
                 *(cell.name for cell in row.seats),
                 row.kind_label,
-                taker.seat if taker else "",
+                seat_letter(taker.seat) if taker else "",
                 row.contract_label,
                 result.oudlers,
                 row.points,
@@ -167,25 +173,37 @@ def is_formula_like(value: Any) -> bool:
     return isinstance(value, str) and value.startswith(FORMULA_TRIGGERS)
 
 
-def _csv_value(value: Any) -> Any:
+def _csv_value(value: Any, decimal_separator: str = ".") -> Any:
     if value is None:
         return ""
     if is_formula_like(value):
         return "'" + value
-    if isinstance(value, Decimal):
-        return format(value, "f")
+    if isinstance(value, Decimal | float):
+        return format(value, "f" if isinstance(value, Decimal) else "").replace(
+            ".", decimal_separator
+        )
     return value
+
+
+def csv_dialect() -> tuple[str, str]:
+    """(field separator, decimal separator) of the active language's spreadsheets.
+
+    A language writing decimal commas (French) separates fields with semicolons.
+    """
+    decimal_separator = str(formats.get_format("DECIMAL_SEPARATOR"))
+    return (";" if decimal_separator == "," else ","), decimal_separator
 
 
 def csv_response(
     filename: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
 ) -> HttpResponse:
+    delimiter, decimal_separator = csv_dialect()
     buffer = io.StringIO()
     buffer.write("\ufeff")
-    writer = csv.writer(buffer)
+    writer = csv.writer(buffer, delimiter=delimiter)
     writer.writerow(header)
     for row in rows:
-        writer.writerow([_csv_value(value) for value in row])
+        writer.writerow([_csv_value(value, decimal_separator) for value in row])
     response = HttpResponse(buffer.getvalue(), content_type=CSV_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
     return response

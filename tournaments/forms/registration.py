@@ -12,11 +12,18 @@ from tournaments.models import Club, Player
 
 
 class PlayerForm(forms.Form):
+    """A new player typed by hand; ``club`` (the event's) is the club chosen by default."""
+
     last_name = forms.CharField(label=_("Last name"), max_length=80)
     first_name = forms.CharField(label=_("First name"), max_length=80)
     licence = forms.CharField(label=_("Licence number"), max_length=20, required=False)
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all(), required=False)
     series = forms.CharField(label=_("Series"), max_length=20, required=False)
+
+    def __init__(self, *args: Any, club: Club | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if club is not None:
+            self.fields["club"].initial = club.pk
 
 
 class PlayerRegisterForm(forms.Form):

@@ -3,6 +3,8 @@
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import presentation
+
 register = template.Library()
 
 KIND_LABELS = {
@@ -17,3 +19,13 @@ KIND_LABELS = {
 def movement_kind(kind: object) -> str:
     """The label of a movement ``kind`` (line, howell, pools, matches) in the active language."""
     return str(KIND_LABELS.get(str(kind), kind))
+
+
+@register.filter
+def movement_warning(warning: object) -> str:
+    """A warning of the validator's report (``{"code", "message"}``) in the active language."""
+    if isinstance(warning, dict):
+        return presentation.movement_warning_text(warning.get("code"), warning.get("message"))
+    return presentation.movement_warning_text(
+        getattr(warning, "code", ""), getattr(warning, "message", warning)
+    )

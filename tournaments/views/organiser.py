@@ -18,10 +18,11 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import forms, movements, selectors, services
+from tournaments import forms, movements, presentation, selectors, services
 from tournaments.access import clubs_directed_by, directs_event
 from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Event, Player, Team
@@ -39,7 +40,7 @@ def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any
     schedule = event.schedule
     steps = [
         step("details", _("Details"), True, "organiser:event_edit",
-             f"{event.get_format_display()} · {event.date:%Y-%m-%d}"),
+             f"{event.get_format_display()} · {formats.date_format(event.date)}"),
         step("players", _("Players"), state.players_ok, "organiser:players",
              _("%(count)s registered") % {"count": state.entrant_count}),
         step("teams", _("Teams"), state.teams_ok, "organiser:teams",
@@ -201,7 +202,7 @@ def _players_page(
     page = {
         "entrants": entrants,
         **_late_change_context(event, entrants),
-        "player_form": forms.PlayerForm(),
+        "player_form": forms.PlayerForm(club=event.club),
         "import_form": forms.PlayersImportForm(),
         "search_form": search,
         "found": found,
@@ -237,7 +238,7 @@ def _stale_notice(request: HttpRequest, had_movement: bool, event: Event) -> Non
 @directs_event
 def player_add(request: HttpRequest, event: Event) -> HttpResponse:
     """Register a new player typed by hand."""
-    form = forms.PlayerForm(request.POST)
+    form = forms.PlayerForm(request.POST, club=event.club)
     had_movement = event.movement is not None
     if form.is_valid():
         try:
@@ -563,12 +564,15 @@ def movement(request: HttpRequest, event: Event) -> HttpResponse:
             else:
                 messages.success(request, _("Movement saved."))
                 for warning in report.warnings:
-                    messages.warning(request, str(warning))
+                    messages.warning(
+                        request, presentation.movement_warning_text(warning.code, warning.message)
+                    )
                 return redirect("organiser:deals", pk=event.pk)
         status = 400
     else:
         form, status = _movement_preview(event, request.GET, context)
     context["form"] = form
+    context["import_form"] = forms.MovementImportForm()
     return _render(
         request, "tournaments/organiser/movement.html", event, "movement", context, status=status
     )

@@ -91,7 +91,7 @@ def test_the_charts_render_offline(
     assert state["scroll"] <= state["inner"]
 
     # From the score card to the deal: the player's own line first, then the chart.
-    page.click(f'a[href$="/deals/{FINISHED_DEAL}/?entrant={entrant.pk}"]')
+    page.click(f'td.num a[href$="/deals/{FINISHED_DEAL}/"]')
     page.wait_for_selector("#my-line")
     mine = page.inner_text("#my-line")
     assert f"table {score.table_number}, " in mine

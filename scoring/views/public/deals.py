@@ -7,8 +7,11 @@ shown follows ``tournaments.publication`` across the whole simultaneous.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import Resolver404, resolve
 from django.views.decorators.http import require_GET
 
 from scoring.presentation import (
@@ -43,9 +46,25 @@ def deal_list(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def viewer_entrant_id(request: HttpRequest) -> int | None:
-    """``?entrant=<id>``: the player a score card's link comes from (anything else: nobody)."""
-    value = request.GET.get("entrant", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
+    """The player whose line the frequency sheet shows first, if known: ``?entrant=<id>``
+    (the previous and next deals' links keep it), else the player of the score card the viewer
+    came from (a same-site referrer: the score card's deal links are plain). Anything else, or
+    a value that is no id: nobody. Only which row is pointed out depends on it, never what is
+    published."""
+    if "entrant" in request.GET:
+        value = request.GET["entrant"]
+        return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
+    referrer = urlsplit(request.headers.get("referer", ""))
+    if referrer.netloc != request.get_host():
+        return None
+    try:
+        match = resolve(referrer.path)
+    except Resolver404:
+        return None
+    if match.view_name != "public:scorecard":
+        return None
+    entrant_id = match.kwargs.get("entrant_id")
+    return entrant_id if isinstance(entrant_id, int) else None
 
 
 @require_GET

@@ -250,22 +250,37 @@ def test_the_charts_scripts_are_the_apps_own_static_files(client: Client, event:
 # ------------------------------------------------------------------------------- my line
 
 
-def test_my_line_from_the_score_card(client: Client, event: Event) -> None:
+def my_line(html: str) -> str:
+    start = html.index('id="my-line"')
+    return html[start : html.index("</p>", start)]
+
+
+def east_of_table_1(event: Event, number: int) -> tuple[TableResult, Entrant]:
     result = (
-        TableResult.objects.filter(event=event, deal__number=FINISHED_DEAL)
-        .select_related("deal")
+        TableResult.objects.filter(event=event, deal__number=number)
+        .select_related("deal", "table", "seat_e")
         .order_by("table__number")
         .first()
     )
     assert result is not None and result.seat_e is not None
-    entrant = result.seat_e
-    card = client.get(f"/en/events/{event.pk}/players/{entrant.pk}/").content.decode()
-    link = f"/en/events/{event.pk}/deals/{FINISHED_DEAL}/?entrant={entrant.pk}"
-    assert f'href="{link}"' in card
+    return result, result.seat_e
 
-    html = client.get(link).content.decode()
+
+@pytest.mark.parametrize("came_by", ["referrer", "query"])
+def test_my_line_from_the_score_card(client: Client, event: Event, came_by: str) -> None:
+    result, entrant = east_of_table_1(event, FINISHED_DEAL)
+    card_url = f"/en/events/{event.pk}/players/{entrant.pk}/"
+    card = client.get(card_url).content.decode()
+    sheet = f"/en/events/{event.pk}/deals/{FINISHED_DEAL}/"
+    assert f'href="{sheet}"' in card
+    if came_by == "referrer":  # the score card's link, followed in a browser
+        response = client.get(sheet, HTTP_REFERER=f"http://testserver{card_url}")
+    else:  # the previous and next deals' links
+        response = client.get(sheet, {"entrant": entrant.pk})
+    html = response.content.decode()
+
     score = HandScore.objects.get(result=result, entrant=entrant)
-    line = html[html.index('id="my-line"') : html.index("</p>", html.index('id="my-line"'))]
+    line = my_line(html)
     assert f"My line: table {result.table.number}, East" in line
     assert f"mark {result.mark_e}" in line
     assert f"{score.percentage} %" in line
@@ -279,6 +294,26 @@ def test_my_line_from_the_score_card(client: Client, event: Event) -> None:
     assert f"/deals/{FINISHED_DEAL + 1}/?entrant={entrant.pk}" in html
 
 
+@pytest.mark.parametrize(
+    "referrer",
+    [
+        "http://elsewhere.test/en/events/{event}/players/{entrant}/",  # another site
+        "http://testserver/en/events/{event}/ranking/",  # not a score card
+        "http://testserver/en/events/{event}/players/",
+        "http://testserver/%ff%00/",
+        "not a url",
+    ],
+)
+def test_no_line_from_another_page_or_site(client: Client, event: Event, referrer: str) -> None:
+    _, entrant = east_of_table_1(event, FINISHED_DEAL)
+    response = client.get(
+        f"/en/events/{event.pk}/deals/{FINISHED_DEAL}/",
+        HTTP_REFERER=referrer.format(event=event.pk, entrant=entrant.pk),
+    )
+    assert response.status_code == 200
+    assert 'id="my-line"' not in response.content.decode()
+
+
 def test_my_line_on_an_open_deal_shows_no_outcome_to_the_public(
     client: Client, organiser: Client, event: Event
 ) -> None:
@@ -287,7 +322,7 @@ def test_my_line_on_an_open_deal_shows_no_outcome_to_the_public(
     result = score.result
     url = f"/en/events/{event.pk}/deals/{OPEN_DEAL}/?entrant={entrant.pk}"
     html = client.get(url).content.decode()
-    line = html[html.index('id="my-line"') : html.index("</p>", html.index('id="my-line"'))]
+    line = my_line(html)
     assert f"My line: table {result.table.number}" in line
     assert "in play" in line and "mark" not in line and "%" not in line
 

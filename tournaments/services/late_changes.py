@@ -93,17 +93,6 @@ def last_rounds_played(event: Event) -> dict[int, int]:
     return last
 
 
-def first_changeable_round(event: Event, entrant: Entrant, last_played: int = 0) -> int | None:
-    """The first round from which ``entrant`` may be replaced or withdrawn (the round after his
-    last result, not before his own first round), or None when no round is left."""
-    start = 1
-    replaced = EntrantChange.objects.filter(replacement=entrant).first()
-    if replaced is not None:
-        start = replaced.from_round
-    first = max(start, last_played + 1)
-    return first if first in event.schedule.round_numbers else None
-
-
 def event_late_changes(event: Event) -> list[EntrantChange]:
     """The late changes of ``event``, by round, with the players and the director loaded."""
     return list(

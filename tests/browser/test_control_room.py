@@ -46,8 +46,8 @@ def deals_at(event: Event, table_number: int, round_number: int) -> list[Deal]:
 
 def fill_phone_deal(phone: Any, deal: Deal, points: str) -> None:
     prefix = f"#id_d{deal.number}"
-    phone.select_option(f"{prefix}-contract", "garde")
-    phone.select_option(f"{prefix}-oudlers", "2")
+    phone.check(f"{prefix}-contract-garde")
+    phone.check(f"{prefix}-oudlers-2")
     phone.fill(f"{prefix}-points", points)
 
 

@@ -61,8 +61,8 @@ def test_a_table_enters_a_deal_and_the_public_ranking_shows_it(
     phone.goto(f"{live_server.url}/en/table/{table.code}/")
     assert phone.get_by_role("heading", name=re.compile(r"Table 1 · Round 4")).is_visible()
     prefix = f"#id_d{deal.number}"
-    phone.select_option(f"{prefix}-contract", "garde_sans")
-    phone.select_option(f"{prefix}-oudlers", "2")
+    phone.check(f"{prefix}-contract-garde_sans")
+    phone.check(f"{prefix}-oudlers-2")
     phone.fill(f"{prefix}-points", "48")
     phone.locator(f"{prefix}-points").press("Tab")
 

@@ -363,7 +363,9 @@ def test_substitute_by_search_then_choice(event: Event, director: tuple[Client, 
         str(chosen),
     )
     html = client.get(url("organiser:players", event.pk)).content.decode()
-    assert f"replaced by {chosen} from round 3" in html or "remplac" in html
+    assert f"replaced by {chosen} from round 3" in html
+    history = client.get(url("organiser:history", event.pk)).content.decode()
+    assert f"Round 3: {chosen} replaces {replaced}" in history
 
 
 def test_substitute_a_new_player(event: Event, director: tuple[Client, Any]) -> None:
@@ -422,6 +424,8 @@ def test_forfeit_from_the_players_page(event: Event, director: tuple[Client, Any
     assert change.kind == EntrantChange.Kind.WITHDRAWAL
     refused = client.post(url("organiser:entrant_forfeit", event.pk, withdrawn.pk), {})
     assert refused.status_code == 400
+    history = client.get(url("organiser:history", event.pk)).content.decode()
+    assert f"Round 3: {withdrawn} withdraws" in history
 
 
 # ------------------------------------------------------------------------------ printouts

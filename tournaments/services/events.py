@@ -359,7 +359,9 @@ class ResultsMissing(TournamentError):
 
 # ------------------------------------------------------------------------------ the log
 
-LOG_ACTIONS = ("finish", "reopen", "close_round", "reopen_round")
+# The director's actions the history page lists (``substitute`` and ``withdraw`` are written by
+# ``tournaments.services.late_changes``).
+LOG_ACTIONS = ("finish", "reopen", "close_round", "reopen_round", "substitute", "withdraw")
 
 
 def _log(
@@ -395,9 +397,22 @@ class LogLine:
     round_number: int | None
     reason: str
     missing: int
+    player: str = ""
+    substitute: str = ""
 
     @property
     def label(self) -> str:
+        if self.action == "substitute":
+            return _("Round %(round)s: %(substitute)s replaces %(player)s") % {
+                "round": self.round_number,
+                "substitute": self.substitute,
+                "player": self.player,
+            }
+        if self.action == "withdraw":
+            return _("Round %(round)s: %(player)s withdraws") % {
+                "round": self.round_number,
+                "player": self.player,
+            }
         if self.action == "finish":
             return _("Event finished")
         if self.action == "reopen":
@@ -428,6 +443,8 @@ def event_log(event: Event) -> list[LogLine]:
                 round_number=data.get("round"),
                 reason=str(data.get("reason") or ""),
                 missing=int(data.get("missing") or 0),
+                player=str(data.get("player") or ""),
+                substitute=str(data.get("substitute") or ""),
             )
         )
     return lines

@@ -31,7 +31,7 @@ from tests.builders import (
 from tests.factories import OrganiserFactory, PlayerFactory
 from tournaments import movements, services
 from tournaments.errors import TournamentError
-from tournaments.models import Entrant, EntrantChange, Event, Table, TableResult
+from tournaments.models import Deal, Entrant, EntrantChange, Event, Table, TableResult
 from tournaments.services import late_changes
 
 pytestmark = pytest.mark.django_db
@@ -511,3 +511,41 @@ def test_the_table_phone_and_the_score_cards_name_the_substitute(event: Event) -
     assert str(player) in card.content.decode()
     own = visitor.get(url("public:scorecard", event.pk, replaced.pk))
     assert own.status_code == 200
+
+
+# ------------------------------------------------------------------------------ races
+
+
+def test_a_result_read_under_the_old_seating_is_refused_after_a_change(
+    event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The director replaces a player while a table saves a deal of the substitute's round:
+    the result would carry the old player, so it is refused (the table reloads) and nothing of
+    the write is stored."""
+    from tournaments.services import results as results_services
+
+    play = event.schedule.play(table=1, round=3)
+    deal = Deal.objects.filter(event=event, deal_set=play.deal_set).order_by("number").first()
+    table = Table.objects.get(event=event, number=1)
+    replaced = Entrant.objects.get(event=event, slot=play.seats["N"])
+    real_stored = results_services._stored
+    changed: list[bool] = []
+
+    def change_then_look(*args: Any, **kwargs: Any) -> Any:
+        # What a concurrent director's change commits after the table's seating was read.
+        if not changed:
+            changed.append(True)
+            late_changes.entrant_substitute(
+                event=Event.objects.get(pk=event.pk),
+                entrant=replaced,
+                player=PlayerFactory(club=event.club),
+                from_round=3,
+                reason="ill",
+            )
+        return real_stored(*args, **kwargs)
+
+    monkeypatch.setattr(results_services, "_stored", change_then_look)
+    with pytest.raises(TournamentError) as refused:
+        results_services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    assert refused.value.code == "seating_changed"
+    assert not TableResult.objects.filter(deal=deal, table=table).exists()

@@ -71,6 +71,7 @@ from tournaments.models import (
     SEATS,
     Deal,
     Entrant,
+    EntrantChange,
     Event,
     Penalty,
     ResultChange,
@@ -363,6 +364,31 @@ def _scheduled_play(event: Event, table: Table, deal: Deal) -> tuple[TablePlay, 
     return play, seated
 
 
+def _refuse_changed_seating(
+    event: Event, table: Table, deal: Deal, round_number: int, seated: dict[str, Entrant]
+) -> None:
+    """Under the event's lock (after ``_commit_version``): a substitution or a withdrawal
+    (``tournaments.services.late_changes``, which takes the same lock) committed since the
+    seating was read must not leave a result under the old players. Events without such a
+    change pay one indexed query."""
+    if not EntrantChange.objects.filter(event_id=event.pk, from_round__lte=round_number).exists():
+        return
+    current = Event.objects.get(pk=event.pk)  # the movement as committed now
+    try:
+        now = _scheduled_play(current, table, deal)[1]
+    except TournamentError:
+        now = {}
+    if {seat: e.pk for seat, e in now.items()} != {seat: e.pk for seat, e in seated.items()}:
+        raise TournamentError(
+            "seating_changed",
+            _(
+                "The players of this table changed meanwhile (a substitution or a withdrawal): "
+                "reload the page and enter the deal again."
+            ),
+            field="table",
+        )
+
+
 def _stored(deal: Deal, table: Table) -> TableResult | None:
     return (
         TableResult.objects.select_related("deal", "table").filter(deal=deal, table=table).first()
@@ -473,6 +499,7 @@ def table_result_submit(
             )
             # The event may be finished meanwhile: _commit_version decides, last, under its lock.
             _commit_version(event, running_only=True, results=[result])
+            _refuse_changed_seating(event, table, deal, play.round, seated)
             if refuse_closed:
                 refuse_closed_round(event, play.round)
     except IntegrityError as error:

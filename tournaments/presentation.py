@@ -169,10 +169,12 @@ def result_state_text(state: Mapping[str, Any] | None) -> str:
             parts.append(f"{gettext('Value')} {formats.localize(state['value'])}")
         return " · ".join(parts)
     if kind == TableResult.Kind.ARTIFICIAL:
+        # In seat order: a jsonb column (PostgreSQL) keeps its keys in its own order.
+        artificial = state.get("artificial") or {}
         shares = [
-            f"{seat_letter(seat)} {percent_text(share)}"
-            for seat, share in (state.get("artificial") or {}).items()
-            if share is not None
+            f"{seat_letter(seat)} {percent_text(artificial[seat])}"
+            for seat in SEATS
+            if artificial.get(seat) is not None
         ]
         label = str(TableResult.Kind.ARTIFICIAL.label)
         return f"{label}{colon()} {' · '.join(shares)}" if shares else label

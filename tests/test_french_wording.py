@@ -114,11 +114,6 @@ def test_oudlers_take_the_plural_only_from_two(corrected) -> None:
         ]  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the French catalogue lacks the new msgids of issue #11 defect 6 (the oudler plural "
-    "and the movement warnings): remove this mark once locale/fr has them",
-)
 def test_the_new_wording_reads_in_french(corrected) -> None:
     event, client, url = corrected
     page = " ".join(main_of(client.get(url)).split())

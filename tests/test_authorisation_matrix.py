@@ -129,6 +129,7 @@ MATRIX: dict[str, dict[str, str]] = {
     "organiser:movement_import": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "organiser:deals": {"GET": "LLLLADA", "POST": "LLLLADA"},
     "organiser:deals_import": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "organiser:deal_seats": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     # Simultaneous-only pages: the event here is an ordinary one, so a 404 for everybody.
     "organiser:section_add": {"GET": "LLLLMMM", "POST": "LLLLDDD"},
     "organiser:section_delete": {"GET": "LLLLMMM", "POST": "LLLLADA"},

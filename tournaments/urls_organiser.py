@@ -58,6 +58,7 @@ urlpatterns = [
     ),
     path("events/<int:pk>/deals/", organiser.deals, name="deals"),
     path("events/<int:pk>/deals/import/", organiser.deals_import, name="deals_import"),
+    path("events/<int:pk>/deals/<int:number>/seats/", organiser.deal_seats, name="deal_seats"),
     path("events/<int:pk>/sections/add/", sections.section_add, name="section_add"),
     path("events/<int:pk>/section/delete/", sections.section_delete, name="section_delete"),
     path(

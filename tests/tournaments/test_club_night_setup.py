@@ -262,3 +262,32 @@ def test_a_simultaneous_gives_its_seed_or_its_import_to_its_sections() -> None:
     services.event_deals_import(event=Event.objects.get(pk=parent.pk), text=text)
     child.refresh_from_db()
     assert child.seed == 0 and services.deals.deals_seed(child) is None
+
+
+# --- #9: dealer and taker seat set independently on the deals page ------------------------
+
+
+def test_the_organiser_sets_a_deals_dealer_and_taker_independently() -> None:
+    club = ClubFactory()
+    organiser = OrganiserFactory(clubs=[club])
+    event = running_event(tables=3, status=Event.Status.DRAFT, club=club)
+    client = Client()
+    client.force_login(organiser)
+    deal = Deal.objects.filter(event=event).order_by("number").first()
+    assert deal is not None
+    page = client.get(f"/en/organiser/events/{event.pk}/deals/").content.decode()
+    assert f'form="seats-{deal.number}"' in page and 'name="taker_seat"' in page
+    url = f"/en/organiser/events/{event.pk}/deals/{deal.number}/seats/"
+    answer = client.post(url, {"dealer_seat": "S", "taker_seat": "S"})
+    assert answer.status_code == 302
+    deal.refresh_from_db()
+    assert (deal.dealer_seat, deal.taker_seat) == ("S", "S")  # no longer the seat after
+    refused = client.post(url, {"dealer_seat": "S", "taker_seat": "X"})
+    assert refused.status_code == 400
+    deal.refresh_from_db()
+    assert deal.taker_seat == "S"
+    services.event_start(event=event)
+    started = client.post(url, {"dealer_seat": "N", "taker_seat": "E"})
+    assert started.status_code == 400  # the deals of a running event no longer change
+    deal.refresh_from_db()
+    assert (deal.dealer_seat, deal.taker_seat) == ("S", "S")

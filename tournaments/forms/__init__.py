@@ -7,7 +7,7 @@ One module per subject: ``events`` (details), ``registration`` (players), ``team
 """
 
 from tournaments.forms.base import add_error, error_field
-from tournaments.forms.deals import DealsGenerateForm, DealsImportForm
+from tournaments.forms.deals import DealSeatsForm, DealsGenerateForm, DealsImportForm
 from tournaments.forms.events import EventCreateForm, EventDetailsForm
 from tournaments.forms.movement import MovementForm, MovementImportForm
 from tournaments.forms.registration import (
@@ -36,6 +36,7 @@ __all__ = [
     "ArtificialForm",
     "CorrectionForm",
     "DealOutcomeForm",
+    "DealSeatsForm",
     "DealsGenerateForm",
     "DealsImportForm",
     "EventCreateForm",

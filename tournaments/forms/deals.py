@@ -16,6 +16,7 @@ from tournaments.forms.base import (
     contract_choices,
     uploaded_text,
 )
+from tournaments.models import Seat
 from tournaments.services import uploads
 from tournaments.services.deals import MAX_SEED, random_seed
 
@@ -39,6 +40,13 @@ def seed_field() -> forms.IntegerField:
             "the same deals."
         ),
     )
+
+
+class DealSeatsForm(forms.Form):
+    """One deal's dealer and taker seat, set independently (deals page, draft events)."""
+
+    dealer_seat = forms.ChoiceField(label=_("Dealer"), choices=Seat.choices)
+    taker_seat = forms.ChoiceField(label=_("Taker"), choices=Seat.choices)
 
 
 class DealsGenerateForm(forms.Form):

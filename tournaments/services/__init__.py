@@ -12,7 +12,7 @@ Import from here, whatever module a service lives in: ``from tournaments import 
 """
 
 from tournaments.errors import ResultConflict, TournamentError
-from tournaments.services.deals import event_deals_generate, event_deals_import
+from tournaments.services.deals import deal_seats_set, event_deals_generate, event_deals_import
 from tournaments.services.events import event_create, event_finish, event_start, event_update
 from tournaments.services.imports import ResultsImportReport, section_results_import
 from tournaments.services.movement import (
@@ -56,6 +56,7 @@ __all__ = [
     "ResultsImportReport",
     "ScoredOutcome",
     "TournamentError",
+    "deal_seats_set",
     "entrant_register",
     "entrant_withdraw",
     "event_create",

@@ -225,6 +225,47 @@ def copy_deals_to_sections(simultaneous: Event, deals: Sequence[Deal] | None = N
 
 
 @transaction.atomic
+def deal_seats_set(*, event: Event, number: int, dealer_seat: str, taker_seat: str) -> Deal:
+    """Set the dealer and the taker seat of one deal of a draft event, independently of each
+    other (the generator and the import give the seat after the dealer unless told).
+
+    Not in a section or a simultaneous (their deals are the simultaneous's copies, set by
+    import), and not the taker of a team event (its movement seats the team's taker).
+    """
+    _refuse_section(event)
+    if is_simultaneous(event):
+        raise TournamentError(
+            "simultaneous_deal_seats",
+            _("The seats of a simultaneous's deals are set by importing its deals."),
+        )
+    event = locked(event)
+    require_draft(event)
+    for field, seat in (("dealer_seat", dealer_seat), ("taker_seat", taker_seat)):
+        if seat not in DUPLICATE_SEATS:
+            raise TournamentError(
+                "unknown_seat",
+                _("%(seat)s is not a seat (N, E, S, W)") % {"seat": seat},
+                field=field,
+            )
+    deal = Deal.objects.filter(event=event, number=number).first()
+    if deal is None:
+        raise TournamentError(
+            "unknown_deal", _("No deal has the number %(deal)s.") % {"deal": number}, field="deal"
+        )
+    team_taker = event.schedule.team_taker_seat() if event.is_team_event else None
+    if team_taker and taker_seat != team_taker:
+        raise TournamentError(
+            "team_taker_seat",
+            _("In this team event the movement seats the taker in %(seat)s.")
+            % {"seat": team_taker},
+            field="taker_seat",
+        )
+    deal.dealer_seat, deal.taker_seat = dealer_seat, taker_seat
+    deal.save(update_fields=["dealer_seat", "taker_seat"])
+    return deal
+
+
+@transaction.atomic
 def event_deals_generate(
     *, event: Event, seed: int, imposed_contract: str = "", rounds: int | None = None
 ) -> list[Deal]:

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments import forms, movements, presentation, selectors, services
 from tournaments.access import clubs_directed_by, directs_event
 from tournaments.errors import TournamentError
-from tournaments.models import Entrant, Event, Player, Team
+from tournaments.models import Entrant, Event, Player, Seat, Team
 from tournaments.services import late_changes
 from tournaments.views import control
 
@@ -666,6 +666,30 @@ def deals(request: HttpRequest, event: Event) -> HttpResponse:
     )
 
 
+@login_required
+@require_POST
+@directs_event
+def deal_seats(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Set one deal's dealer and taker seat (draft events; the deals page's row form)."""
+    form = forms.DealSeatsForm(request.POST)
+    if form.is_valid():
+        try:
+            services.deal_seats_set(event=event, number=number, **form.cleaned_data)
+        except TournamentError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request, _("Deal %(deal)s: dealer and taker seat saved.") % {"deal": number}
+            )
+            return redirect("organiser:deals", pk=event.pk)
+    else:
+        messages.error(request, _("Choose a seat (N, E, S, W) for the dealer and the taker."))
+    return _deals_page(
+        request, event, forms.DealsGenerateForm(initial={"seed": event.seed}),
+        forms.DealsImportForm(), status=400,
+    )  # fmt: skip
+
+
 def _deals_page(
     request: HttpRequest,
     event: Event,
@@ -682,6 +706,9 @@ def _deals_page(
             "generate_form": generate,
             "import_form": import_form,
             "deals": selectors.event_deals(event),
+            # A draft individual event's deals: dealer and taker seat editable per deal.
+            "seats_editable": event.status == Event.Status.DRAFT and not event.is_team_event,
+            "seat_choices": Seat.choices,
         },
         status=status,
     )

@@ -175,8 +175,8 @@ EXCLUDED: dict[str, str] = {
         for name in (
             "event_start", "round_close", "round_reopen", "player_add", "player_register",
             "players_import", "entrant_withdraw", "teams_auto", "team_delete", "movement_import",
-            "deals_import", "section_add", "section_delete", "simultaneous_deals_import",
-            "entrant_substitute", "entrant_forfeit",
+            "deals_import", "deal_seats", "section_add", "section_delete",
+            "simultaneous_deals_import", "entrant_substitute", "entrant_forfeit",
         )
     },
 }  # fmt: skip

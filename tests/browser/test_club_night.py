@@ -32,7 +32,7 @@ from scoring.models import HandScore, RankingEntry
 from tests.browser.test_charts import chart_state
 from tests.browser.test_control_room import deals_at
 from tests.browser.test_organiser_setup import players_csv
-from tests.factories import DEFAULT_PASSWORD, ClubFactory, OrganiserFactory
+from tests.factories import DEFAULT_PASSWORD, ClubFactory, EventFactory, OrganiserFactory
 from tournaments.models import Deal, Entrant, Event, ResultChange, TableResult
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -98,7 +98,7 @@ def control_round(director: Any, base: str, event: Event, round_number: int) -> 
 
 
 def cell_state(director: Any, table: int, deal: Deal) -> str:
-    classes = (director.locator(f"#cell-t{table}-d{deal.number}").get_attribute("class") or "")
+    classes = director.locator(f"#cell-t{table}-d{deal.number}").get_attribute("class") or ""
     return next(s for s in ("entered", "missing", "unconfirmed") if s in classes.split())
 
 
@@ -128,7 +128,9 @@ def test_a_club_night_from_creation_to_the_final_ranking(
     event = Event.objects.get(name="Soirée du mardi")
     assert (event.club, event.public, event.date) == (club, True, timezone.localdate())
 
-    director.set_input_files("#import-form input[type=file]", str(players_csv(tmp_path / "j.csv", 12)))
+    director.set_input_files(
+        "#import-form input[type=file]", str(players_csv(tmp_path / "j.csv", 12))
+    )
     director.locator("#import-form button[type=submit]").click()
     director.wait_for_selector("#import-report")
     assert "Toutes les lignes ont été importées." in director.inner_text("#import-report")
@@ -178,12 +180,12 @@ def test_a_club_night_from_creation_to_the_final_ranking(
     assert all(re.fullmatch(r"[A-Z2-9]{10}", code) for code in codes.values()), codes
 
     phones = {
-        table: new_page(viewport=PHONE, is_mobile=True, has_touch=True, **FRENCH)
-        for table in codes
+        table: new_page(viewport=PHONE, is_mobile=True, has_touch=True, **FRENCH) for table in codes
     }
     for table, phone in phones.items():
         phone.goto(f"{base}/table/{codes[table]}/")
-        assert phone.get_by_role("heading", name=re.compile(rf"Table {table} · Position 1"))
+        heading = phone.get_by_role("heading", name=re.compile(rf"Table {table} · Position 1"))
+        assert heading.is_visible()
 
     # --- Round 1 ----------------------------------------------------------------------------
     deal_of = {
@@ -232,7 +234,12 @@ def test_a_club_night_from_creation_to_the_final_ranking(
     director.goto(f"{base}/organiser/events/{event.pk}/entry/history/")
     rows = director.locator("table.history tbody tr", has_text="Corrigé")
     assert rows.count() == 1
-    assert "table 1" in rows.inner_text()
+    cells = rows.inner_text().split("\t")
+    assert cells[1:5] == ["Corrigé", str(first.number), "1", "table 1"], cells
+    before = f"46 points · Valeur {value(*OUTCOMES[1, 1])}"
+    assert cells[6].startswith("Garde · ") and before in cells[6], cells
+    after = f"50 points · Valeur {value(*CORRECTED)}"
+    assert cells[7].startswith("Garde sans · ") and after in cells[7], cells
     change = ResultChange.objects.get(result=corrected, action="correct")
     assert change.actor_label == "table 1"
 
@@ -330,9 +337,14 @@ def test_a_club_night_from_creation_to_the_final_ranking(
     assert total[0].strip() == "Total"
     assert int(total[-2].replace("\u2212", "-")) == winner.marks_total
     assert visitor.locator("table.scorecard tr.main").count() == ROUNDS
+    summary = re.sub(r"\s+", " ", visitor.inner_text(".cards.summary"))
+    percentage = f"{winner.percentage}".replace(".", ",")
+    assert f"Rang 1 / 12 Pourcentage {percentage} % Marques {winner.marks_total}" in summary
 
     # A frequency sheet, from the score card: every table's result of the deal.
-    deal = Deal.objects.get(pk=HandScore.objects.filter(entrant=winner.entrant).first().deal_id)
+    score = HandScore.objects.filter(entrant_id=winner.entrant_id).order_by("round_number").first()
+    assert score is not None
+    deal = score.deal
     visitor.locator(f'table.scorecard td.num a[href$="/deals/{deal.number}/"]').click()
     visitor.wait_for_url(re.compile(rf"/deals/{deal.number}/$"))
     assert visitor.get_by_role("heading", name=re.compile(rf"Donne {deal.number}")).is_visible()
@@ -349,3 +361,27 @@ def test_a_club_night_from_creation_to_the_final_ranking(
     assert visitor.get_by_role("heading", name="Fréquences").is_visible()
     state = chart_state(visitor, 'canvas[data-chart="distribution-data"]')
     assert state["chart"] and state["width"] > 0 and state["height"] > 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="in French the date input gets the localised value (dd/mm/yyyy), which an "
+    "<input type=date> rejects: the field shows empty (tournaments/forms/events.py DateInput "
+    "needs format='%Y-%m-%d')",
+)
+@pytest.mark.parametrize("page_name", ["create", "edit"])
+def test_the_date_field_shows_its_date_in_french(
+    live_server: Any, new_page: Any, page_name: str
+) -> None:
+    """The new event's form proposes today; the details form shows the event's date."""
+    event = EventFactory()  # a draft: its details can still be edited
+    organiser = OrganiserFactory(clubs=[event.club])
+    director = new_page(viewport=DESKTOP, **FRENCH)
+    log_in(director, live_server.url, organiser.username)
+    if page_name == "create":
+        director.goto(f"{live_server.url}/organiser/events/new/")
+        expected = timezone.localdate()
+    else:
+        director.goto(f"{live_server.url}/organiser/events/{event.pk}/edit/")
+        expected = event.date
+    assert director.input_value("#id_date") == expected.isoformat()

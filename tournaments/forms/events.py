@@ -12,7 +12,13 @@ from tournaments.models import Club, Event
 
 
 class DateInput(forms.DateInput):
+    """The browser's date picker: its value is always ISO (yyyy-mm-dd), whatever the language
+    (the localised dd/mm/yyyy of French would leave the field empty)."""
+
     input_type = "date"
+
+    def __init__(self, attrs: Any = None, format: str = "%Y-%m-%d") -> None:
+        super().__init__(attrs, format=format)
 
 
 def new_event_defaults(form: forms.Form) -> None:

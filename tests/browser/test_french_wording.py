@@ -133,21 +133,9 @@ ENGLISH_ON_FRENCH_PAGES = {
     "English movement warning": re.compile(r"the document allows|sits out"),
 }
 
-# (page, what) still found, each waiting for a change outside these pages' templates and code:
-# the test fails when one is fixed, so that it leaves this list.
-CATALOGUE_OUDLERS = "locale/fr: the new '%(o)s oudler' / '%(o)s oudlers' plural ('bout', 'bouts')"
-CATALOGUE_DEALER = (
-    "locale/fr: the French of 'Deal set k holds deals…' says 'N, E, S, W' (should be 'N, E, S, O')"
-)
-PENDING = {
-    ("public:deal", "raw result kind"): "locale/fr: the chart caption 'How many tables reached "
-    "each contract and value (the tables that played the deal)…' has no French yet",
-    ("organiser:deals", "W for the West seat"): CATALOGUE_DEALER,
-    ("organiser:simultaneous_deals", "W for the West seat"): CATALOGUE_DEALER,
-    ("organiser:entry_result", "oudlers"): CATALOGUE_OUDLERS,
-    ("organiser:history", "oudlers"): CATALOGUE_OUDLERS,
-    ("table:entry", "oudlers"): CATALOGUE_OUDLERS,
-}
+# (page, what) still found, each waiting for a change outside these pages' templates and code,
+# with the reason: the test fails when one is fixed, so that it leaves this list (none today).
+PENDING: dict[tuple[str, str], str] = {}
 
 
 def test_french_pages_show_no_english_words_or_raw_codes(live_server, new_page: Any) -> None:

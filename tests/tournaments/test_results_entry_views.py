@@ -95,7 +95,7 @@ def test_invalid_save_is_400_with_the_field_error_and_stores_nothing(client: Cli
         form_data(deal, oudlers="0", points="46", petit_au_bout="attack"),
     )
     assert response.status_code == 400
-    assert "Petit au bout: " in response.content.decode()
+    assert "Petit au bout\u202f: " in response.content.decode()  # the French colon
     assert TableResult.objects.count() == 0
     event.refresh_from_db()
     assert event.results_version == 0

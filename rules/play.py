@@ -13,12 +13,22 @@ Rules applied (FFT, see tarot-scoring.md): follow suit; without it trump, overtr
 trump is already in the trick; on a trump lead play a higher trump if possible; the Excuse may
 be played at any time and, when led, the next card sets the suit. The Excuse never wins a trick
 except the last trick when its owner's side has won every other trick (chelem). Its owner keeps
-it and hands the trick's winner a half-point card; played in the last trick outside that case
-it goes to the trick's winner side.
+it and hands the trick's winner a half-point card.
+
+**[FFT]** Played in the last trick outside a chelem, the Excuse changes camp: it goes (4.5
+points, an oudler) to the side opposed to its owner, *whoever wins that trick*, even a partner
+of its owner, and no half-point card is handed over. That is the only way a count ends in a half
+point at 4 players. "Outside a chelem": no side wins every trick. When the owner's side has won
+every other trick its Excuse wins the last one (above); when the other side wins every trick,
+the owner keeps the Excuse as in any other trick (the exchange below).
+
+**[FFT] 5 players:** the first lead of the deal may not be in the called card's suit, except
+with the called card itself (:func:`legal_cards` with ``called_card``). **[convention]** The
+restriction is on the leader's card only: after an Excuse led, the next player plays freely.
 
 **[convention]** The Excuse exchange is settled at the count: the Excuse counts 4 (8 half
 points) for its owner's side and 0.5 for the side that won its trick, even when the owner's side
-never wins a trick, so the two sides always total 91 and are whole at 4 players.
+never wins a trick, so the two sides always total 91.
 
 Petit au bout: the Petit in the last trick scores for the side winning that trick; when a
 chelem side takes the last trick with its Excuse, the Petit counts au bout in the trick before.
@@ -120,13 +130,27 @@ def led_card(trick: Sequence[Card]) -> Card | None:
     return None
 
 
-def legal_cards(hand: Sequence[Card], trick: Sequence[Card]) -> list[Card]:
+def legal_cards(
+    hand: Sequence[Card], trick: Sequence[Card], called_card: Card | None = None
+) -> list[Card]:
     """Cards of ``hand`` that may be played on ``trick`` (cards already played, in order).
+
+    ``called_card`` is passed for the deal's first trick at 5 players only (it is ``None`` at 3
+    and 4 players): its leader may not lead the called card's suit except with the called card
+    itself.
 
     In the hand's order, the Excuse (always playable) last. Hot in simulations: the Excuse is
     found by its flag, not by ``EXCUSE in hand`` (each comparison would go through ``Card``'s
     rich comparison).
     """
+    if not trick:
+        if called_card is None:
+            return list(hand)
+        called_suit = called_card.suit
+        allowed = [card for card in hand if card.suit is not called_suit or card == called_card]
+        # 15 cards cannot all be of one 14-card suit: ``allowed`` is never empty in a real deal;
+        # an impossible hand keeps every card rather than none.
+        return allowed or list(hand)
     led = led_card(trick)
     if led is None:
         return list(hand)
@@ -310,6 +334,7 @@ def validate_play(record: PlayRecord) -> None:
     winner_sides: list[bool] = []
     last = len(record.tricks) - 1
     for number, trick in enumerate(record.tricks):
+        first_called = record.called_card if number == 0 else None
         if trick.leader != leader:
             raise _play_error(
                 "wrong_leader",
@@ -334,7 +359,7 @@ def validate_play(record: PlayRecord) -> None:
                     {"number": number + 1, "seat": seat, "card": card.code},
                     number,
                 )
-            if card not in legal_cards(hand, trick.cards[:position]):
+            if card not in legal_cards(hand, trick.cards[:position], first_called):
                 raise _play_error(
                     "illegal_card",
                     gettext_noop("trick %(number)s: %(card)s is illegal for seat %(seat)s"),
@@ -428,9 +453,17 @@ def count_play(record: PlayRecord) -> PlayCount:
         winner_attack = winner in attack
         winner_sides.append(winner_attack)
         winners.append(winner)
+        # [FFT] outside a chelem the Excuse played in the last trick changes camp.
+        changes_camp = is_last and any(winner_sides) and not all(winner_sides)
         for position, card in enumerate(trick.cards):
-            if card is EXCUSE and not is_last:
+            if card is EXCUSE and not excuse_wins:
                 owner_attack = trick.seat_at(position, players) in attack
+                if changes_camp:
+                    # Whole to the other side, whoever won the trick; nothing handed over.
+                    if not owner_attack:
+                        attack_half += card.points_half
+                        attack_oudlers += 1
+                    continue
                 if owner_attack:
                     attack_oudlers += 1
                 if owner_attack == winner_attack:

@@ -19,9 +19,11 @@ Conventions of this project (where the FFT text is silent), marked **[convention
 - the Excuse's owner always keeps it and the trick winner's side receives a half point in
   exchange, even when the owner's side makes no trick at all (the exchange is then settled at the
   count): so an attack chelem with the Excuse in defence counts 87 points for the attack, 4 for
-  the defence, and totals stay whole at 4 players;
-- at 3 and 5 players a half point of difference is rounded up in favour of the side that
-  scores (40.5 for 41 needed is lost by 1, 41.5 is won by 1), as the FFT says;
+  the defence;
+- a half point of difference is rounded up in favour of the side that scores (40.5 for 41
+  needed is lost by 1, 41.5 is won by 1), as the FFT says for 3 and 5 players; at 4 players the
+  count ends in a half point only when the Excuse changed camp in the last trick (outside a
+  chelem, see :mod:`rules.play`), and is rounded the same way;
 - a poignée is shown by one player, so a side shows at most one poignée per player in it;
 - :func:`outcome_from_dict` rejects unknown keys, so a misspelt key cannot be silently ignored.
 """
@@ -508,10 +510,15 @@ def validate_outcome(outcome: Outcome) -> None:
             {"points": points},
             field="points",
         )
-    if players == 4 and outcome.points_half % 2:
+    if players == 4 and outcome.points_half % 2 and outcome.chelem.made_by is not None:
+        # A half point at 4 players comes only from the Excuse changing camp in the last trick,
+        # which a chelem excludes.
         raise RuleError(
             "points_not_whole",
-            gettext_noop("%(points)s: points are whole at 4 players"),
+            gettext_noop(
+                "%(points)s: at 4 players a half point comes only from the Excuse changing camp "
+                "in the last trick, which cannot happen in a chelem"
+            ),
             {"points": points},
             field="points",
         )
@@ -602,7 +609,8 @@ def score_deal(outcome: Outcome) -> DealScore:
     multiplier = outcome.contract.multiplier
     diff_half = outcome.points_half - NEEDED_HALF_POINTS[outcome.oudlers]
     won = diff_half >= 0
-    # Whole at 4 players; at 3 and 5 a half point rounds up for the side that scores.
+    # A half point (any player count, at 4 only after the Excuse changed camp in the last
+    # trick) rounds up for the side that scores.
     margin = (abs(diff_half) + 1) // 2
     base = (25 + margin) * multiplier
     value = base if won else -base

@@ -319,7 +319,7 @@ def simulate_deal(
         for position in range(players):
             hand = hands[seat]
             attacker = is_attack[seat]
-            legal = legal_cards(hand, cards)
+            legal = legal_cards(hand, cards, called if number == 0 else None)
             if whim and len(legal) > 1 and not _excuse_due(hand, legal) and rng.random() < whim:
                 card = rng.choice(legal)
             else:

@@ -198,11 +198,13 @@ def test_excuse_exchange_is_settled_at_the_count() -> None:
     assert count.chelem_made_by is Side.DEFENCE
 
 
-def test_excuse_in_the_last_trick_goes_to_the_winner_except_in_a_chelem() -> None:
-    # Defence's Excuse in the last trick, attack wins: the Excuse changes side.
-    lost = count_play(scripted([(0, "S14 S2 S3 S4"), (0, "H14 EX H2 H3")], Contract.GARDE_CONTRE))
-    assert lost.attack_half == 9 + 3 + 9 + 9 + 2
-    assert lost.attack_oudlers == 1
+def test_excuse_in_the_last_trick_of_a_chelem_stays_with_its_owner() -> None:
+    # Defence's Excuse in the last trick of an attack chelem: the defence keeps it (4 points),
+    # the attack gets the half point of the exchange.
+    kept = count_play(scripted([(0, "S14 S2 S3 S4"), (0, "H14 EX H2 H3")], Contract.GARDE_CONTRE))
+    assert kept.chelem_made_by is Side.ATTACK
+    assert kept.attack_half == (9 + 3) + (9 + 2) + 1
+    assert kept.attack_oudlers == 0
     # Attack's Excuse in the last trick after winning every trick: it wins (chelem).
     chelem = count_play(scripted([(0, "S14 S2 S3 S4"), (0, "EX H14 H2 H3")], Contract.GARDE_CONTRE))
     assert chelem.trick_winners == (0, 0)

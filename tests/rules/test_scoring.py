@@ -179,7 +179,11 @@ def test_attack_chelem_with_the_defence_excuse_counts_87() -> None:
         ({"oudlers": -1}, "oudlers_out_of_range", "oudlers"),
         ({"points_half": 190}, "points_out_of_range", "points"),
         ({"points_half": -2}, "points_out_of_range", "points"),
-        ({"points_half": 5}, "points_not_whole", "points"),
+        (
+            {"oudlers": 2, "points_half": 171, "chelem": Chelem(False, Side.ATTACK)},
+            "points_not_whole",
+            "points",
+        ),
         ({"oudlers": 2, "points_half": 14}, "points_too_low_for_oudlers", "points"),
         ({"oudlers": 1, "points_half": 180}, "points_too_high_for_oudlers", "points"),
         (

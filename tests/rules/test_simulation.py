@@ -80,7 +80,11 @@ def replay(played: PlayedDeal) -> int:
         assert len(trick.cards) == players
         for position, card in enumerate(trick.cards):
             seat = (leader - position) % players
-            assert card in legal_cards(hands[seat], trick.cards[:position])
+            # At 5 players the first lead may not be in the called suit (except the called card).
+            called = record.called_card if number == 0 else None
+            assert card in legal_cards(hands[seat], trick.cards[:position], called)
+            if number == 0 and position == 0 and called is not None:
+                assert card.suit is not called.suit or card is called
             hands[seat].remove(card)
         winner = (leader - winner_position(trick.cards)) % players
         excuse_owner = None
@@ -92,8 +96,12 @@ def replay(played: PlayedDeal) -> int:
                 winner = excuse_owner
         winner_attack = winner in attack
         sides.append(winner_attack)
+        # Outside a chelem the Excuse of the last trick changes camp, whoever wins the trick.
+        changes_camp = number == last and any(sides) and not all(sides)
         for card in trick.cards:
-            if card is EXCUSE and number != last:
+            if card is EXCUSE and changes_camp:
+                attack_half += 0 if excuse_owner in attack else 9
+            elif card is EXCUSE and excuse_owner != winner:
                 owner_attack = excuse_owner in attack
                 if owner_attack:
                     attack_half += 9 if winner_attack else 8

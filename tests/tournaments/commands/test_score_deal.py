@@ -86,10 +86,12 @@ BAD_INPUTS = [
         json.dumps(base_input(points=95)), "points_out_of_range", "points", id="95-points"
     ),
     pytest.param(
-        json.dumps(base_input(points=2.5, oudlers=0)),
+        json.dumps(
+            base_input(points=85.5, oudlers=2, chelem={"announced": False, "made_by": "attack"})
+        ),
         "points_not_whole",
         "points",
-        id="2.5-points-at-4",
+        id="85.5-points-at-4-in-a-chelem",
     ),
     pytest.param(json.dumps(base_input(oudlers=4)), "too_many_oudlers", "oudlers", id="4-oudlers"),
     pytest.param(

@@ -47,7 +47,8 @@ from rules.enums import (
     Side,
 )
 from rules.errors import RuleError
-from rules.i18n import gettext_noop
+from rules.feasibility import is_feasible, points_bounds
+from rules.i18n import PluralText, gettext_noop, ngettext_lazy
 
 __all__ = [
     "Chelem",
@@ -65,11 +66,6 @@ __all__ = [
     "seat_marks",
     "validate_outcome",
 ]
-
-# Values in half-points used by the chelem bounds below.
-_EXCUSE_KEPT_HALF = 8  # the Excuse (4.5) less the half point handed over in exchange
-_MAX_CARD_HALF = 9  # an oudler or a King
-_MAX_ECART_CARD_HALF = 7  # a Queen: Kings and oudlers may not be discarded
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,13 +150,47 @@ _KNOWN_KEYS = frozenset(
 )
 
 
+# The message of each expected shape, whole (a phrase inside another message would stay English).
+_EXPECTED = {
+    "a whole number": gettext_noop("expected a whole number, got %(value)s"),
+    "a number": gettext_noop("expected a number, got %(value)s"),
+    "true or false": gettext_noop("expected true or false, got %(value)s"),
+    "a list": gettext_noop("expected a list, got %(value)s"),
+    "an object": gettext_noop("expected an object, got %(value)s"),
+    "an object with side and size": gettext_noop(
+        "expected an object with side and size, got %(value)s"
+    ),
+    "an object with announced and made_by": gettext_noop(
+        "expected an object with announced and made_by, got %(value)s"
+    ),
+    "attack, defence or null": gettext_noop("expected attack, defence or null, got %(value)s"),
+    "a Poignee(side, size)": gettext_noop("expected a Poignee(side, size), got %(value)s"),
+    "a Chelem(announced, made_by)": gettext_noop(
+        "expected a Chelem(announced, made_by), got %(value)s"
+    ),
+}
+
+
 def _type_error(field_name: str, expected: str, value: object) -> RuleError:
-    return RuleError(
-        "invalid_type",
-        gettext_noop("expected %(expected)s, got %(value)s"),
-        {"expected": expected, "value": repr(value)},
-        field=field_name,
+    return RuleError("invalid_type", _EXPECTED[expected], {"value": repr(value)}, field=field_name)
+
+
+def _oudlers_text(count: int) -> PluralText:
+    return ngettext_lazy("%(number)s oudler", "%(number)s oudlers", count)
+
+
+def _points_text(half: int) -> PluralText:
+    """``N points`` with the plural of each language (a half point counts as plural)."""
+    return ngettext_lazy(
+        "%(number)s point",
+        "%(number)s points",
+        half // 2 if half % 2 == 0 else 2,
+        format_half_points(half),
     )
+
+
+def _players_text(count: int) -> PluralText:
+    return ngettext_lazy("%(number)s player", "%(number)s players", count)
 
 
 def _parse_int(value: object, field_name: str) -> int:
@@ -311,6 +341,16 @@ def outcome_from_dict(data: Mapping[str, object]) -> Outcome:
     else:
         raise _type_error("chelem", "an object with announced and made_by", raw_chelem)
 
+    if players == 5 and "partner" not in data:
+        # At 5 players the marks depend on it (taker x2 with a partner, x4 alone): never guessed.
+        raise RuleError(
+            "missing_field",
+            gettext_noop(
+                "at 5 players say whether a partner was called: true, or false for the taker alone"
+            ),
+            {},
+            field="partner",
+        )
     partner = _parse_bool(data.get("partner", False), "partner")
     return Outcome(
         players=players,
@@ -394,47 +434,16 @@ def _validate_side_minimums(outcome: Outcome) -> None:
             )
 
 
+def _attack_size(outcome: Outcome) -> int:
+    return _side_players(outcome, Side.ATTACK)
+
+
 def _validate_chelem(outcome: Outcome) -> None:
+    """A chelem leaves the other side only its kept Excuse and the chien or écart it counts."""
     made_by = outcome.chelem.made_by
     if made_by is None:
         return
-    # The side without a trick holds only its Excuse (kept, worth 4 after the exchange) and the
-    # chien/écart when the contract gives it to that side.
     loser = made_by.other
-    chien_cards = _chien_cards_of(outcome, loser)
-    loser_oudlers = outcome.oudlers if loser is Side.ATTACK else 3 - outcome.oudlers
-    loser_half = (
-        outcome.points_half if loser is Side.ATTACK else TOTAL_HALF_POINTS - outcome.points_half
-    )
-    if chien_cards == 0 or (loser is Side.ATTACK and outcome.contract.taker_sees_chien):
-        # Only the Excuse can be an oudler here (the écart holds no oudler).
-        max_oudlers = 1
-    else:
-        max_oudlers = 1 + min(2, chien_cards)
-    card_max = (
-        _MAX_ECART_CARD_HALF
-        if loser is Side.ATTACK and outcome.contract.taker_sees_chien
-        else _MAX_CARD_HALF
-    )
-    max_half = _EXCUSE_KEPT_HALF + card_max * chien_cards
-    consistent = loser_oudlers <= max_oudlers and loser_half <= max_half
-    if chien_cards == 0:
-        # Nothing but the Excuse: its points are exactly fixed by the oudler count.
-        consistent = consistent and loser_half == _EXCUSE_KEPT_HALF * loser_oudlers
-    if not consistent:
-        raise RuleError(
-            "chelem_inconsistent",
-            gettext_noop(
-                "a chelem by the %(side)s leaves the other side no trick, so it cannot hold "
-                "%(points)s points with %(oudlers)s oudlers"
-            ),
-            {
-                "side": made_by.value,
-                "points": format_half_points(loser_half),
-                "oudlers": loser_oudlers,
-            },
-            field="chelem",
-        )
     if outcome.petit_au_bout is loser:
         raise RuleError(
             "petit_au_bout_impossible",
@@ -442,6 +451,89 @@ def _validate_chelem(outcome: Outcome) -> None:
             {"side": loser.value},
             field="petit_au_bout",
         )
+    if is_feasible(
+        outcome.players,
+        outcome.contract,
+        _attack_size(outcome),
+        outcome.oudlers,
+        outcome.points_half,
+        outcome.petit_au_bout,
+        made_by,
+    ):
+        return
+    loser_oudlers = outcome.oudlers if loser is Side.ATTACK else 3 - outcome.oudlers
+    loser_half = (
+        outcome.points_half if loser is Side.ATTACK else TOTAL_HALF_POINTS - outcome.points_half
+    )
+    raise RuleError(
+        "chelem_inconsistent",
+        gettext_noop(
+            "a chelem by the %(side)s leaves the other side no trick, so it cannot hold "
+            "%(points)s with %(oudlers)s"
+        ),
+        {
+            "side": made_by.value,
+            "points": _points_text(loser_half),
+            "oudlers": _oudlers_text(loser_oudlers),
+        },
+        field="chelem",
+    )
+
+
+def _validate_feasible(outcome: Outcome) -> None:
+    """Exactly the outcomes some real deal produces (:mod:`rules.feasibility`)."""
+    attack_size = _attack_size(outcome)
+    arguments = (outcome.players, outcome.contract, attack_size)
+    made_by = outcome.chelem.made_by
+    if is_feasible(
+        *arguments, outcome.oudlers, outcome.points_half, outcome.petit_au_bout, made_by
+    ):
+        return
+    bounds = points_bounds(*arguments, outcome.oudlers, outcome.petit_au_bout, made_by)
+    if bounds is not None and not bounds[0] <= outcome.points_half <= bounds[1]:
+        raise RuleError(
+            "points_impossible",
+            gettext_noop(
+                "with %(oudlers)s in %(contract)s at %(players)s, the attack's cards are worth "
+                "from %(minimum)s to %(maximum)s, not %(points)s"
+            ),
+            {
+                "oudlers": _oudlers_text(outcome.oudlers),
+                "minimum": format_half_points(bounds[0]),
+                "maximum": _points_text(bounds[1]),
+                "contract": outcome.contract.label,
+                "players": _players_text(outcome.players),
+                "points": format_half_points(outcome.points_half),
+            },
+            field="points",
+        )
+    if bounds is not None:
+        # Inside the bounds but of a parity that the card counts exclude.
+        raise RuleError(
+            "points_impossible",
+            gettext_noop(
+                "no deal gives the attack exactly %(points)s with %(oudlers)s in %(contract)s "
+                "at %(players)s: the number of cards each side takes excludes it"
+            ),
+            {
+                "points": _points_text(outcome.points_half),
+                "oudlers": _oudlers_text(outcome.oudlers),
+                "contract": outcome.contract.label,
+                "players": _players_text(outcome.players),
+            },
+            field="points",
+        )
+    raise RuleError(
+        "petit_au_bout_impossible",
+        gettext_noop(
+            "no deal gives the attack %(oudlers)s with the petit au bout for the %(side)s"
+        ),
+        {
+            "oudlers": _oudlers_text(outcome.oudlers),
+            "side": (outcome.petit_au_bout or Side.ATTACK).value,
+        },
+        field="petit_au_bout",
+    )
 
 
 def _check_types(outcome: Outcome) -> None:
@@ -477,7 +569,7 @@ def validate_outcome(outcome: Outcome) -> None:
     if players not in PLAYER_COUNTS:
         raise RuleError(
             "unknown_player_count",
-            gettext_noop("%(players)s players is not supported (3, 4 or 5)"),
+            gettext_noop("tarot is played here by 3, 4 or 5 players, not %(players)s"),
             {"players": players},
             field="players",
         )
@@ -526,21 +618,21 @@ def validate_outcome(outcome: Outcome) -> None:
     if outcome.points_half < 8 * outcome.oudlers:
         raise RuleError(
             "points_too_low_for_oudlers",
-            gettext_noop(
-                "%(points)s points is too few with %(oudlers)s oudlers (at least %(minimum)s)"
-            ),
-            {"points": points, "oudlers": outcome.oudlers, "minimum": 4 * outcome.oudlers},
+            gettext_noop("%(points)s is too few with %(oudlers)s (at least %(minimum)s)"),
+            {
+                "points": _points_text(outcome.points_half),
+                "oudlers": _oudlers_text(outcome.oudlers),
+                "minimum": 4 * outcome.oudlers,
+            },
             field="points",
         )
     if TOTAL_HALF_POINTS - outcome.points_half < 8 * (3 - outcome.oudlers):
         raise RuleError(
             "points_too_high_for_oudlers",
-            gettext_noop(
-                "%(points)s points is too many with %(oudlers)s oudlers (at most %(maximum)s)"
-            ),
+            gettext_noop("%(points)s is too many with %(oudlers)s (at most %(maximum)s)"),
             {
-                "points": points,
-                "oudlers": outcome.oudlers,
+                "points": _points_text(outcome.points_half),
+                "oudlers": _oudlers_text(outcome.oudlers),
                 "maximum": 91 - 4 * (3 - outcome.oudlers),
             },
             field="points",
@@ -582,12 +674,13 @@ def validate_outcome(outcome: Outcome) -> None:
         if count > allowed:
             raise RuleError(
                 "too_many_poignees",
-                gettext_noop("%(count)s poignées for the %(side)s, which has %(allowed)s players"),
-                {"count": count, "side": side.value, "allowed": allowed},
+                gettext_noop("%(count)s poignées for the %(side)s, which has %(allowed)s"),
+                {"count": count, "side": side.value, "allowed": _players_text(allowed)},
                 field="poignees",
             )
     _validate_side_minimums(outcome)
     _validate_chelem(outcome)
+    _validate_feasible(outcome)
 
 
 # --------------------------------------------------------------------------------- scoring

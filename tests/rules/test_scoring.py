@@ -26,7 +26,7 @@ from rules import (
     seat_marks,
     validate_outcome,
 )
-from rules.enums import CHIEN_SIZE
+from rules.feasibility import feasible_points
 
 IN_REPO_CASES = Path(__file__).resolve().parent / "data" / "deal-scores.json"
 SHARED_DIR = Path(__file__).resolve().parents[2] / ".." / "shared"
@@ -419,23 +419,15 @@ def test_deal_score_to_dict() -> None:
 def valid_outcomes(draw: st.DrawFn) -> Outcome:
     players = draw(st.sampled_from([3, 4, 5]))
     contract = draw(st.sampled_from(list(Contract)))
-    oudlers = draw(st.integers(0, 3))
-    # The chien or écart counts for one side (each card worth at least half a point), and a
-    # side with no point at all means a chelem (drawn below).
-    chien = CHIEN_SIZE[players]
-    attack_min, defence_min = (chien, 0) if contract.chien_to_attack else (0, chien)
-    low = max(8 * oudlers, attack_min, 1)
-    high = min(182 - 8 * (3 - oudlers), 182 - defence_min, 181)
-    points_half = draw(st.integers(low, high))
-    if players == 4:
-        points_half -= points_half % 2
-        if points_half < low:
-            points_half += 2
-    sides: list[Side | None] = [None, Side.ATTACK, Side.DEFENCE]
-    petit = draw(st.sampled_from(sides))
-    if (petit is Side.ATTACK and oudlers == 0) or (petit is Side.DEFENCE and oudlers == 3):
-        petit = None
     partner = players == 5 and draw(st.booleans())
+    petit = draw(st.sampled_from([None, Side.ATTACK, Side.DEFENCE]))
+    made = draw(st.sampled_from([None, None, None, Side.ATTACK, Side.DEFENCE]))
+    if petit is not None and made is petit.other:
+        petit = None
+    # Points drawn from what real cards allow (rules.feasibility), for the oudlers drawn.
+    sets = feasible_points(players, contract, 2 if partner else 1, petit, made)
+    oudlers = draw(st.sampled_from([count for count in range(4) if sets[count]]))
+    points_half = draw(st.sampled_from(sorted(sets[oudlers])))
     poignees: list[Poignee] = []
     shown = 0
     for _ in range(draw(st.integers(0, 2))):
@@ -447,22 +439,7 @@ def valid_outcomes(draw: st.DrawFn) -> Outcome:
         if shown + size.threshold(players) <= 22 and already < room:
             poignees.append(Poignee(side, size))
             shown += size.threshold(players)
-    chelem = Chelem(announced=draw(st.booleans()), made_by=None)
-    made = draw(st.sampled_from([None, None, None, Side.ATTACK, Side.DEFENCE]))
-    if made is Side.ATTACK and contract is not Contract.GARDE_CONTRE:
-        # Every trick to the attack: the defence keeps at most its Excuse (worth 4).
-        oudlers = draw(st.sampled_from([2, 3]))
-        points_half = 182 if oudlers == 3 else 174
-        petit = None if petit is Side.DEFENCE else petit
-        chelem = Chelem(chelem.announced, Side.ATTACK)
-    elif made is Side.DEFENCE and contract is Contract.GARDE_CONTRE:
-        # No trick and no chien for the attack: at most its own Excuse.
-        oudlers = draw(st.sampled_from([0, 1]))
-        points_half = 8 * oudlers
-        petit = None if petit is Side.ATTACK else petit
-        chelem = Chelem(chelem.announced, Side.DEFENCE)
-    if (petit is Side.ATTACK and oudlers == 0) or (petit is Side.DEFENCE and oudlers == 3):
-        petit = None
+    chelem = Chelem(announced=draw(st.booleans()), made_by=made)
     return Outcome(players, contract, oudlers, points_half, petit, tuple(poignees), chelem, partner)
 
 

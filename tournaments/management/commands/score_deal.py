@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from rules import RuleError, outcome_from_dict, score_deal
 from tournaments.management.base import OneLineErrorCommand
@@ -42,9 +42,13 @@ class Command(OneLineErrorCommand):
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
+            # The position only: the decoder's own text is English whatever the language.
+            message = gettext("not valid JSON (line %(line)s, column %(column)s)") % {
+                "line": exc.lineno,
+                "column": exc.colno,
+            }
             raise CommandError(
-                _one_line(f"[invalid_json] stdin: {gettext('not valid JSON')} ({exc})"),
-                returncode=2,
+                _one_line(f"[invalid_json] stdin: {message}"), returncode=2
             ) from None
         except (ValueError, RecursionError):
             # a number of thousands of digits, or arrays nested thousands deep
@@ -56,6 +60,6 @@ class Command(OneLineErrorCommand):
             score = score_deal(outcome_from_dict(data))
         except RuleError as err:
             where = f" {err.field}:" if err.field else ""
-            message = _one_line(err.translated(gettext))
+            message = _one_line(err.translated(gettext, ngettext))
             raise CommandError(f"[{err.code}]{where} {message}", returncode=2) from None
         self.stdout.write(json.dumps(score.to_dict(), indent=options["indent"]))

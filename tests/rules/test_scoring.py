@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,9 @@ from rules import (
     seat_marks,
     validate_outcome,
 )
+from rules import scoring as scoring_module
 from rules.feasibility import feasible_points
+from rules.scoring import format_half_points
 
 IN_REPO_CASES = Path(__file__).resolve().parent / "data" / "deal-scores.json"
 SHARED_DIR = Path(__file__).resolve().parents[2] / ".." / "shared"
@@ -492,3 +496,79 @@ def test_side_names_in_messages_are_translated_with_the_message() -> None:
         validate_outcome(outcome(contract=Contract.GARDE_CONTRE, oudlers=0, points_half=0))
     text = error.value.translated(lambda message: catalogue.get(message, message))
     assert text.startswith("le camp attaque n'a aucun point : le camp défense")
+
+
+# ------------------------------------------------------------- one language per message (#12)
+
+FRENCH_PLURALS = {
+    ("%(number)s oudler", "%(number)s oudlers"): ("%(number)s bout", "%(number)s bouts"),
+    ("%(number)s point", "%(number)s points"): ("%(number)s point", "%(number)s points"),
+}
+FRENCH = {
+    "%(points)s is too few with %(oudlers)s (at least %(minimum)s)": (
+        "%(points)s, c'est trop peu avec %(oudlers)s (au moins %(minimum)s)"
+    ),
+    "expected a whole number, got %(value)s": "nombre entier attendu, reçu %(value)s",
+}
+
+
+def french_gettext(message: str) -> str:
+    return FRENCH.get(message, message)
+
+
+def french_ngettext(singular: str, plural: str, count: int) -> str:
+    forms = FRENCH_PLURALS[singular, plural]
+    return forms[1] if count > 1 else forms[0]  # French: plural=(n > 1)
+
+
+@pytest.mark.parametrize(
+    ("oudlers", "points_half", "english", "french"),
+    [
+        (1, 6, "3 points is too few with 1 oudler (at least 4)",
+         "3 points, c'est trop peu avec 1 bout (au moins 4)"),
+        (2, 2, "1 point is too few with 2 oudlers (at least 8)",
+         "1 point, c'est trop peu avec 2 bouts (au moins 8)"),
+        (3, 1, "0.5 points is too few with 3 oudlers (at least 12)",
+         "0.5 points, c'est trop peu avec 3 bouts (au moins 12)"),
+    ],
+)  # fmt: skip
+def test_counts_take_the_plural_of_each_language(
+    oudlers: int, points_half: int, english: str, french: str
+) -> None:
+    with pytest.raises(RuleError) as error:
+        validate_outcome(outcome(players=3, oudlers=oudlers, points_half=points_half))
+    assert error.value.code == "points_too_low_for_oudlers"
+    assert error.value.message == english
+    assert error.value.translated(french_gettext, french_ngettext) == french
+    assert error.value.to_dict()["params"] == {
+        "points": format_half_points(points_half),
+        "oudlers": oudlers,
+        "minimum": 4 * oudlers,
+    }
+
+
+def test_translated_finds_ngettext_next_to_gettext(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``translated(gettext)`` alone (as Django callers do) still translates the plurals."""
+    module = types.ModuleType("fake_translation")
+    module.gettext = french_gettext  # type: ignore[attr-defined]
+    module.ngettext = french_ngettext  # type: ignore[attr-defined]
+
+    def gettext(message: str) -> str:
+        return french_gettext(message)
+
+    gettext.__module__ = "fake_translation"
+    monkeypatch.setitem(sys.modules, "fake_translation", module)
+    with pytest.raises(RuleError) as error:
+        validate_outcome(outcome(players=3, oudlers=1, points_half=6))
+    assert error.value.translated(gettext) == "3 points, c'est trop peu avec 1 bout (au moins 4)"
+
+
+def test_type_errors_are_one_sentence_each() -> None:
+    with pytest.raises(RuleError) as error:
+        outcome_from_dict({"players": "four", "contract": "garde", "oudlers": 1, "points": 50})
+    assert error.value.template == "expected a whole number, got %(value)s"
+    assert error.value.translated(french_gettext, french_ngettext) == (
+        "nombre entier attendu, reçu 'four'"
+    )
+    source = Path(scoring_module.__file__).read_text(encoding="utf-8")
+    assert "%(expected)s" not in source

@@ -83,6 +83,7 @@ from psycopg.conninfo import make_conninfo
 
 from config.celery import app as celery_app
 from demo.scale import scale_event_build
+from rules.feasibility import random_table_outcome
 from scoring.models import StandingsSnapshot
 from scoring.services import standings_recompute
 from tournaments.models import Event, Table, TableResult
@@ -188,23 +189,10 @@ def with_query(url: str, **params: str) -> str:
 
 
 def random_outcome(rng: random.Random) -> dict[str, Any]:
-    """A legal outcome as a table reports it: Garde or above, oudlers and points consistent
-    (the attack's cards and the chien or écart hold at least that), sometimes a petit au bout;
-    the taker sits at the étui's seat (left out, the service's default)."""
-    contract = rng.choice(["garde", "garde", "garde_sans", "garde_contre"])
-    oudlers = rng.randint(0, 3)
-    attack_min, defence_min = (0, 3) if contract == "garde_contre" else (3, 0)
-    low = max(4 * oudlers, attack_min, 1)
-    high = min(91 - 4 * (3 - oudlers), 91 - defence_min, 90)
-    petit = None
-    if rng.random() < 0.1:
-        petit = "attack" if oudlers > 0 else "defence"
-    return {
-        "contract": contract,
-        "oudlers": oudlers,
-        "points": rng.randint(low, high),
-        "petit_au_bout": petit,
-    }
+    """A legal outcome as a table reports it, one some real deal produces
+    (``rules.feasibility``); the taker sits at the étui's seat (left out, the service's
+    default)."""
+    return random_table_outcome(rng)
 
 
 # ----------------------------------------------------------------------------- the event

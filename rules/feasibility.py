@@ -58,9 +58,10 @@ their own (trumps shown, one per player, thresholds).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 from rules.enums import CHIEN_SIZE, HAND_SIZE, TOTAL_HALF_POINTS, Contract, Side
 
@@ -292,3 +293,17 @@ def points_bounds(
     """The fewest and most attack half-points feasible with these oudlers (None: none)."""
     points = feasible_points(players, contract, attack_size, petit_au_bout, chelem_made_by)[oudlers]
     return (min(points), max(points)) if points else None
+
+
+def random_table_outcome(rng: random.Random, players: int = 4) -> dict[str, Any]:
+    """A duplicate table's outcome some real deal produces, as the entry API takes it: Garde or
+    above, attack oudlers and whole points drawn from :func:`feasible_points` (taker alone,
+    no chelem), sometimes a petit au bout. For load tests, demos and test fixtures."""
+    contract = rng.choice(["garde", "garde", "garde_sans", "garde_contre"])
+    petit = rng.choice(["attack", "defence"]) if rng.random() < 0.1 else None
+    reachable = feasible_points(
+        players, Contract(contract), 1, Side(petit) if petit else None, None
+    )
+    oudlers = rng.choice([count for count in range(4) if reachable[count]])
+    points = rng.choice(sorted(half for half in reachable[oudlers] if half % 2 == 0)) // 2
+    return {"contract": contract, "oudlers": oudlers, "points": points, "petit_au_bout": petit}

@@ -22,6 +22,7 @@ import datetime as dt
 import random
 from typing import Any
 
+from rules.feasibility import random_table_outcome
 from scoring.services import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments import services
@@ -81,27 +82,8 @@ def running_event(
 
 
 def random_outcome(rng: random.Random) -> dict[str, Any]:
-    """A legal 4-player outcome: contract, oudlers, points (sometimes a petit au bout)."""
-    contract = rng.choice(["garde", "garde", "garde_sans", "garde_contre"])
-    oudlers = rng.randint(0, 3)
-    # The chien or écart (6 cards, at least 3 points) counts for one side; no side ends with
-    # no point at all (that would be a chelem).
-    attack_min, defence_min = (0, 3) if contract == "garde_contre" else (3, 0)
-    low = max(4 * oudlers, attack_min, 1)
-    high = min(91 - 4 * (3 - oudlers), 91 - defence_min, 90)
-    points = rng.randint(low, high)
-    petit = None
-    if rng.random() < 0.1:
-        if oudlers > 0:
-            petit = "attack"
-        elif oudlers < 3:
-            petit = "defence"
-    return {
-        "contract": contract,
-        "oudlers": oudlers,
-        "points": points,
-        "petit_au_bout": petit,
-    }
+    """A 4-player outcome some real deal produces (``rules.feasibility``)."""
+    return random_table_outcome(rng)
 
 
 def enter_round(event: Event, round_number: int, rng: random.Random) -> int:

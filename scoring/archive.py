@@ -27,8 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import IO, Any
@@ -39,7 +38,7 @@ from django.utils.translation import gettext as _
 
 from rules.duplicate import DUPLICATE_SEATS
 from scoring import services as scoring_services
-from scoring.bulk import is_postgresql
+from scoring.bulk import consistent_read
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot, key_pk, team_key
 from tournaments import movements, services
 from tournaments.errors import TournamentError
@@ -412,18 +411,6 @@ def _standings_block(event: Event, members: Sequence[Event], refs: _Refs) -> dic
     }
 
 
-@contextmanager
-def _consistent_read() -> Iterator[None]:
-    """Every read of the archive sees one snapshot of the database (PostgreSQL: REPEATABLE
-    READ, read only), so results entered meanwhile never give a half-old archive."""
-    outer = not transaction.get_connection().in_atomic_block
-    with transaction.atomic():
-        if outer and is_postgresql():
-            with transaction.get_connection().cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        yield
-
-
 def archive_event(event: Event) -> dict[str, Any]:
     """The archive document of ``event`` (a plain event or a simultaneous with its sections).
 
@@ -434,7 +421,7 @@ def archive_event(event: Event) -> dict[str, Any]:
         raise ArchiveError(
             _("A section is archived with its simultaneous: archive the simultaneous.")
         )
-    with _consistent_read():
+    with consistent_read():
         event = Event.objects.select_related("club").get(pk=event.pk)
         simultaneous = is_simultaneous(event)
         sections = (

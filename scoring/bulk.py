@@ -8,6 +8,7 @@ straight into NumPy and writes rows as one buffer:
   and NULLs turned into integers by the query) and returns an ``(rows, columns)`` int64 array.
   On PostgreSQL it reads ``COPY (query) TO STDOUT (FORMAT BINARY)``: fixed-width rows parsed by
   NumPy in one call; elsewhere (the embedded SQLite) a plain ``fetchall``;
+- :func:`consistent_read` opens the read-only snapshot both read in;
 - :func:`write_rows` inserts rows given as columns of text (``None`` for NULL): one
   ``COPY ... FROM STDIN`` on PostgreSQL, ``executemany`` elsewhere.
 
@@ -17,11 +18,12 @@ bound parameters).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 import numpy.typing as npt
-from django.db import connection
+from django.db import connection, transaction
 
 IntMatrix = npt.NDArray[np.int64]
 
@@ -31,6 +33,19 @@ _HEADER = len(_BINARY_SIGNATURE) + 8  # signature, flags (int32), extension leng
 
 def is_postgresql() -> bool:
     return connection.vendor == "postgresql"
+
+
+@contextmanager
+def consistent_read() -> Iterator[None]:
+    """A transaction whose reads all see one snapshot of the database (PostgreSQL: REPEATABLE
+    READ, read only), so rows written meanwhile never give a half-old picture (the recompute,
+    an event's archive). Inside an outer transaction (tests) the outer one already is."""
+    outer = not transaction.get_connection().in_atomic_block
+    with transaction.atomic():
+        if outer and is_postgresql():
+            with transaction.get_connection().cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
 
 
 def read_int_columns(query: str, columns: int) -> IntMatrix:

@@ -52,8 +52,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -63,7 +62,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from scoring.bulk import IntMatrix, is_postgresql, read_int_columns, write_rows
+from scoring.bulk import IntMatrix, consistent_read, is_postgresql, read_int_columns, write_rows
 from scoring.core import (
     HandScores,
     SeatColumns,
@@ -99,7 +98,7 @@ from tournaments.models import (
     load_schedules,
 )
 from tournaments.movements import Schedule, TablePlay
-from tournaments.publication import deal_outcomes_public, deal_summaries
+from tournaments.publication import deals_hidden_from
 
 logger = logging.getLogger(__name__)
 
@@ -114,18 +113,6 @@ _PERCENT_TEXT = np.array([f"{h // 100}.{h % 100:02d}" for h in range(10001)], dt
 
 
 # ------------------------------------------------------------------------- reading
-
-
-@contextmanager
-def _consistent_read() -> Iterator[None]:
-    """A transaction whose reads all see one snapshot of the database (PostgreSQL: REPEATABLE
-    READ, read only). Inside an outer transaction (tests) the outer one already is."""
-    outer = not transaction.get_connection().in_atomic_block
-    with transaction.atomic():
-        if outer and is_postgresql():
-            with transaction.get_connection().cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        yield
 
 
 def _ids(values: Sequence[int]) -> str:
@@ -700,20 +687,6 @@ def _entered_per_round(event_ids: Sequence[int]) -> dict[tuple[int, int], int]:
     return {(row["event_id"], row["round_number"]): row["count"] for row in counted}
 
 
-def _withheld_numbers(shape: _EventShape) -> list[int]:
-    """The deal numbers whose outcomes the publication rule still withholds from the public
-    (``tournaments.publication``): the published rankings leave them out."""
-    event = shape.event
-    simultaneous = len(shape.members) > 1 or shape.members[0].pk != event.pk
-    if event.status == Event.Status.FINISHED and not simultaneous:
-        return []
-    return sorted(
-        summary.deal.number
-        for summary in deal_summaries(event)
-        if not deal_outcomes_public(event, summary)
-    )
-
-
 def _without_deals(scored: _Scored, deal_ids: Sequence[int]) -> _Scored:
     rows = np.flatnonzero(~np.isin(scored.deal_id, np.asarray(deal_ids, dtype=np.int64)))
     return _Scored(
@@ -725,7 +698,7 @@ def _without_deals(scored: _Scored, deal_ids: Sequence[int]) -> _Scored:
 
 def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | StandingsSnapshot:
     """Read (one consistent snapshot) and compute; the stored snapshot when nothing to do."""
-    with _consistent_read():
+    with consistent_read():
         event = Event.objects.defer("movement").get(pk=event_id)
         if event.simultaneous_id is not None:  # a section's standings are its simultaneous's
             event = Event.objects.defer("movement").get(pk=event.simultaneous_id)
@@ -763,7 +736,8 @@ def _compute(event_id: int, *, force: bool, full: bool) -> _Computation | Standi
         merged = _merged([new_hands] if kept is None else [kept, new_hands])
         # penalties and teams are read inside the consistent snapshot too
         meta = _ranking_input(shape, _scored_players(merged.hands))
-        withheld = _withheld_numbers(shape)
+        # the deals the publication rule still withholds from the public
+        withheld = sorted(deals_hidden_from(shape.event, directs=False))
         public: _Scored | None = None
         public_meta = meta
         if withheld:

@@ -364,7 +364,7 @@ class ResultsMissing(TournamentError):
 LOG_ACTIONS = ("finish", "reopen", "close_round", "reopen_round", "substitute", "withdraw")
 
 
-def _log(
+def log_director_action(
     event: Event,
     actor: Any,
     action: str,
@@ -372,11 +372,20 @@ def _log(
     round_number: int | None = None,
     reason: str = "",
     missing: int = 0,
+    **details: Any,
 ) -> None:
-    """Keep a director's action in the event's history (a signed-in user only)."""
+    """Keep a director's action (one of :data:`LOG_ACTIONS`) in the event's history, read back
+    by :func:`event_log` (a signed-in user only); ``details``: what the action's label needs
+    (e.g. ``player``, ``substitute``), stored with it as JSON."""
     if actor is None or not getattr(actor, "is_authenticated", False):
         return
-    message = {"action": action, "round": round_number, "reason": reason, "missing": missing}
+    message = {
+        "action": action,
+        "round": round_number,
+        "reason": reason,
+        "missing": missing,
+        **details,
+    }
     LogEntry.objects.create(
         user_id=actor.pk,
         content_type=ContentType.objects.get_for_model(Event),
@@ -492,7 +501,9 @@ def round_close(
     event.closed_rounds = sorted(closed | {round_number})
     event.save(update_fields=["closed_rounds"])
     missing = sum(len(rnd.gaps()) for rnd in board)
-    _log(event, actor, "close_round", round_number=round_number, reason=reason, missing=missing)
+    log_director_action(
+        event, actor, "close_round", round_number=round_number, reason=reason, missing=missing
+    )
     return event
 
 
@@ -511,7 +522,7 @@ def round_reopen(*, event: Event, round_number: int, actor: Any = None, reason: 
         )
     event.closed_rounds = sorted(closed - {round_number})
     event.save(update_fields=["closed_rounds"])
-    _log(event, actor, "reopen_round", round_number=round_number, reason=reason)
+    log_director_action(event, actor, "reopen_round", round_number=round_number, reason=reason)
     return event
 
 
@@ -569,7 +580,7 @@ def event_finish(
             parent.status = Event.Status.FINISHED
             parent.save(update_fields=["status", "updated_at"])
     missing = sum(len(rnd.gaps()) for rnd in board)
-    _log(event, actor, "finish", reason=reason, missing=missing)
+    log_director_action(event, actor, "finish", reason=reason, missing=missing)
     # The final standings are always produced, and they publish what finishing made public
     # (``tournaments.publication``: a closed event or section withholds no deal any more).
     return _republish(event)
@@ -598,5 +609,5 @@ def event_reopen(*, event: Event, actor: Any = None, reason: str = "") -> Event:
         if parent.status == Event.Status.FINISHED:
             parent.status = Event.Status.RUNNING
             parent.save(update_fields=["status", "updated_at"])
-    _log(event, actor, "reopen", reason=reason)
+    log_director_action(event, actor, "reopen", reason=reason)
     return _republish(event)

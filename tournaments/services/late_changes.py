@@ -46,11 +46,8 @@ player); a change the validator refuses.
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
-from django.contrib.admin.models import CHANGE, LogEntry
-from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import F, Max, Q
 from django.utils.translation import gettext as _
@@ -59,6 +56,7 @@ from tournaments import movements
 from tournaments.errors import TournamentError
 from tournaments.models import Deal, Entrant, EntrantChange, Event, Player, TableResult
 from tournaments.services.common import locked
+from tournaments.services.events import log_director_action
 from tournaments.signals import results_changed
 
 #: The ``action`` of the event's ``LogEntry`` for each kind of change.
@@ -248,26 +246,16 @@ def _republish(event: Event, deal_sets: set[int]) -> None:
 
 def _log(change: EntrantChange, actor: Any) -> None:
     """Keep the change in the event's history of director's actions (a signed-in user)."""
-    if actor is None or not getattr(actor, "is_authenticated", False):
-        return
-    event = change.event
-    message = {
-        "action": LOG_ACTIONS[EntrantChange.Kind(change.kind)],
-        "round": change.from_round,
-        "reason": change.reason,
-        "missing": 0,
-        "entrant": change.entrant_id,
-        "player": str(change.entrant),
-        "replacement": change.replacement_id,
-        "substitute": str(change.replacement) if not change.replacement.phantom else "",
-    }
-    LogEntry.objects.create(
-        user_id=actor.pk,
-        content_type=ContentType.objects.get_for_model(Event),
-        object_id=str(event.pk),
-        object_repr=str(event)[:200],
-        action_flag=CHANGE,
-        change_message=json.dumps(message),
+    log_director_action(
+        change.event,
+        actor,
+        LOG_ACTIONS[EntrantChange.Kind(change.kind)],
+        round_number=change.from_round,
+        reason=change.reason,
+        entrant=change.entrant_id,
+        player=str(change.entrant),
+        replacement=change.replacement_id,
+        substitute=str(change.replacement) if not change.replacement.phantom else "",
     )
 
 

@@ -1,0 +1,207 @@
+"""Rule systems: the FFT's (the default, and the only one for duplicate competitions), a
+*traditional* one and a club's *house* rules.
+
+A :class:`Ruleset` is a frozen value that travels wherever the player count does: dealing
+(``Deal`` knows its chien), validation and scoring (``Outcome.ruleset``), legal cards and
+counting (``PlayRecord.ruleset``), simulation. Every function that takes one defaults to
+:data:`FFT`, so the FFT behaviour is what code that does not mention a ruleset gets.
+
+What each system changes (the engine's docs and ``docs/rulesets.md`` give the details):
+
+- ``fft``: the Fédération Française de Tarot's rules, as ``domain/tarot-scoring.md`` gives them.
+- ``traditional``: the *pousse* bid between Prise and Garde (its multiplier a parameter, the
+  chien goes to the taker as for a Prise); the *petit chelem* (every trick but one: +300
+  announced and made, −150 announced and failed); at 5 players the King is called after the
+  chien is seen; optionally the 5-player *flambeuse* (14 cards each, a chien of 8, the taker
+  alone against four).
+- ``house`` (one widely circulated club text): the dealer picks the chien size per deal (3, 6
+  or 9 cards at 3 players, 2, 6 or 10 at 4) and the hands are dealt to match; poignées of
+  10/13/15 trumps at 3 players; once the Excuse has been played in a trick the following
+  players who must trump go *down* (under the best trump) rather than up; a trick made only of
+  trumps makes every player pass two random cards to the player on his right (recorded in the
+  play record); the Excuse in the last trick goes to the side that wins that trick; a chelem
+  announcer holding the Excuse must play it last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Final
+
+from rules.enums import PoigneeSize
+from rules.errors import RuleError
+from rules.i18n import gettext_noop
+
+TOTAL_CARDS: Final = 78
+
+
+class RulesetName(StrEnum):
+    FFT = "fft"
+    TRADITIONAL = "traditional"
+    HOUSE = "house"
+
+    @property
+    def label(self) -> str:
+        """Display name, marked for translation."""
+        return _RULESET_LABELS[self]
+
+
+_RULESET_LABELS: Final = {
+    RulesetName.FFT: gettext_noop("FFT rules"),
+    RulesetName.TRADITIONAL: gettext_noop("Traditional rules"),
+    RulesetName.HOUSE: gettext_noop("House rules"),
+}
+
+# (players, allowed chien sizes, the first being the default)
+_FFT_CHIENS: Final = ((3, (6,)), (4, (6,)), (5, (3,)))
+_HOUSE_CHIENS: Final = ((3, (6, 3, 9)), (4, (6, 2, 10)), (5, (3,)))
+# (players, (simple, double, triple))
+_FFT_POIGNEES: Final = ((3, (13, 15, 18)), (4, (10, 13, 15)), (5, (8, 10, 13)))
+_HOUSE_POIGNEES: Final = ((3, (10, 13, 15)), (4, (10, 13, 15)), (5, (8, 10, 13)))
+_FLAMBEUSE_CHIEN: Final = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One rule system and its parameters (hashable, comparable, serialisable)."""
+
+    name: RulesetName = RulesetName.FFT
+    # traditional: the pousse bid (between Prise and Garde) and its multiplier; None: no pousse.
+    pousse_multiplier: int | None = None
+    # traditional: the petit chelem (every trick but one), +300 announced and made, -150 failed.
+    petit_chelem: bool = False
+    # traditional, 5 players: the taker calls his King after seeing the chien.
+    king_after_chien: bool = False
+    # traditional, 5 players: 14 cards each, a chien of 8, the taker alone against four.
+    flambeuse: bool = False
+    # the chien sizes the dealer may pick, per player count (the first is the default).
+    chien_choices: tuple[tuple[int, tuple[int, ...]], ...] = _FFT_CHIENS
+    poignee_table: tuple[tuple[int, tuple[int, int, int]], ...] = _FFT_POIGNEES
+    # house: after the Excuse in a trick, the following players who must trump go under.
+    excuse_trump_down: bool = False
+    # house: a trick made only of trumps makes each player pass this many cards to his right.
+    trump_trick_pass: int = 0
+    # house: the Excuse in the last trick goes to the side that wins it (FFT: it changes camp).
+    excuse_last_trick_to_winner: bool = False
+    # house: a chelem announcer holding the Excuse must play it in the last trick.
+    chelem_excuse_last: bool = False
+
+    @property
+    def is_fft(self) -> bool:
+        return self.name is RulesetName.FFT
+
+    def chien_sizes(self, players: int) -> tuple[int, ...]:
+        """Chien sizes allowed at ``players`` (the first is the default)."""
+        if players == 5 and self.flambeuse:
+            return (_FLAMBEUSE_CHIEN,)
+        return dict(self.chien_choices)[players]
+
+    def default_chien_size(self, players: int) -> int:
+        return self.chien_sizes(players)[0]
+
+    def hand_size(self, players: int, chien_size: int | None = None) -> int:
+        """Cards per hand for a chien of ``chien_size`` (the default chien when ``None``)."""
+        chien = self.default_chien_size(players) if chien_size is None else chien_size
+        return (TOTAL_CARDS - chien) // players
+
+    def poignee_threshold(self, players: int, size: PoigneeSize) -> int:
+        """Trumps (the Excuse may stand in for one) to show for a poignée of ``size``."""
+        simple, double, triple = dict(self.poignee_table)[players]
+        return {PoigneeSize.SIMPLE: simple, PoigneeSize.DOUBLE: double, PoigneeSize.TRIPLE: triple}[
+            size
+        ]
+
+    @property
+    def calls_king(self) -> bool:
+        """Whether the 5-player taker calls a partner (not in the flambeuse)."""
+        return not self.flambeuse
+
+    def to_dict(self) -> dict[str, object]:
+        """The ruleset's name and the parameters a organiser may choose (for storage)."""
+        data: dict[str, object] = {"name": self.name.value}
+        if self.name is RulesetName.TRADITIONAL:
+            data["pousse_multiplier"] = self.pousse_multiplier
+            data["flambeuse"] = self.flambeuse
+        return data
+
+
+FFT: Final = Ruleset()
+DEFAULT_POUSSE_MULTIPLIER: Final = 2
+
+
+def traditional(
+    pousse_multiplier: int = DEFAULT_POUSSE_MULTIPLIER, flambeuse: bool = False
+) -> Ruleset:
+    """The traditional rules with the organiser's parameters."""
+    if not isinstance(pousse_multiplier, int) or isinstance(pousse_multiplier, bool):
+        raise RuleError(
+            "invalid_ruleset_parameter",
+            gettext_noop("The pousse multiplier must be a whole number, not %(value)s."),
+            {"value": repr(pousse_multiplier)},
+            field="pousse_multiplier",
+        )
+    if not 1 <= pousse_multiplier <= 4:
+        raise RuleError(
+            "invalid_ruleset_parameter",
+            gettext_noop("The pousse multiplier must be between 1 and 4, not %(value)s."),
+            {"value": pousse_multiplier},
+            field="pousse_multiplier",
+        )
+    return Ruleset(
+        name=RulesetName.TRADITIONAL,
+        pousse_multiplier=pousse_multiplier,
+        petit_chelem=True,
+        king_after_chien=True,
+        flambeuse=bool(flambeuse),
+    )
+
+
+TRADITIONAL: Final = traditional()
+HOUSE: Final = Ruleset(
+    name=RulesetName.HOUSE,
+    chien_choices=_HOUSE_CHIENS,
+    poignee_table=_HOUSE_POIGNEES,
+    excuse_trump_down=True,
+    trump_trick_pass=2,
+    excuse_last_trick_to_winner=True,
+    chelem_excuse_last=True,
+)
+
+
+def ruleset_from_dict(data: Mapping[str, object] | str | None) -> Ruleset:
+    """The ruleset a stored value or a name (``"fft"``...) stands for; ``None`` is the FFT's."""
+    if data is None:
+        return FFT
+    if isinstance(data, str):
+        data = {"name": data}
+    name = data.get("name", RulesetName.FFT.value)
+    try:
+        ruleset_name = RulesetName(name)
+    except ValueError:
+        raise RuleError(
+            "unknown_ruleset",
+            gettext_noop("Unknown ruleset %(value)s: expected one of %(choices)s."),
+            {"value": repr(name), "choices": ", ".join(n.value for n in RulesetName)},
+            field="ruleset",
+        ) from None
+    if ruleset_name is RulesetName.FFT:
+        return FFT
+    if ruleset_name is RulesetName.HOUSE:
+        return HOUSE
+    multiplier = data.get("pousse_multiplier", DEFAULT_POUSSE_MULTIPLIER)
+    flambeuse = data.get("flambeuse", False)
+    if not isinstance(flambeuse, bool):
+        raise RuleError(
+            "invalid_ruleset_parameter",
+            gettext_noop("flambeuse must be true or false, not %(value)s."),
+            {"value": repr(flambeuse)},
+            field="flambeuse",
+        )
+    return traditional(multiplier, flambeuse)  # type: ignore[arg-type]
+
+
+def with_params(ruleset: Ruleset, **changes: object) -> Ruleset:
+    """A copy of ``ruleset`` with some fields changed (tests and the simulator's variants)."""
+    return replace(ruleset, **changes)  # type: ignore[arg-type]

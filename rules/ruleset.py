@@ -178,7 +178,7 @@ def ruleset_from_dict(data: Mapping[str, object] | str | None) -> Ruleset:
         data = {"name": data}
     name = data.get("name", RulesetName.FFT.value)
     try:
-        ruleset_name = RulesetName(name)
+        ruleset_name = RulesetName(str(name))
     except ValueError:
         raise RuleError(
             "unknown_ruleset",

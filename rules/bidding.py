@@ -16,6 +16,7 @@ from rules.deal import seats_from
 from rules.enums import PLAYER_COUNTS, Contract
 from rules.errors import RuleError
 from rules.i18n import gettext_noop
+from rules.ruleset import FFT, Ruleset
 
 Bid = Contract | None
 
@@ -44,11 +45,17 @@ def bidding_order(players: int, dealer: int) -> list[int]:
     return seats_from(players, (dealer - 1) % players)
 
 
-def legal_bids(highest: Contract | None, min_contract: Contract | None = None) -> list[Contract]:
-    """Contracts a player may bid after ``highest`` (a pass is always legal too)."""
+def legal_bids(
+    highest: Contract | None, min_contract: Contract | None = None, ruleset: Ruleset = FFT
+) -> list[Contract]:
+    """Contracts of ``ruleset`` a player may bid after ``highest`` (a pass is always legal)."""
     floor = -1 if highest is None else highest.rank
     minimum = 0 if min_contract is None else min_contract.rank
-    return [contract for contract in Contract if contract.rank > floor and contract.rank >= minimum]
+    return [
+        contract
+        for contract in ruleset.contracts
+        if contract.rank > floor and contract.rank >= minimum
+    ]
 
 
 def bidding_result(
@@ -56,8 +63,13 @@ def bidding_result(
     dealer: int,
     bids: Sequence[Bid],
     min_contract: Contract | None = None,
+    ruleset: Ruleset = FFT,
 ) -> BiddingResult:
-    """Check a complete auction (``bids`` in speaking order) and return its result."""
+    """Check a complete auction (``bids`` in speaking order) and return its result.
+
+    A bid the ruleset does not offer (a pousse under the FFT's rules) is
+    ``contract_not_in_ruleset``.
+    """
     order = bidding_order(players, dealer)
     if len(bids) != players:
         raise RuleError(
@@ -75,10 +87,11 @@ def bidding_result(
             raise RuleError(
                 "unknown_contract",
                 gettext_noop("%(value)s is not one of %(choices)s"),
-                {"value": repr(bid), "choices": ", ".join(c.value for c in Contract)},
+                {"value": repr(bid), "choices": ", ".join(c.value for c in ruleset.contracts)},
                 field=f"bids[{position}]",
             )
-        if bid not in legal_bids(highest, min_contract):
+        ruleset.check_contract(bid, field=f"bids[{position}]")
+        if bid not in legal_bids(highest, min_contract, ruleset):
             raise RuleError(
                 "bid_too_low",
                 gettext_noop("%(bid)s does not beat %(highest)s"),

@@ -47,16 +47,18 @@ from rules.cards import (
     parse_card,
     sort_cards,
 )
-from rules.enums import CHIEN_SIZE, HAND_SIZE, PLAYER_COUNTS, POIGNEE_THRESHOLDS, PoigneeSize
+from rules.enums import CHIEN_SIZE, PLAYER_COUNTS, PoigneeSize
 from rules.errors import RuleError
 from rules.i18n import gettext_noop
+from rules.ruleset import FFT, Ruleset
 
 SEAT_NAMES: Final[dict[int, tuple[str, ...]]] = {
     3: ("N", "E", "S"),
     4: ("N", "E", "S", "W"),
     5: ("N", "E", "S", "W", "X"),
 }
-# Cards per packet when dealing: 3 at a time, 4 at a time at 3 players.
+# Cards per packet when dealing: 3 at a time, 4 at a time at 3 players (the last packet of each
+# hand is smaller when the hand size is not a multiple: the house and flambeuse hands).
 PACKET_SIZE: Final = {3: 4, 4: 3, 5: 3}
 
 Hand = tuple[Card, ...]
@@ -123,20 +125,33 @@ def _check_dealer(players: int, dealer: int) -> None:
         )
 
 
-def deal_cards(players: int, rng: random.Random, dealer: int = 0) -> Deal:
+def deal_cards(
+    players: int,
+    rng: random.Random,
+    dealer: int = 0,
+    ruleset: Ruleset = FFT,
+    chien_size: int | None = None,
+) -> Deal:
     """Shuffle and deal as at the table.
 
     Packets of 3 cards (4 at 3 players) go counter-clockwise starting with the player after the
     dealer; the chien's cards are put aside one at a time after distinct packets, never as the
-    first nor the last card of the pack.
+    first nor the last card of the pack. ``chien_size`` is the dealer's choice where the
+    ruleset leaves one (house rules: 3, 6 or 9 cards at 3 players, 2, 6 or 10 at 4), ``None``
+    the ruleset's default; the hands get the rest (RuleError ``invalid_chien_size`` for a size
+    the ruleset does not allow). The FFT's deals draw exactly the same random numbers as ever.
     """
     _check_players(players)
     _check_dealer(players, dealer)
+    if chien_size is None:
+        chien_size = ruleset.default_chien_size(players)
+    ruleset.check_chien_size(players, chien_size, field="chien_size")
+    hand_size = ruleset.hand_size(players, chien_size)
     pack = list(DECK)
     rng.shuffle(pack)
     packet = PACKET_SIZE[players]
-    packets = HAND_SIZE[players] * players // packet
-    chien_size = CHIEN_SIZE[players]
+    rounds = -(-hand_size // packet)
+    packets = rounds * players
     # A chien card may follow any packet but the last (so it is never the last card; it is
     # never the first card either, since the first packet comes before it).
     chien_after = set(rng.sample(range(packets - 1), chien_size))
@@ -145,8 +160,10 @@ def deal_cards(players: int, rng: random.Random, dealer: int = 0) -> Deal:
     seat = next_seat(players, dealer)
     position = 0
     for number in range(packets):
-        hands[seat].extend(pack[position : position + packet])
-        position += packet
+        # the last round completes each hand (a smaller packet when the size is not a multiple)
+        size = min(packet, hand_size - len(hands[seat]))
+        hands[seat].extend(pack[position : position + size])
+        position += size
         seat = next_seat(players, seat)
         if number in chien_after:
             chien.append(pack[position])
@@ -175,13 +192,23 @@ def generate_deals(
     seed: int | str,
     reject_petit_sec: bool = True,
     dealer: int | None = None,
+    ruleset: Ruleset = FFT,
+    chien_size: int | None = None,
 ) -> list[Deal]:
     """``count`` reproducible deals for ``seed`` (same seed → same deals, everywhere).
 
     ``dealer`` fixes the dealer of every deal; by default it rotates (deal 1 dealt by seat 0,
     deal 2 by seat 1...). Deals with a petit sec are redealt when ``reject_petit_sec``.
+    ``ruleset`` and ``chien_size`` are passed to :func:`deal_cards`; the FFT's default chien
+    keeps the FFT's seeds (other rulesets and chien sizes add theirs to the seed string).
     """
     _check_players(players)
+    if chien_size is None:
+        chien_size = ruleset.default_chien_size(players)
+    ruleset.check_chien_size(players, chien_size, field="chien_size")
+    variant = ""
+    if not (ruleset.is_fft and chien_size == CHIEN_SIZE[players]):
+        variant = f":{ruleset.name.value}:{int(ruleset.flambeuse)}:{chien_size}"
     if count < 0:
         raise RuleError(
             "invalid_count",
@@ -196,8 +223,8 @@ def generate_deals(
         deal_dealer = dealer if dealer is not None else (number - 1) % players
         attempt = 0
         while True:
-            rng = random.Random(f"duplitarot:{players}:{seed}:{number}:{attempt}")
-            deal = deal_cards(players, rng, deal_dealer)
+            rng = random.Random(f"duplitarot:{players}:{seed}:{number}:{attempt}{variant}")
+            deal = deal_cards(players, rng, deal_dealer, ruleset, chien_size)
             if not (reject_petit_sec and has_petit_sec(deal)):
                 break
             attempt += 1
@@ -205,8 +232,12 @@ def generate_deals(
     return deals
 
 
-def validate_deal(deal: Deal) -> None:
-    """78 distinct cards, the right number of hands and the right sizes, a valid dealer."""
+def validate_deal(deal: Deal, ruleset: Ruleset = FFT) -> None:
+    """78 distinct cards, the right number of hands and the right sizes, a valid dealer.
+
+    The chien must be a size ``ruleset`` allows at this player count (the FFT's: 6, or 3 at 5
+    players) and every hand holds the rest of the cards in equal shares.
+    """
     _check_players(deal.players)
     if len(deal.hands) != deal.players:
         raise RuleError(
@@ -215,7 +246,9 @@ def validate_deal(deal: Deal) -> None:
             {"count": len(deal.hands), "players": deal.players},
             field="hands",
         )
-    expected = HAND_SIZE[deal.players]
+    chien_sizes = ruleset.chien_sizes(deal.players)
+    chien_size = len(deal.chien) if len(deal.chien) in chien_sizes else chien_sizes[0]
+    expected = ruleset.hand_size(deal.players, chien_size)
     for seat, hand in zip(SEAT_NAMES[deal.players], deal.hands, strict=True):
         if len(hand) != expected:
             raise RuleError(
@@ -224,13 +257,15 @@ def validate_deal(deal: Deal) -> None:
                 {"seat": seat, "count": len(hand), "expected": expected},
                 field=seat,
             )
-    if len(deal.chien) != CHIEN_SIZE[deal.players]:
+    if len(deal.chien) not in chien_sizes and len(chien_sizes) == 1:
         raise RuleError(
             "wrong_chien_size",
             gettext_noop("the chien has %(count)s cards instead of %(expected)s"),
-            {"count": len(deal.chien), "expected": CHIEN_SIZE[deal.players]},
+            {"count": len(deal.chien), "expected": chien_sizes[0]},
             field="chien",
         )
+    if len(deal.chien) not in chien_sizes:
+        ruleset.check_chien_size(deal.players, len(deal.chien))
     seen: set[Card] = set()
     for card in (card for hand in (*deal.hands, deal.chien) for card in hand):
         if not isinstance(card, Card):
@@ -256,13 +291,13 @@ def trump_count(hand: Iterable[Card]) -> int:
     return sum(1 for card in hand if card.is_trump)
 
 
-def max_poignee(hand: Iterable[Card], players: int) -> PoigneeSize | None:
+def max_poignee(hand: Iterable[Card], players: int, ruleset: Ruleset = FFT) -> PoigneeSize | None:
     """Largest poignée the hand may show: trumps, plus the Excuse standing in for one."""
     cards = list(hand)
     shown = trump_count(cards) + (1 if EXCUSE in cards else 0)
     best: PoigneeSize | None = None
-    for size, threshold in POIGNEE_THRESHOLDS[players].items():
-        if shown >= threshold:
+    for size in PoigneeSize:
+        if shown >= ruleset.poignee_threshold(players, size):
             best = size
     return best
 
@@ -272,10 +307,10 @@ def trump_counts(deal: Deal) -> dict[str, int]:
     return {seat: trump_count(hand) for seat, hand in zip(deal.seats, deal.hands, strict=True)}
 
 
-def poignee_eligibility(deal: Deal) -> dict[str, PoigneeSize | None]:
+def poignee_eligibility(deal: Deal, ruleset: Ruleset = FFT) -> dict[str, PoigneeSize | None]:
     """Largest poignée each seat could show with the dealt hand (before any chien)."""
     return {
-        seat: max_poignee(hand, deal.players)
+        seat: max_poignee(hand, deal.players, ruleset)
         for seat, hand in zip(deal.seats, deal.hands, strict=True)
     }
 
@@ -297,8 +332,12 @@ def _line_error(number: int, code: str, template: str, params: dict[str, object]
     return RuleError(code, template, params, field=f"line {number}")
 
 
-def deal_from_text(text: str) -> Deal:
-    """Parse :func:`deal_to_text` output (RuleError naming the faulty line)."""
+def deal_from_text(text: str, ruleset: Ruleset = FFT) -> Deal:
+    """Parse :func:`deal_to_text` output (RuleError naming the faulty line).
+
+    The player count comes from the hands and the chien size from the chien line; both are
+    validated against ``ruleset`` (a house deal with a chien of 9 needs ``ruleset=HOUSE``).
+    """
     hands: dict[str, tuple[Card, ...]] = {}
     chien: tuple[Card, ...] | None = None
     dealer_name: str | None = None
@@ -361,7 +400,7 @@ def deal_from_text(text: str) -> Deal:
         chien=tuple(sort_cards(chien)),
         dealer=dealer,
     )
-    validate_deal(deal)
+    validate_deal(deal, ruleset)
     return deal
 
 

@@ -6,8 +6,9 @@ everybody else. Points are always handled in **half-points** (integers): the dec
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import Final
+from collections.abc import Iterator
+from enum import EnumType, StrEnum
+from typing import Any, Final
 
 from rules.i18n import gettext_noop
 
@@ -28,16 +29,44 @@ class Side(StrEnum):
         return _SIDE_LABELS[self]
 
 
-class Contract(StrEnum):
-    """Contracts in increasing order (a later bid must be strictly higher)."""
+class _ContractType(EnumType):
+    """Iterating :class:`Contract` gives the FFT's four contracts only.
+
+    ``Contract.POUSSE`` (traditional rules) exists and parses (``Contract("pousse")``), but it
+    is offered only by a ruleset that has it (``Ruleset.contracts``): every FFT list of
+    contracts (choices, forms, archives, Django ``TextChoices``) stays the FFT's.
+    """
+
+    def __iter__(cls) -> Iterator[Any]:
+        members: Iterator[Any] = super().__iter__()
+        return (member for member in members if member.value not in _NON_FFT_VALUES)
+
+    def __len__(cls) -> int:
+        return sum(1 for _ in cls)
+
+    def __reversed__(cls) -> Iterator[Any]:
+        return reversed(list(cls))
+
+
+_NON_FFT_VALUES: Final = frozenset({"pousse"})
+
+
+class Contract(StrEnum, metaclass=_ContractType):
+    """Contracts in increasing order (a later bid must be strictly higher).
+
+    Iteration gives the FFT's four contracts; ``POUSSE`` (between Prise and Garde, traditional
+    rules only) is reached by name or value and listed by ``Ruleset.contracts``.
+    """
 
     PRISE = "prise"
+    POUSSE = "pousse"
     GARDE = "garde"
     GARDE_SANS = "garde_sans"
     GARDE_CONTRE = "garde_contre"
 
     @property
     def multiplier(self) -> int:
+        """The FFT multiplier (the pousse's default; ``Ruleset.multiplier`` has the event's)."""
         return _CONTRACT_MULTIPLIERS[self]
 
     @property
@@ -47,7 +76,8 @@ class Contract(StrEnum):
 
     @property
     def rank(self) -> int:
-        """0 for Prise up to 3 for Garde contre; used to compare bids."""
+        """Position among every contract (Prise 0, Pousse 1, Garde 2 ... Garde contre 4); only
+        used to compare bids."""
         return _CONTRACT_ORDER.index(self)
 
     @property
@@ -57,18 +87,25 @@ class Contract(StrEnum):
 
     @property
     def taker_sees_chien(self) -> bool:
-        """Prise and Garde: the taker takes the chien and discards an écart."""
-        return self in (Contract.PRISE, Contract.GARDE)
+        """Prise, Pousse and Garde: the taker takes the chien and discards an écart."""
+        return self in (Contract.PRISE, Contract.POUSSE, Contract.GARDE)
 
 
 _CONTRACT_ORDER: Final = (
     Contract.PRISE,
+    Contract.POUSSE,
     Contract.GARDE,
     Contract.GARDE_SANS,
     Contract.GARDE_CONTRE,
 )
+# The FFT contracts, in order (what iterating Contract gives; Django choices use it too).
+FFT_CONTRACTS: Final = (Contract.PRISE, Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE)
+# Every contract of every ruleset, in order.
+ALL_CONTRACTS: Final = _CONTRACT_ORDER
+DEFAULT_POUSSE_MULTIPLIER: Final = 2
 _CONTRACT_MULTIPLIERS: Final = {
     Contract.PRISE: 1,
+    Contract.POUSSE: DEFAULT_POUSSE_MULTIPLIER,
     Contract.GARDE: 2,
     Contract.GARDE_SANS: 4,
     Contract.GARDE_CONTRE: 6,
@@ -100,6 +137,7 @@ class PoigneeSize(StrEnum):
 _SIDE_LABELS: Final = {Side.ATTACK: gettext_noop("attack"), Side.DEFENCE: gettext_noop("defence")}
 _CONTRACT_LABELS: Final = {
     Contract.PRISE: gettext_noop("Prise"),
+    Contract.POUSSE: gettext_noop("Pousse"),
     Contract.GARDE: gettext_noop("Garde"),
     Contract.GARDE_SANS: gettext_noop("Garde sans"),
     Contract.GARDE_CONTRE: gettext_noop("Garde contre"),

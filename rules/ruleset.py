@@ -30,7 +30,13 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Final
 
-from rules.enums import PoigneeSize
+from rules.enums import (
+    ALL_CONTRACTS,
+    DEFAULT_POUSSE_MULTIPLIER,
+    FFT_CONTRACTS,
+    Contract,
+    PoigneeSize,
+)
 from rules.errors import RuleError
 from rules.i18n import gettext_noop
 
@@ -114,6 +120,56 @@ class Ruleset:
         ]
 
     @property
+    def contracts(self) -> tuple[Contract, ...]:
+        """The contracts this ruleset offers, lowest first (the FFT's four, plus the pousse)."""
+        if self.pousse_multiplier is None:
+            return FFT_CONTRACTS
+        return ALL_CONTRACTS
+
+    def multiplier(self, contract: Contract) -> int:
+        """The contract's multiplier: the pousse's parameter, else 1, 2, 4 or 6.
+
+        A contract the ruleset does not offer raises ``contract_not_in_ruleset``.
+        """
+        self.check_contract(contract)
+        if contract is Contract.POUSSE and self.pousse_multiplier is not None:
+            return self.pousse_multiplier
+        return contract.multiplier
+
+    def check_contract(self, contract: Contract, field: str = "contract") -> None:
+        """RuleError ``contract_not_in_ruleset`` unless the ruleset offers ``contract``."""
+        if contract not in self.contracts:
+            raise RuleError(
+                "contract_not_in_ruleset",
+                gettext_noop("%(contract)s is not played under %(ruleset)s (%(choices)s)."),
+                {
+                    "contract": contract.label,
+                    "ruleset": self.name.label,
+                    "choices": ", ".join(c.value for c in self.contracts),
+                },
+                field=field,
+            )
+
+    def check_chien_size(self, players: int, chien_size: int, field: str = "chien") -> None:
+        """RuleError ``invalid_chien_size`` unless the ruleset allows this chien size."""
+        allowed = self.chien_sizes(players)
+        if isinstance(chien_size, bool) or chien_size not in allowed:
+            raise RuleError(
+                "invalid_chien_size",
+                gettext_noop(
+                    "A chien of %(size)s cards is not allowed at %(players)s players under "
+                    "%(ruleset)s: %(allowed)s."
+                ),
+                {
+                    "size": chien_size,
+                    "players": players,
+                    "ruleset": self.name.label,
+                    "allowed": ", ".join(str(size) for size in sorted(allowed)),
+                },
+                field=field,
+            )
+
+    @property
     def calls_king(self) -> bool:
         """Whether the 5-player taker calls a partner (not in the flambeuse)."""
         return not self.flambeuse
@@ -128,7 +184,6 @@ class Ruleset:
 
 
 FFT: Final = Ruleset()
-DEFAULT_POUSSE_MULTIPLIER: Final = 2
 
 
 def traditional(

@@ -431,7 +431,14 @@ class UnknownCode(Exception):
 def table_for_code(request: HttpRequest | Any, code: str) -> Table:
     """The table whose code is ``code``, its event loaded; :class:`UnknownCode` if none (one
     failure counted for the address), :class:`CodeThrottled` once it has failed too often."""
-    table = Table.objects.select_related("event__club").filter(code=code).first()
+    # The movement document is deferred: the schedule comes from the per-process cache
+    # (``Event.schedule``), not from decoding a 200-table document on every save.
+    table = (
+        Table.objects.select_related("event__club")
+        .defer("event__movement")
+        .filter(code=code)
+        .first()
+    )
     if table is not None:
         return table
     throttle = UnknownCodeThrottle()

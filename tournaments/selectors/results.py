@@ -54,19 +54,26 @@ class TableRound:
 def table_rounds(table: Table) -> list[TableRound]:
     """Every round of ``table`` in the movement, with entrants, deals and results (3 queries)."""
     event = table.event
+    plays = event.schedule.plays_of_table(table.number)
+    # Only the entrants this table seats (a few dozen), not the event's (thousands): the
+    # table phone reads this on every save.
+    slots = {slot for play in plays for slot in play.seats.values()}
     entrants = {
         e.slot: e
-        for e in Entrant.objects.filter(event=event).select_related("player__club", "team")
+        for e in Entrant.objects.filter(event=event, slot__in=slots).select_related(
+            "player__club", "team"
+        )
     }
     deals_by_set: dict[int, list[Deal]] = {}
-    for deal in Deal.objects.filter(event=event).order_by("number"):
+    sets = {play.deal_set for play in plays}
+    for deal in Deal.objects.filter(event=event, deal_set__in=sets).order_by("number"):
         deals_by_set.setdefault(deal.deal_set, []).append(deal)
     results = {
         r.deal_id: r
         for r in TableResult.objects.filter(table=table).select_related("deal", "table")
     }
     rounds = []
-    for play in event.schedule.plays_of_table(table.number):
+    for play in plays:
         deals = deals_by_set.get(play.deal_set, [])
         rounds.append(
             TableRound(

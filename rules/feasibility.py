@@ -52,6 +52,15 @@ shapes. Modelling assumption, checked by the tests with real deals: any assignme
 to slots that respects the above is reached by some deal and legal play (hands can be made
 void in the suits needed, so a trick can hold any cards its winner's side must collect).
 
+Rulesets. The same model serves every :class:`~rules.ruleset.Ruleset`: the chien size is the
+one the dealer picked (house rules: 3/6/9 at 3 players, 2/6/10 at 4; flambeuse: 8) and the
+hand size ``T`` follows; the attack is 1 player (the taker alone, the flambeuse) or 2; under
+house rules the Excuse in the last trick goes to the side that wins it, so case d becomes
+"that side keeps it as a card" (+9 for the owner's side: at 4 players every count is then a
+whole number of points). The traditional *petit chelem* (``petit_chelem``): ``"made"`` means
+the attack won every trick but one (``t = T - 1``), ``"failed"`` that an announced one was
+not made (``t <= T - 2``; a grand chelem is a chelem shape); ``None`` leaves ``t`` free.
+
 Poignées are not part of this model: :func:`rules.scoring.validate_outcome` checks them on
 their own (trumps shown, one per player, thresholds).
 """
@@ -61,9 +70,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-from rules.enums import CHIEN_SIZE, HAND_SIZE, TOTAL_HALF_POINTS, Contract, Side
+from rules.enums import PLAYER_COUNTS, TOTAL_HALF_POINTS, Contract, Side
+from rules.ruleset import FFT, Ruleset
+
+PetitChelem = Literal["made", "failed"] | None
 
 # The 77 cards other than the Excuse, by value in half-points, without the Petit and the 21.
 _NON_OUDLER_CLASSES: Final = ((9, 4), (7, 4), (5, 4), (3, 4), (1, 59))  # K, Q, C, J, low
@@ -115,8 +127,12 @@ def _excuse_cases(
     nonlast: dict[Side, int],
     last: Side,
     unseen_chien: Side | None,
+    excuse_to_winner: bool = False,
 ) -> list[tuple[dict[Side, int], dict[Side, int]]]:
-    """Outside a chelem: (slots removed per side, fixed amount per side) for cases a-e."""
+    """Outside a chelem: (slots removed per side, fixed amount per side) for cases a-e.
+
+    ``excuse_to_winner`` (house rules): case d keeps the Excuse in its owner's side.
+    """
     sizes = {Side.ATTACK: attack_size, Side.DEFENCE: defence_size}
     cases: list[tuple[dict[Side, int], dict[Side, int]]] = []
     for owner in Side:
@@ -128,7 +144,10 @@ def _excuse_cases(
         if last is other:  # c
             cases.append(({other: 1}, {other: _EXCUSE_CARD}))
         if sizes[owner] >= 2 and last is owner:  # d
-            cases.append(({owner: 1}, {other: _EXCUSE_CARD}))
+            if excuse_to_winner:
+                cases.append(({owner: 1}, {owner: _EXCUSE_CARD}))
+            else:
+                cases.append(({owner: 1}, {other: _EXCUSE_CARD}))
     if unseen_chien is not None:  # e
         cases.append(({unseen_chien: 1}, {unseen_chien: _EXCUSE_CARD}))
     return cases
@@ -147,20 +166,37 @@ def _petit_placeable(
 
 
 def _shapes(
-    players: int, contract: Contract, attack_size: int, petit_au_bout: Side | None
+    players: int,
+    contract: Contract,
+    attack_size: int,
+    petit_au_bout: Side | None,
+    ruleset: Ruleset = FFT,
+    chien: int = 0,
+    petit_chelem: PetitChelem = None,
 ) -> list[_Shape]:
     """Every shape outside a chelem (see the module docstring)."""
-    tricks = HAND_SIZE[players]
-    chien = CHIEN_SIZE[players]
+    tricks = ruleset.hand_size(players, chien)
     chien_side = Side.ATTACK if contract.chien_to_attack else Side.DEFENCE
     unseen_chien = None if contract.taker_sees_chien else chien_side
     ecart = chien if contract.taker_sees_chien else 0
     shapes: list[_Shape] = []
-    for attack_tricks in range(1, tricks):
+    trick_counts = range(1, tricks)
+    if petit_chelem == "made":
+        trick_counts = range(tricks - 1, tricks)
+    elif petit_chelem == "failed":
+        trick_counts = range(1, tricks - 1)
+    for attack_tricks in trick_counts:
         won = {Side.ATTACK: attack_tricks, Side.DEFENCE: tricks - attack_tricks}
         for last in Side:
             nonlast = {side: won[side] - (side is last) for side in Side}
-            cases = _excuse_cases(attack_size, players - attack_size, nonlast, last, unseen_chien)
+            cases = _excuse_cases(
+                attack_size,
+                players - attack_size,
+                nonlast,
+                last,
+                unseen_chien,
+                ruleset.excuse_last_trick_to_winner,
+            )
             for removed, fixed in cases:
                 slots = {
                     side: players * won[side]
@@ -186,13 +222,21 @@ def _shapes(
 
 
 def _chelem_shapes(
-    players: int, contract: Contract, winner: Side, petit_au_bout: Side | None
+    players: int,
+    contract: Contract,
+    winner: Side,
+    petit_au_bout: Side | None,
+    ruleset: Ruleset = FFT,
+    chien: int = 0,
 ) -> list[_Shape]:
-    """Every shape of a chelem made by ``winner`` (see the module docstring)."""
+    """Every shape of a chelem made by ``winner`` (see the module docstring).
+
+    Under house rules the loser's Excuse played in the last trick goes to the winner: the same
+    shape as the winner's own Excuse played last.
+    """
     if petit_au_bout is winner.other:
         return []  # the side without a trick cannot hold the last trick
-    tricks = HAND_SIZE[players]
-    chien = CHIEN_SIZE[players]
+    tricks = ruleset.hand_size(players, chien)
     chien_side = Side.ATTACK if contract.chien_to_attack else Side.DEFENCE
     unseen_chien = None if contract.taker_sees_chien else chien_side
     ecart = chien if contract.taker_sees_chien else 0
@@ -240,15 +284,21 @@ def feasible_points(
     attack_size: int,
     petit_au_bout: Side | None,
     chelem_made_by: Side | None,
+    ruleset: Ruleset = FFT,
+    chien_size: int | None = None,
+    petit_chelem: PetitChelem = None,
 ) -> dict[int, frozenset[int]]:
     """Attack oudlers → the set of attack half-points some real deal produces.
 
     ``attack_size`` is 1 (the taker, alone at 5 players) or 2 (taker and called partner).
+    ``chien_size`` is the dealer's choice (``None``: the ruleset's default); ``petit_chelem``
+    restricts the attack's tricks (see the module docstring; ignored in a chelem).
     """
+    chien = ruleset.default_chien_size(players) if chien_size is None else chien_size
     shapes = (
-        _shapes(players, contract, attack_size, petit_au_bout)
+        _shapes(players, contract, attack_size, petit_au_bout, ruleset, chien, petit_chelem)
         if chelem_made_by is None
-        else _chelem_shapes(players, contract, chelem_made_by, petit_au_bout)
+        else _chelem_shapes(players, contract, chelem_made_by, petit_au_bout, ruleset, chien)
     )
     result: dict[int, set[int]] = {oudlers: set() for oudlers in range(4)}
     for shape in shapes:
@@ -274,11 +324,23 @@ def is_feasible(
     points_half: int,
     petit_au_bout: Side | None,
     chelem_made_by: Side | None,
+    ruleset: Ruleset = FFT,
+    chien_size: int | None = None,
+    petit_chelem: PetitChelem = None,
 ) -> bool:
     """Whether some real deal gives the attack ``oudlers`` and ``points_half``."""
-    if players not in HAND_SIZE or not 0 <= oudlers <= 3:
+    if players not in PLAYER_COUNTS or not 0 <= oudlers <= 3:
         return False
-    sets = feasible_points(players, contract, attack_size, petit_au_bout, chelem_made_by)
+    sets = feasible_points(
+        players,
+        contract,
+        attack_size,
+        petit_au_bout,
+        chelem_made_by,
+        ruleset,
+        chien_size,
+        petit_chelem,
+    )
     return points_half in sets[oudlers]
 
 
@@ -289,9 +351,21 @@ def points_bounds(
     oudlers: int,
     petit_au_bout: Side | None,
     chelem_made_by: Side | None,
+    ruleset: Ruleset = FFT,
+    chien_size: int | None = None,
+    petit_chelem: PetitChelem = None,
 ) -> tuple[int, int] | None:
     """The fewest and most attack half-points feasible with these oudlers (None: none)."""
-    points = feasible_points(players, contract, attack_size, petit_au_bout, chelem_made_by)[oudlers]
+    points = feasible_points(
+        players,
+        contract,
+        attack_size,
+        petit_au_bout,
+        chelem_made_by,
+        ruleset,
+        chien_size,
+        petit_chelem,
+    )[oudlers]
     return (min(points), max(points)) if points else None
 
 

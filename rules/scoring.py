@@ -26,6 +26,18 @@ Conventions of this project (where the FFT text is silent), marked **[convention
   chelem, see :mod:`rules.play`), and is rounded the same way;
 - a poignée is shown by one player, so a side shows at most one poignée per player in it;
 - :func:`outcome_from_dict` rejects unknown keys, so a misspelt key cannot be silently ignored.
+
+Rulesets (:mod:`rules.ruleset`, ``docs/rulesets.md``): ``Outcome.ruleset`` (default the FFT's)
+and ``Outcome.chien_size`` (the chien the dealer picked under house rules; ``None`` is the
+ruleset's default) change the contracts offered and their multipliers (the pousse), the
+poignée thresholds, the chien counting for a side, the attack's size (the flambeuse: the taker
+alone against four) and the exact bounds; the traditional *petit chelem* is part of
+:class:`Chelem` (``petit_announced``, ``petit_made``):
+
+- announced and made (the attack won every trick but one, or every trick): +300, never
+  multiplied, instead of the unannounced chelem's +200 when the attack won them all;
+- announced and not made: -150;
+- made without being announced: no bonus [convention] (recording it is optional).
 """
 
 from __future__ import annotations
@@ -37,7 +49,6 @@ from decimal import Decimal, InvalidOperation
 from typing import TypeVar
 
 from rules.enums import (
-    CHIEN_SIZE,
     NEEDED_HALF_POINTS,
     PLAYER_COUNTS,
     TOTAL_HALF_POINTS,
@@ -47,8 +58,9 @@ from rules.enums import (
     Side,
 )
 from rules.errors import RuleError
-from rules.feasibility import is_feasible, points_bounds
+from rules.feasibility import PetitChelem, is_feasible, points_bounds
 from rules.i18n import PluralText, gettext_noop, ngettext_lazy
+from rules.ruleset import FFT, Ruleset
 
 __all__ = [
     "Chelem",
@@ -78,10 +90,16 @@ class Poignee:
 
 @dataclass(frozen=True, slots=True)
 class Chelem:
-    """Chelem (slam): announced by the taker or not, and the side that won every trick."""
+    """Chelem (slam): announced by the taker or not, and the side that won every trick.
+
+    Traditional rules add the *petit chelem*: ``petit_announced`` (the taker announced it) and
+    ``petit_made`` (the attack won every trick but one). The FFT's and house rules refuse both.
+    """
 
     announced: bool = False
     made_by: Side | None = None
+    petit_announced: bool = False
+    petit_made: bool = False
 
 
 NO_CHELEM = Chelem()
@@ -99,6 +117,16 @@ class Outcome:
     poignees: tuple[Poignee, ...] = ()
     chelem: Chelem = field(default=NO_CHELEM)
     partner: bool = False
+    ruleset: Ruleset = FFT
+    # the chien size the dealer picked (house rules); None: the ruleset's default
+    chien_size: int | None = None
+
+    @property
+    def chien(self) -> int:
+        """The chien's size in this deal (the dealer's choice or the ruleset's default)."""
+        if self.chien_size is not None:
+            return self.chien_size
+        return self.ruleset.default_chien_size(self.players)
 
     @property
     def points(self) -> int | float:
@@ -146,7 +174,18 @@ def format_half_points(half: int) -> str:
 # --------------------------------------------------------------------------------- parsing
 
 _KNOWN_KEYS = frozenset(
-    {"players", "contract", "oudlers", "points", "petit_au_bout", "poignees", "chelem", "partner"}
+    {
+        "players",
+        "contract",
+        "oudlers",
+        "points",
+        "petit_au_bout",
+        "poignees",
+        "chelem",
+        "partner",
+        "chien",
+        "petit_chelem",
+    }
 )
 
 
@@ -168,6 +207,10 @@ _EXPECTED = {
     "a Chelem(announced, made_by)": gettext_noop(
         "expected a Chelem(announced, made_by), got %(value)s"
     ),
+    "an object with announced and made": gettext_noop(
+        "expected an object with announced and made, got %(value)s"
+    ),
+    "a Ruleset": gettext_noop("expected a Ruleset, got %(value)s"),
 }
 
 
@@ -278,12 +321,14 @@ def _parse_bool(value: object, field_name: str) -> bool:
     raise _type_error(field_name, "true or false", value)
 
 
-def outcome_from_dict(data: Mapping[str, object]) -> Outcome:
-    """Parse the input shape of ``deal-scores.json`` into an :class:`Outcome`.
+def outcome_from_dict(data: Mapping[str, object], ruleset: Ruleset = FFT) -> Outcome:
+    """Parse the input shape of ``deal-scores.json`` into an :class:`Outcome` of ``ruleset``.
 
     Required keys: ``players``, ``contract``, ``oudlers``, ``points`` (int, float or numeric
     string, a multiple of 0.5). Optional: ``petit_au_bout`` (null/"attack"/"defence"),
-    ``poignees`` (list of ``{side, size}``), ``chelem`` (``{announced, made_by}``), ``partner``.
+    ``poignees`` (list of ``{side, size}``), ``chelem`` (``{announced, made_by}``), ``partner``
+    (required at 5 players when a King is called), ``chien`` (the chien size the dealer picked,
+    house rules) and ``petit_chelem`` (``{announced, made}``, traditional rules).
     Only the shape is checked here; :func:`validate_outcome` checks the rules.
     """
     if not isinstance(data, Mapping):
@@ -341,7 +386,29 @@ def outcome_from_dict(data: Mapping[str, object]) -> Outcome:
     else:
         raise _type_error("chelem", "an object with announced and made_by", raw_chelem)
 
-    if players == 5 and "partner" not in data:
+    chien_size = None if data.get("chien") is None else _parse_int(data["chien"], "chien")
+    raw_petit = data.get("petit_chelem")
+    if raw_petit is not None:
+        if not isinstance(raw_petit, Mapping):
+            raise _type_error("petit_chelem", "an object with announced and made", raw_petit)
+        unknown_petit = sorted(str(key) for key in raw_petit if key not in ("announced", "made"))
+        if unknown_petit:
+            raise RuleError(
+                "unknown_field",
+                gettext_noop("unknown key %(key)s"),
+                {"key": unknown_petit[0]},
+                field=f"petit_chelem.{unknown_petit[0]}",
+            )
+        chelem = Chelem(
+            announced=chelem.announced,
+            made_by=chelem.made_by,
+            petit_announced=_parse_bool(
+                raw_petit.get("announced", False), "petit_chelem.announced"
+            ),
+            petit_made=_parse_bool(raw_petit.get("made", False), "petit_chelem.made"),
+        )
+
+    if players == 5 and "partner" not in data and ruleset.calls_king:
         # At 5 players the marks depend on it (taker x2 with a partner, x4 alone): never guessed.
         raise RuleError(
             "missing_field",
@@ -361,6 +428,8 @@ def outcome_from_dict(data: Mapping[str, object]) -> Outcome:
         poignees=tuple(poignees),
         chelem=chelem,
         partner=partner,
+        ruleset=ruleset,
+        chien_size=chien_size,
     )
 
 
@@ -380,6 +449,15 @@ def outcome_to_dict(outcome: Outcome) -> dict[str, object]:
     }
     if outcome.players == 5:
         result["partner"] = outcome.partner
+    # The rulesets' fields only when they say something (the FFT's dicts are unchanged); the
+    # ruleset itself is the caller's (the event's), passed back to outcome_from_dict.
+    if outcome.chien_size is not None:
+        result["chien"] = outcome.chien_size
+    if outcome.chelem.petit_announced or outcome.chelem.petit_made:
+        result["petit_chelem"] = {
+            "announced": outcome.chelem.petit_announced,
+            "made": outcome.chelem.petit_made,
+        }
     return result
 
 
@@ -395,7 +473,7 @@ def _chien_cards_of(outcome: Outcome, side: Side) -> int:
     """Cards of the chien (or écart) counting for ``side`` without being won in tricks."""
     to_attack = outcome.contract.chien_to_attack
     if (side is Side.ATTACK) == to_attack:
-        return CHIEN_SIZE[outcome.players]
+        return outcome.chien
     return 0
 
 
@@ -459,6 +537,7 @@ def _validate_chelem(outcome: Outcome) -> None:
         outcome.points_half,
         outcome.petit_au_bout,
         made_by,
+        *_model_options(outcome),
     ):
         return
     loser_oudlers = outcome.oudlers if loser is Side.ATTACK else 3 - outcome.oudlers
@@ -480,16 +559,28 @@ def _validate_chelem(outcome: Outcome) -> None:
     )
 
 
+def _model_options(outcome: Outcome) -> tuple[Ruleset, int | None, PetitChelem]:
+    """The ruleset, chien size and petit chelem arguments of :mod:`rules.feasibility`."""
+    petit: PetitChelem = None
+    if outcome.chelem.made_by is None:
+        if outcome.chelem.petit_made:
+            petit = "made"
+        elif outcome.chelem.petit_announced:
+            petit = "failed"
+    return outcome.ruleset, outcome.chien_size, petit
+
+
 def _validate_feasible(outcome: Outcome) -> None:
     """Exactly the outcomes some real deal produces (:mod:`rules.feasibility`)."""
     attack_size = _attack_size(outcome)
     arguments = (outcome.players, outcome.contract, attack_size)
     made_by = outcome.chelem.made_by
+    options = _model_options(outcome)
     if is_feasible(
-        *arguments, outcome.oudlers, outcome.points_half, outcome.petit_au_bout, made_by
+        *arguments, outcome.oudlers, outcome.points_half, outcome.petit_au_bout, made_by, *options
     ):
         return
-    bounds = points_bounds(*arguments, outcome.oudlers, outcome.petit_au_bout, made_by)
+    bounds = points_bounds(*arguments, outcome.oudlers, outcome.petit_au_bout, made_by, *options)
     if bounds is not None and not bounds[0] <= outcome.points_half <= bounds[1]:
         raise RuleError(
             "points_impossible",
@@ -558,8 +649,58 @@ def _check_types(outcome: Outcome) -> None:
         and (chelem.made_by is None or isinstance(chelem.made_by, Side))
     ):
         raise _type_error("chelem", "a Chelem(announced, made_by)", chelem)
+    for name in ("petit_announced", "petit_made"):
+        if not isinstance(getattr(chelem, name), bool):
+            raise _type_error(
+                f"petit_chelem.{name.removeprefix('petit_')}",
+                "true or false",
+                getattr(chelem, name),
+            )
     if not isinstance(outcome.partner, bool):
         raise _type_error("partner", "true or false", outcome.partner)
+    if not isinstance(outcome.ruleset, Ruleset):
+        raise _type_error("ruleset", "a Ruleset", outcome.ruleset)
+    if outcome.chien_size is not None and (
+        isinstance(outcome.chien_size, bool) or not isinstance(outcome.chien_size, int)
+    ):
+        raise _type_error("chien", "a whole number", outcome.chien_size)
+
+
+def _validate_ruleset(outcome: Outcome) -> None:
+    """The contract, chien, petit chelem and partner the outcome's ruleset allows."""
+    ruleset = outcome.ruleset
+    ruleset.check_contract(outcome.contract)
+    if outcome.chien_size is not None:
+        ruleset.check_chien_size(outcome.players, outcome.chien_size)
+    chelem = outcome.chelem
+    if (chelem.petit_announced or chelem.petit_made) and not ruleset.petit_chelem:
+        raise RuleError(
+            "petit_chelem_not_in_ruleset",
+            gettext_noop("There is no petit chelem under %(ruleset)s."),
+            {"ruleset": ruleset.name.label},
+            field="petit_chelem",
+        )
+    if chelem.petit_announced and chelem.announced:
+        raise RuleError(
+            "chelem_announcements_conflict",
+            gettext_noop("The taker announces a chelem or a petit chelem, not both."),
+            {},
+            field="petit_chelem",
+        )
+    if chelem.petit_made and chelem.made_by is not None:
+        raise RuleError(
+            "petit_chelem_inconsistent",
+            gettext_noop("A petit chelem leaves the defence one trick, so nobody won every trick."),
+            {},
+            field="petit_chelem",
+        )
+    if outcome.players == 5 and outcome.partner and not ruleset.calls_king:
+        raise RuleError(
+            "partner_not_allowed",
+            gettext_noop("In the flambeuse the taker plays alone against four: no partner."),
+            {},
+            field="partner",
+        )
 
 
 def validate_outcome(outcome: Outcome) -> None:
@@ -580,6 +721,7 @@ def validate_outcome(outcome: Outcome) -> None:
             {"value": repr(outcome.contract), "choices": ", ".join(c.value for c in Contract)},
             field="contract",
         )
+    _validate_ruleset(outcome)
     if outcome.oudlers < 0:
         raise RuleError(
             "oudlers_out_of_range",
@@ -658,7 +800,7 @@ def validate_outcome(outcome: Outcome) -> None:
             {},
             field="partner",
         )
-    shown = sum(p.size.threshold(players) for p in outcome.poignees)
+    shown = sum(outcome.ruleset.poignee_threshold(players, p.size) for p in outcome.poignees)
     if shown > TRUMPS_AND_EXCUSE:
         raise RuleError(
             "poignees_exceed_trumps",
@@ -687,7 +829,12 @@ def validate_outcome(outcome: Outcome) -> None:
 
 
 def _chelem_points(chelem: Chelem) -> int:
-    """Chelem bonus from the attack's side (never multiplied)."""
+    """Chelem and petit chelem bonus from the attack's side (never multiplied)."""
+    if chelem.petit_announced:
+        # traditional: made (every trick but one, or every trick) +300, else -150
+        if chelem.petit_made or chelem.made_by is Side.ATTACK:
+            return 300
+        return -150 - (200 if chelem.made_by is Side.DEFENCE else 0)
     if chelem.made_by is Side.ATTACK:
         return 400 if chelem.announced else 200
     total = -200 if chelem.announced else 0
@@ -699,7 +846,7 @@ def _chelem_points(chelem: Chelem) -> int:
 def score_deal(outcome: Outcome) -> DealScore:
     """Validate then score ``outcome`` (FFT counting, steps 1-8 of tarot-scoring.md)."""
     validate_outcome(outcome)
-    multiplier = outcome.contract.multiplier
+    multiplier = outcome.ruleset.multiplier(outcome.contract)
     diff_half = outcome.points_half - NEEDED_HALF_POINTS[outcome.oudlers]
     won = diff_half >= 0
     # A half point (any player count, at 4 only after the Excuse changed camp in the last

@@ -3,9 +3,10 @@
 Imports nothing from Django or the apps; errors are :class:`RuleError` with stable codes and
 translatable message templates. Modules: ``cards`` (the 78 cards and their codes), ``deal``
 (dealing, text form, diagrams), ``bidding``, ``play`` (écart, legal cards, tricks, counting),
-``scoring`` (outcome → value and marks), ``simulation`` (heuristic players), ``duplicate``
-(what a duplicate table may play: 4 players, at least Garde, the imposed contract),
-``numbers`` (artificial percentages and penalty points as exact hundredths).
+``scoring`` (outcome → value and marks), ``ruleset`` (the FFT's, traditional and house
+rules), ``simulation`` (heuristic players), ``duplicate`` (what a duplicate table may play:
+4 players, at least Garde, the imposed contract), ``numbers`` (artificial percentages and
+penalty points as exact hundredths).
 """
 
 from rules.bidding import Bid, BiddingResult, bidding_order, bidding_result, legal_bids
@@ -50,7 +51,9 @@ from rules.duplicate import (
     check_duplicate_play,
 )
 from rules.enums import (
+    ALL_CONTRACTS,
     CHIEN_SIZE,
+    FFT_CONTRACTS,
     HAND_SIZE,
     PLAYER_COUNTS,
     POIGNEE_THRESHOLDS,
@@ -73,6 +76,15 @@ from rules.play import (
     validate_ecart,
     validate_play,
 )
+from rules.ruleset import (
+    FFT,
+    HOUSE,
+    TRADITIONAL,
+    Ruleset,
+    RulesetName,
+    ruleset_from_dict,
+    traditional,
+)
 from rules.scoring import (
     Chelem,
     DealScore,
@@ -89,13 +101,17 @@ from rules.scoring import (
 from rules.simulation import PlayedDeal, hand_strength, preferred_contract, simulate_deal
 
 __all__ = [
+    "ALL_CONTRACTS",
     "CHIEN_SIZE",
     "DECK",
     "DUPLICATE_CONTRACTS",
     "DUPLICATE_PLAYERS",
     "DUPLICATE_SEATS",
     "EXCUSE",
+    "FFT",
+    "FFT_CONTRACTS",
     "HAND_SIZE",
+    "HOUSE",
     "OUDLERS",
     "PETIT",
     "PLAYER_COUNTS",
@@ -103,6 +119,7 @@ __all__ = [
     "SEAT_NAMES",
     "SUIT_SYMBOLS",
     "TOTAL_HALF_POINTS",
+    "TRADITIONAL",
     "TWENTY_ONE",
     "Bid",
     "BiddingResult",
@@ -120,6 +137,8 @@ __all__ = [
     "PoigneeShown",
     "PoigneeSize",
     "RuleError",
+    "Ruleset",
+    "RulesetName",
     "Side",
     "Suit",
     "Trick",
@@ -151,11 +170,13 @@ __all__ = [
     "parse_cards",
     "poignee_eligibility",
     "preferred_contract",
+    "ruleset_from_dict",
     "score_deal",
     "seat_index",
     "seat_marks",
     "simulate_deal",
     "sort_cards",
+    "traditional",
     "trick_winner",
     "trump_count",
     "trump_counts",

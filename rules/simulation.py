@@ -1,10 +1,13 @@
 """Heuristic players: from a dealt hand to the marks, for tests, demos and benchmarks.
 
 The players are simple and fast, not strong: they value their hands to bid, discard legally,
-show poignées when eligible (not always), announce a chelem now and then with a monster hand,
-and play only legal cards with a few greedy habits (win cheaply, give points to a winning
-partner, shed low cards otherwise, never keep the Excuse for the last trick unless their side
-is on its way to a chelem). They know who is in the attack, including the called partner at 5
+show poignées when eligible (not always), and play only legal cards with a few greedy habits
+(win cheaply, give points to a winning partner, shed low cards otherwise, never keep the Excuse
+for the last trick unless their side is on its way to a chelem). A taker with a strong hand
+whose chelem play would win every trick (a look-ahead over the cards: he leads, draws the
+trumps with master trumps, cashes the masters, the Petit last and the Excuse alone in the last
+trick) announces a chelem with probability ``chelem_rate`` and otherwise plays for it
+unannounced. They know who is in the attack, including the called partner at 5
 players: the heuristics do not model hidden information. The legal cards and the winner of a
 trick come from the rules engine itself (:func:`rules.play.legal_cards`,
 :func:`rules.play.trick_winner`, :func:`rules.play.beats`).
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.bidding import Bid, bidding_order, bidding_result
 from rules.cards import DECK, EXCUSE, PETIT, PLAIN_SUITS, TWENTY_ONE, Card, sort_cards
@@ -53,8 +56,11 @@ BID_THRESHOLDS: tuple[tuple[int, Contract], ...] = (
     (43, Contract.GARDE),
     (36, Contract.PRISE),
 )
-# Roughly one hand in a few thousand: the taker then announces a chelem (with chelem_rate).
-CHELEM_STRENGTH = 66
+# The strength of the taker's hand at play (after the écart) from which he considers a chelem:
+# he plays for it when his chelem play (:func:`_chelem_lead`) wins every trick, and announces it
+# with probability ``chelem_rate``. About one deal in a thousand at 5 players (the partner
+# helps), rarer at 3 and 4.
+CHELEM_STRENGTH = 55
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +229,141 @@ def _lead(hand: list[Card], legal: list[Card], attacker: bool) -> Card:
     return trumps[0] if trumps else legal[0]
 
 
+def _sure_winner(card: Card, hands: Sequence[Sequence[Card]], opponents: Sequence[int]) -> bool:
+    """Whether ``card``, led now, wins the trick whatever the ``opponents`` play (full view)."""
+    if card.is_excuse:
+        return False
+    if card.is_trump:
+        return all(
+            not (other.is_trump and other.rank > card.rank)
+            for seat in opponents
+            for other in hands[seat]
+        )
+    for seat in opponents:
+        hand = hands[seat]
+        follows = False
+        for other in hand:
+            if other.suit is card.suit:
+                if other.rank > card.rank:
+                    return False
+                follows = True
+        if not follows and any(other.is_trump for other in hand):
+            return False
+    return True
+
+
+def _chelem_lead(
+    hand: list[Card], legal: list[Card], hands: Sequence[Sequence[Card]], opponents: Sequence[int]
+) -> Card:
+    """A lead for a side on its way to a chelem: draw the opponents' trumps with master trumps,
+    then cash the master cards of the plain suits, then the trumps, the Petit last (au bout)
+    and the Excuse alone in the last trick."""
+    cards = [card for card in legal if card is not EXCUSE] or legal
+    sure = [card for card in cards if _sure_winner(card, hands, opponents)]
+    opponents_trump = any(card.is_trump for seat in opponents for card in hands[seat])
+    trumps = [card for card in sure if card.is_trump and card is not PETIT]
+    if opponents_trump and trumps:
+        return trumps[-1]
+    plain = [card for card in sure if not card.is_trump]
+    if plain:
+        return max(plain, key=_GIVE_KEY.__getitem__)
+    if trumps:
+        return trumps[-1]
+    if sure:
+        return sure[0]  # the Petit
+    return _lead(hand, cards, True)
+
+
+def _play_tricks(
+    hands: list[list[Card]],
+    leader: int,
+    is_attack: Sequence[bool],
+    called: Card | None,
+    rng: random.Random,
+    whim: float,
+    chelem_play: bool,
+) -> list[Trick]:
+    """Play every trick from ``hands`` (sorted; emptied as cards are played).
+
+    ``chelem_play``: the attack plays for a chelem (it leads with :func:`_chelem_lead` while it
+    has won every trick, and makes no whimsical choice then).
+    """
+    players = len(hands)
+    attack = frozenset(seat for seat in range(players) if is_attack[seat])
+    sides = [[seat for seat in range(players) if is_attack[seat] != flag] for flag in (0, 1)]
+    tricks: list[Trick] = []
+    winner_sides: list[bool] = []
+    attack_tricks = 0
+    hand_size = len(hands[0])
+    for number in range(hand_size):
+        cards: list[Card] = []
+        best: Card | None = None  # the card winning the trick so far (None: none but the Excuse)
+        best_position = -1
+        seat = leader
+        chelem_on = chelem_play and attack_tricks == number
+        for position in range(players):
+            hand = hands[seat]
+            attacker = is_attack[seat]
+            legal = legal_cards(hand, cards, called if number == 0 else None)
+            if (
+                whim
+                and not (chelem_on and attacker)
+                and len(legal) > 1
+                and not _excuse_due(hand, legal)
+                and rng.random() < whim
+            ):
+                card = rng.choice(legal)
+            elif chelem_on and attacker and position == 0 and len(legal) > 1:
+                card = _chelem_lead(hand, legal, hands, sides[attacker])
+            else:
+                mine = attack_tricks if attacker else number - attack_tricks
+                card = _choose(
+                    hand,
+                    legal,
+                    best,
+                    best is not None and is_attack[(leader - best_position) % players] == attacker,
+                    position == players - 1,
+                    number > 0 and mine == number,
+                    attacker,
+                )
+            hand.remove(card)
+            cards.append(card)
+            if card is not EXCUSE and (best is None or beats(card, best)):
+                best, best_position = card, position  # what trick_winner(cards) gives
+            seat = (seat - 1) % players
+        trick = Trick(leader=leader, cards=tuple(cards))
+        excuse_wins = excuse_takes_last_trick(
+            trick, players, attack, winner_sides, number == hand_size - 1
+        )
+        winner = trick.seat_at(trick_winner(cards, excuse_wins), players)
+        tricks.append(trick)
+        winner_sides.append(is_attack[winner])
+        attack_tricks += is_attack[winner]
+        leader = winner
+    return tricks
+
+
+def _chelem_feasible(
+    hands: Sequence[Sequence[Card]],
+    taker: int,
+    is_attack: Sequence[bool],
+    called: Card | None,
+    rng: random.Random,
+) -> bool:
+    """Whether the attack wins every trick when the taker leads and plays for the chelem."""
+    copies = [list(hand) for hand in hands]
+    tricks = _play_tricks(copies, taker, is_attack, called, rng, 0.0, True)
+    players = len(hands)
+    attack = frozenset(seat for seat in range(players) if is_attack[seat])
+    sides: list[bool] = []
+    for number, trick in enumerate(tricks):
+        excuse_wins = excuse_takes_last_trick(
+            trick, players, attack, sides, number == len(tricks) - 1
+        )
+        sides.append(trick.seat_at(trick_winner(trick.cards, excuse_wins), players) in attack)
+    return all(sides)
+
+
 def simulate_deal(
     deal: Deal,
     rng: random.Random,
@@ -286,8 +427,6 @@ def simulate_deal(
             _choose_ecart(list(deal.hands[taker]) + list(deal.chien), CHIEN_SIZE[players])
         )
     called = _choose_called_card(deal.hands[taker], rng) if players == 5 else None
-    strength = hand_strength(deal.hands[taker], players)
-    chelem_announced = strength >= CHELEM_STRENGTH and rng.random() < chelem_rate
     base = PlayRecord(
         deal=deal,
         taker=taker,
@@ -295,59 +434,28 @@ def simulate_deal(
         tricks=(),
         ecart=ecart,
         called_card=called,
-        chelem_announced=chelem_announced,
     )
     hands = [sort_cards(hand) for hand in hands_at_play(base)]
     attack = base.attack
     is_attack = [seat in attack for seat in range(players)]
+    # A chelem is announced (or, when the announcement is not dared, played for anyway) only
+    # with a strong hand whose chelem play wins every trick when the taker leads.
+    chelem_announced = intended = False
+    if hand_strength(hands[taker], players) >= CHELEM_STRENGTH and _chelem_feasible(
+        hands, taker, is_attack, called, rng
+    ):
+        intended = True
+        chelem_announced = rng.random() < chelem_rate
+    base = replace(base, chelem_announced=chelem_announced)
     poignees = tuple(
         PoigneeShown(seat=seat, size=size)
         for seat in range(players)
         if (size := max_poignee(hands[seat], players)) is not None and rng.random() < poignee_rate
     )
 
-    tricks: list[Trick] = []
-    winner_sides: list[bool] = []
-    attack_tricks = 0
-    leader = first_leader(base)
-    hand_size = HAND_SIZE[players]
-    for number in range(hand_size):
-        cards: list[Card] = []
-        best: Card | None = None  # the card winning the trick so far (None: none but the Excuse)
-        best_position = -1
-        seat = leader
-        for position in range(players):
-            hand = hands[seat]
-            attacker = is_attack[seat]
-            legal = legal_cards(hand, cards, called if number == 0 else None)
-            if whim and len(legal) > 1 and not _excuse_due(hand, legal) and rng.random() < whim:
-                card = rng.choice(legal)
-            else:
-                mine = attack_tricks if attacker else number - attack_tricks
-                card = _choose(
-                    hand,
-                    legal,
-                    best,
-                    best is not None and is_attack[(leader - best_position) % players] == attacker,
-                    position == players - 1,
-                    number > 0 and mine == number,
-                    attacker,
-                )
-            hand.remove(card)
-            cards.append(card)
-            if card is not EXCUSE and (best is None or beats(card, best)):
-                best, best_position = card, position  # what trick_winner(cards) gives
-            seat = (seat - 1) % players
-        trick = Trick(leader=leader, cards=tuple(cards))
-        excuse_wins = excuse_takes_last_trick(
-            trick, players, attack, winner_sides, number == hand_size - 1
-        )
-        winner = trick.seat_at(trick_winner(cards, excuse_wins), players)
-        tricks.append(trick)
-        winner_sides.append(is_attack[winner])
-        attack_tricks += is_attack[winner]
-        leader = winner
-
+    tricks = _play_tricks(
+        hands, first_leader(base), is_attack, called, rng, whim, chelem_announced or intended
+    )
     record = PlayRecord(
         deal=deal,
         taker=taker,

@@ -14,10 +14,13 @@ import time
 import pytest
 
 from rules import (
+    DECK,
     EXCUSE,
     PETIT,
     Card,
+    Chelem,
     Contract,
+    Deal,
     PlayedDeal,
     Side,
     generate_deals,
@@ -26,7 +29,10 @@ from rules import (
     score_deal,
     seat_marks,
     simulate_deal,
+    sort_cards,
+    validate_play,
 )
+from rules.simulation import hand_strength
 
 CHIEN_TO_ATTACK = {Contract.PRISE, Contract.GARDE, Contract.GARDE_SANS}
 
@@ -240,3 +246,85 @@ def test_bad_taker_seat() -> None:
     with pytest.raises(ValueError):
         simulate_deal(deal, random.Random(1), taker_seat="X")
     assert simulate_deal(deal, random.Random(1), taker_seat="S").record is not None
+
+
+# ------------------------------------------------------------------------- attack chelems
+
+
+def test_a_hand_of_masters_announces_and_makes_the_chelem_the_excuse_last() -> None:
+    """18 cards: T5..T21 and the Excuse. The taker announces (chelem_rate=1), leads, wins
+    every trick and the Excuse, led alone in the last trick, wins it (tarot-scoring.md)."""
+    taker_hand = (*(card for card in DECK if card.is_trump and card.rank >= 5), EXCUSE)
+    rest = [card for card in DECK if card not in taker_hand]
+    deal = Deal(
+        players=4,
+        hands=(
+            tuple(sort_cards(rest[0:18])),
+            taker_hand,
+            tuple(sort_cards(rest[18:36])),
+            tuple(sort_cards(rest[36:54])),
+        ),
+        chien=tuple(sort_cards(rest[54:60])),
+        dealer=0,
+    )
+    played = simulate_deal(
+        deal, random.Random(1), taker_seat=1, min_contract=Contract.GARDE_SANS, chelem_rate=1.0
+    )
+    assert played.record is not None and played.outcome is not None
+    validate_play(played.record)
+    assert played.record.tricks[0].leader == 1
+    assert played.record.tricks[-1].cards[0] is EXCUSE
+    assert played.outcome.chelem == Chelem(announced=True, made_by=Side.ATTACK)
+    check(played)
+
+
+def test_simulation_makes_attack_chelems_announced_and_not() -> None:
+    """Issue 12, item 4: the strongest hand takes (a Garde) on seeded 5-player deals; within a
+    bounded number of deals an announced chelem is made and an unannounced one happens too.
+    Every announced chelem of the run is made (the taker announces only what he can make)."""
+    announced_made = unannounced_made = 0
+    for number, deal in enumerate(generate_deals(5, 5_000, "chelem")):
+        taker = max(range(5), key=lambda seat: hand_strength(deal.hands[seat], 5))
+        played = simulate_deal(
+            deal, random.Random(number), taker_seat=taker, min_contract=Contract.GARDE
+        )
+        assert played.outcome is not None and played.record is not None
+        chelem = played.outcome.chelem
+        if chelem.announced:
+            assert chelem.made_by is Side.ATTACK
+            validate_play(played.record)
+            check(played)
+            announced_made += 1
+        elif chelem.made_by is Side.ATTACK:
+            validate_play(played.record)
+            unannounced_made += 1
+        if announced_made and unannounced_made:
+            break
+    assert announced_made and unannounced_made
+
+
+def test_the_simulator_plays_only_what_the_engines_legal_cards_allow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One legal-card implementation: every card the simulator plays comes out of
+    ``rules.play.legal_cards`` (spied on), for the actual play as for the chelem look-ahead."""
+    import rules.play
+    import rules.simulation
+
+    calls: list[list[Card]] = []
+
+    def spy(*args: object, **kwargs: object) -> list[Card]:
+        result = rules.play.legal_cards(*args, **kwargs)  # type: ignore[arg-type]
+        calls.append(result)
+        return result
+
+    monkeypatch.setattr(rules.simulation, "legal_cards", spy)
+    for number, deal in enumerate(generate_deals(4, 20, "spy")):
+        calls.clear()
+        played = simulate_deal(deal, random.Random(number), taker_seat=0, whim=0.3)
+        assert played.record is not None
+        cards = [card for trick in played.record.tricks for card in trick.cards]
+        # the last len(cards) calls are the actual play (a look-ahead may come before)
+        actual = calls[-len(cards) :]
+        assert len(actual) == len(cards)
+        assert all(card in legal for card, legal in zip(cards, actual, strict=True))

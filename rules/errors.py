@@ -28,6 +28,8 @@ Ngettext = Callable[[str, str, int], str]
 # Parameters that name a side of the table: their values ("attack", "defence") are words of
 # the message and are translated with it.
 SIDE_PARAMS = frozenset({"side", "other"})
+# Parameters named ``*_word`` (``seat_word``: "North"...) are marked words too, translated with it.
+WORD_PARAM_SUFFIX = "_word"
 SIDE_WORDS = (gettext_noop("attack"), gettext_noop("defence"))
 
 
@@ -82,7 +84,9 @@ class RuleError(ValueError):
                 else:
                     form = value.singular if value.count == 1 else value.plural
                     params[name] = gettext(form) % {"number": value.number}
-            elif name in SIDE_PARAMS and isinstance(value, str):
+            elif isinstance(value, str) and (
+                name in SIDE_PARAMS or name.endswith(WORD_PARAM_SUFFIX)
+            ):
                 params[name] = gettext(value)
             else:
                 params[name] = value

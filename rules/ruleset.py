@@ -32,11 +32,11 @@ from typing import Final
 
 from rules.enums import (
     ALL_CONTRACTS,
-    DEFAULT_POUSSE_MULTIPLIER,
     FFT_CONTRACTS,
     Contract,
     PoigneeSize,
 )
+from rules.enums import DEFAULT_POUSSE_MULTIPLIER as DEFAULT_POUSSE_MULTIPLIER
 from rules.errors import RuleError
 from rules.i18n import gettext_noop
 

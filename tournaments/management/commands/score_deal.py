@@ -1,8 +1,13 @@
 """``manage.py score_deal``: score one deal outcome read as JSON on stdin.
 
 Input: the input shape of ``shared/examples/deal-scores.json`` (players, contract, oudlers,
-points, petit_au_bout, poignees, chelem, partner). Output: one JSON object with ``won``,
+points, petit_au_bout, poignees, chelem, partner; and ``chien``, ``petit_chelem`` under the
+rulesets that have them, see ``docs/rulesets.md``). Output: one JSON object with ``won``,
 ``margin``, ``value`` and ``marks`` (``taker``, ``partner``, ``defender``).
+
+``--ruleset fft|traditional|house`` (default ``fft``) scores under that rule system;
+``--pousse-multiplier N`` (default 2) and ``--flambeuse`` are the traditional ruleset's
+parameters. An unknown ruleset or a parameter of another ruleset exits with code 2.
 
 Invalid input exits with code 2 and one line on stderr naming the error code and the field,
 e.g. ``CommandError: [points_out_of_range] points: 95 is outside 0..91``.
@@ -17,7 +22,9 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext, ngettext
 
-from rules import RuleError, outcome_from_dict, score_deal
+from rules import RuleError, Ruleset, outcome_from_dict, score_deal
+from rules.enums import DEFAULT_POUSSE_MULTIPLIER
+from rules.ruleset import RulesetName, ruleset_from_dict
 from tournaments.management.base import OneLineErrorCommand
 
 
@@ -35,8 +42,47 @@ class Command(OneLineErrorCommand):
         parser.add_argument(
             "--indent", type=int, default=None, help="Pretty-print the JSON with this indent."
         )
+        parser.add_argument(
+            "--ruleset",
+            default=RulesetName.FFT.value,
+            help="The rule system: fft (default), traditional or house.",
+        )
+        parser.add_argument(
+            "--pousse-multiplier",
+            type=int,
+            default=None,
+            help=f"traditional: the pousse's multiplier (default {DEFAULT_POUSSE_MULTIPLIER}).",
+        )
+        parser.add_argument(
+            "--flambeuse",
+            action="store_true",
+            help="traditional: the 5-player flambeuse (14 cards each, the taker alone).",
+        )
+
+    def _ruleset(self, options: dict[str, Any]) -> Ruleset:
+        name = options.get("ruleset") or RulesetName.FFT.value
+        multiplier = options.get("pousse_multiplier")
+        flambeuse = bool(options.get("flambeuse"))
+        ruleset = ruleset_from_dict({"name": str(name).strip().lower()})
+        if ruleset.name is not RulesetName.TRADITIONAL:
+            if multiplier is not None or flambeuse:
+                message = gettext(
+                    "--pousse-multiplier and --flambeuse are options of the traditional ruleset"
+                )
+                raise CommandError(f"[invalid_arguments] {message}", returncode=2)
+            return ruleset
+        data: dict[str, object] = {"name": ruleset.name.value, "flambeuse": flambeuse}
+        if multiplier is not None:
+            data["pousse_multiplier"] = multiplier
+        return ruleset_from_dict(data)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            ruleset = self._ruleset(options)
+        except RuleError as err:
+            where = f" {err.field}:" if err.field else ""
+            message = _one_line(err.translated(gettext, ngettext))
+            raise CommandError(f"[{err.code}]{where} {message}", returncode=2) from None
         stream = options.get("stdin") or sys.stdin
         raw = stream.read()
         try:
@@ -57,7 +103,7 @@ class Command(OneLineErrorCommand):
                 _one_line(f"[invalid_json] stdin: {message}"), returncode=2
             ) from None
         try:
-            score = score_deal(outcome_from_dict(data))
+            score = score_deal(outcome_from_dict(data, ruleset))
         except RuleError as err:
             where = f" {err.field}:" if err.field else ""
             message = _one_line(err.translated(gettext, ngettext))

@@ -32,6 +32,14 @@ never wins a trick, so the two sides always total 91.
 
 Petit au bout: the Petit in the last trick scores for the side winning that trick; when a
 chelem side takes the last trick with its Excuse, the Petit counts au bout in the trick before.
+
+Rulesets (``PlayRecord.ruleset``, :mod:`rules.ruleset`; the FFT's by default): the contracts
+(the pousse) and chien sizes a ruleset offers, its poignée thresholds, **[traditional]** the
+King called after the chien is seen, the flambeuse (no call, the taker alone), the petit chelem
+(announced by the taker, who then leads; made when the attack wins every trick but one);
+**[house]** the trump-down rule after the Excuse and the chelem announcer's Excuse kept for the
+last trick (:func:`legal_cards`), the cards passed after a trick made only of trumps
+(:class:`CardPass`) and the Excuse of the last trick going to the side that wins it.
 """
 
 from __future__ import annotations
@@ -40,10 +48,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rules.cards import EXCUSE, JACK, KING, KNIGHT, PETIT, PLAIN_SUITS, QUEEN, Card
-from rules.deal import Deal, max_poignee, next_seat
-from rules.enums import CHIEN_SIZE, HAND_SIZE, TOTAL_HALF_POINTS, Contract, PoigneeSize, Side
+from rules.deal import SEAT_NAMES, Deal, max_poignee, next_seat
+from rules.enums import CHIEN_SIZE, TOTAL_HALF_POINTS, Contract, PoigneeSize, Side
 from rules.errors import RuleError
-from rules.i18n import gettext_noop
+from rules.i18n import gettext_noop, ngettext_lazy
+from rules.ruleset import FFT, Ruleset
 from rules.scoring import Chelem, Outcome, Poignee
 
 # The taker calls a King; holding all four, a Queen; and so on down to the Jacks.
@@ -71,6 +80,20 @@ class PoigneeShown:
 
 
 @dataclass(frozen=True, slots=True)
+class CardPass:
+    """**[house]** The cards passed after trick ``after_trick`` (0-based), made only of trumps.
+
+    ``cards[seat]`` are the cards ``seat`` passes to the player on his right (the next player,
+    :func:`rules.deal.next_seat`). Each player passes ``ruleset.trump_trick_pass`` cards, or
+    every card he has left when he holds fewer. Random at the table, recorded so that a
+    duplicate deal replays identically.
+    """
+
+    after_trick: int
+    cards: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class PlayRecord:
     """A deal as played, from the contract to the last trick."""
 
@@ -82,6 +105,10 @@ class PlayRecord:
     called_card: Card | None = None
     poignees: tuple[PoigneeShown, ...] = ()
     chelem_announced: bool = False
+    # traditional: the taker announced a petit chelem (every trick but one)
+    petit_chelem_announced: bool = False
+    passes: tuple[CardPass, ...] = ()
+    ruleset: Ruleset = FFT
 
     @property
     def partner(self) -> int | None:
@@ -131,7 +158,11 @@ def led_card(trick: Sequence[Card]) -> Card | None:
 
 
 def legal_cards(
-    hand: Sequence[Card], trick: Sequence[Card], called_card: Card | None = None
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    called_card: Card | None = None,
+    ruleset: Ruleset = FFT,
+    chelem_announcer: bool = False,
 ) -> list[Card]:
     """Cards of ``hand`` that may be played on ``trick`` (cards already played, in order).
 
@@ -139,10 +170,27 @@ def legal_cards(
     and 4 players): its leader may not lead the called card's suit except with the called card
     itself.
 
-    In the hand's order, the Excuse (always playable) last. Hot in simulations: the Excuse is
-    found by its flag, not by ``EXCUSE in hand`` (each comparison would go through ``Card``'s
-    rich comparison).
+    ``ruleset`` (the FFT's by default) and ``chelem_announcer`` (the player is the taker who
+    announced a chelem) bring the house rules: **[house]** ``excuse_trump_down``: once the
+    Excuse has been played in the trick, a player who must play a trump (on a trump lead, or
+    without the suit led) plays under the best trump of the trick if he can, else any trump;
+    **[house]** ``chelem_excuse_last``: a chelem announcer holding the Excuse may play it only
+    in the last trick (when it is his last card).
+
+    In the hand's order, the Excuse (always playable, but for the chelem announcer above) last.
+    Hot in simulations: the Excuse is found by its flag, not by ``EXCUSE in hand`` (each
+    comparison would go through ``Card``'s rich comparison).
     """
+    cards = _legal_cards(hand, trick, called_card, ruleset.excuse_trump_down)
+    if chelem_announcer and ruleset.chelem_excuse_last and len(hand) > 1:
+        kept = [card for card in cards if not card.is_excuse]
+        return kept or [card for card in hand if not card.is_excuse]
+    return cards
+
+
+def _legal_cards(
+    hand: Sequence[Card], trick: Sequence[Card], called_card: Card | None, trump_down: bool
+) -> list[Card]:
     if not trick:
         if called_card is None:
             return list(hand)
@@ -167,7 +215,78 @@ def legal_cards(
     for card in trick:
         if card.is_trump and card.rank > best:
             best = card.rank
+    if trump_down and best and any(card.is_excuse for card in trick):
+        return ([card for card in trumps if card.rank < best] or trumps) + excuse
     return ([card for card in trumps if card.rank > best] or trumps) + excuse
+
+
+def illegal_card_error(
+    card: Card,
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    number: int,
+    seat: str,
+    called_card: Card | None = None,
+    ruleset: Ruleset = FFT,
+    chelem_announcer: bool = False,
+) -> RuleError:
+    """The ``illegal_card`` error for ``card`` (held but not legal): trick, seat, card and why.
+
+    ``number`` is the trick's index (0-based; the message says ``number + 1``), ``seat`` the
+    seat's name. The field is ``tricks[number]``; ``params["position"]`` is the card's place.
+    """
+    params: dict[str, object] = {
+        "number": number + 1,
+        "seat": seat,
+        "card": card.code,
+        "position": len(trick),
+    }
+    led = led_card(trick)
+    template = gettext_noop("trick %(number)s: %(card)s is illegal for seat %(seat)s")
+    if card.is_excuse and chelem_announcer and ruleset.chelem_excuse_last:
+        template = gettext_noop(
+            "trick %(number)s, seat %(seat)s: %(card)s is illegal, the chelem announcer plays "
+            "the Excuse only in the last trick"
+        )
+    elif not trick and called_card is not None:
+        params["called"] = called_card.code
+        template = gettext_noop(
+            "trick %(number)s, seat %(seat)s: %(card)s is illegal, the first lead may not be in "
+            "the called card's suit (%(called)s) except with that card"
+        )
+    elif led is not None:
+        params["led"] = led.code
+        best = max((other.rank for other in trick if other.is_trump), default=0)
+        params["best"] = f"T{best}"
+        has_suit = any(other.suit is led.suit for other in hand)
+        if not led.is_trump and has_suit:
+            template = gettext_noop(
+                "trick %(number)s, seat %(seat)s: %(card)s is illegal, the suit led (%(led)s) "
+                "must be followed"
+            )
+        elif not card.is_trump:
+            template = (
+                gettext_noop(
+                    "trick %(number)s, seat %(seat)s: %(card)s is illegal, a trump must be "
+                    "played on a trump lead (%(led)s)"
+                )
+                if led.is_trump
+                else gettext_noop(
+                    "trick %(number)s, seat %(seat)s: %(card)s is illegal, without the suit led "
+                    "(%(led)s) a trump must be played"
+                )
+            )
+        elif ruleset.excuse_trump_down and any(other.is_excuse for other in trick):
+            template = gettext_noop(
+                "trick %(number)s, seat %(seat)s: %(card)s is illegal, after the Excuse a trump "
+                "lower than %(best)s must be played"
+            )
+        else:
+            template = gettext_noop(
+                "trick %(number)s, seat %(seat)s: %(card)s is illegal, a trump higher than "
+                "%(best)s must be played"
+            )
+    return RuleError("illegal_card", template, params, field=f"tricks[{number}]")
 
 
 def beats(card: Card, best: Card) -> bool:
@@ -217,9 +336,15 @@ def ecart_trumps_needed(cards: Iterable[Card], size: int) -> int:
     return max(0, size - plain)
 
 
-def validate_ecart(cards: Sequence[Card], ecart: Sequence[Card], players: int) -> None:
-    """Check an écart made from ``cards`` (the taker's hand plus the chien)."""
-    size = CHIEN_SIZE[players]
+def validate_ecart(
+    cards: Sequence[Card], ecart: Sequence[Card], players: int, size: int | None = None
+) -> None:
+    """Check an écart made from ``cards`` (the taker's hand plus the chien).
+
+    ``size`` is the chien's size (the FFT's for ``players`` when not given).
+    """
+    if size is None:
+        size = CHIEN_SIZE[players]
     if len(ecart) != size or len(set(ecart)) != len(ecart):
         raise RuleError(
             "ecart_wrong_size",
@@ -265,8 +390,9 @@ def hands_at_play(record: PlayRecord) -> list[list[Card]]:
 
 
 def first_leader(record: PlayRecord) -> int:
-    """The announcer of a chelem leads; otherwise the player after the dealer."""
-    if record.chelem_announced:
+    """The announcer of a chelem (or a petit chelem) leads; otherwise the player after the
+    dealer."""
+    if record.chelem_announced or record.petit_chelem_announced:
         return record.taker
     return next_seat(record.deal.players, record.deal.dealer)
 
@@ -276,9 +402,15 @@ def _play_error(code: str, template: str, params: dict[str, object], trick: int)
 
 
 def validate_play(record: PlayRecord) -> None:
-    """Check every step of a play record; raise :class:`RuleError` on the first fault."""
+    """Check every step of a play record; raise :class:`RuleError` on the first fault.
+
+    Under ``record.ruleset``: its contracts and chien sizes, its poignée thresholds, the called
+    card (none in the flambeuse; seen with the chien when the King is called after it), its
+    legal cards, and **[house]** the cards passed after each trick made only of trumps.
+    """
     deal = record.deal
     players = deal.players
+    ruleset = record.ruleset
     if not 0 <= record.taker < players:
         raise RuleError(
             "unknown_seat",
@@ -293,8 +425,22 @@ def validate_play(record: PlayRecord) -> None:
             {"value": repr(record.contract), "choices": ", ".join(c.value for c in Contract)},
             field="contract",
         )
+    ruleset.check_contract(record.contract)
+    ruleset.check_chien_size(players, len(deal.chien))
+    if record.petit_chelem_announced and not ruleset.petit_chelem:
+        raise RuleError(
+            "petit_chelem_not_in_ruleset",
+            gettext_noop("the petit chelem is not played under these rules"),
+            {},
+            field="petit_chelem_announced",
+        )
     if record.contract.taker_sees_chien:
-        validate_ecart(list(deal.hands[record.taker]) + list(deal.chien), record.ecart, players)
+        validate_ecart(
+            list(deal.hands[record.taker]) + list(deal.chien),
+            record.ecart,
+            players,
+            len(deal.chien),
+        )
     elif record.ecart:
         raise RuleError(
             "ecart_not_allowed",
@@ -304,6 +450,7 @@ def validate_play(record: PlayRecord) -> None:
         )
     _validate_called_card(record)
     hands = hands_at_play(record)
+    names = SEAT_NAMES[players]
     shown: set[int] = set()
     for poignee in record.poignees:
         if not 0 <= poignee.seat < players or poignee.seat in shown:
@@ -314,23 +461,26 @@ def validate_play(record: PlayRecord) -> None:
                 field="poignees",
             )
         shown.add(poignee.seat)
-        best = max_poignee(hands[poignee.seat], players)
+        best = max_poignee(hands[poignee.seat], players, ruleset)
         if best is None or list(PoigneeSize).index(best) < list(PoigneeSize).index(poignee.size):
             raise RuleError(
                 "poignee_not_held",
                 gettext_noop("seat %(seat)s has too few trumps for a %(size)s poignée"),
-                {"seat": poignee.seat, "size": poignee.size.value},
+                {"seat": names[poignee.seat], "size": poignee.size.value},
                 field="poignees",
             )
-    if len(record.tricks) != HAND_SIZE[players]:
+    hand_size = ruleset.hand_size(players, len(deal.chien))
+    if len(record.tricks) != hand_size:
         raise RuleError(
             "wrong_trick_count",
             gettext_noop("%(count)s tricks instead of %(expected)s"),
-            {"count": len(record.tricks), "expected": HAND_SIZE[players]},
+            {"count": len(record.tricks), "expected": hand_size},
             field="tricks",
         )
+    passes = _passes_by_trick(record)
     attack = record.attack
     leader = first_leader(record)
+    announcer = record.taker if record.chelem_announced else None
     winner_sides: list[bool] = []
     last = len(record.tricks) - 1
     for number, trick in enumerate(record.tricks):
@@ -339,7 +489,7 @@ def validate_play(record: PlayRecord) -> None:
             raise _play_error(
                 "wrong_leader",
                 gettext_noop("trick %(number)s must be led by seat %(seat)s"),
-                {"number": number + 1, "seat": leader},
+                {"number": number + 1, "seat": names[leader]},
                 number,
             )
         if len(trick.cards) != players:
@@ -356,15 +506,26 @@ def validate_play(record: PlayRecord) -> None:
                 raise _play_error(
                     "card_not_held",
                     gettext_noop("trick %(number)s: seat %(seat)s does not hold %(card)s"),
-                    {"number": number + 1, "seat": seat, "card": card.code},
+                    {
+                        "number": number + 1,
+                        "seat": names[seat],
+                        "card": card.code,
+                        "position": position,
+                    },
                     number,
                 )
-            if card not in legal_cards(hand, trick.cards[:position], first_called):
-                raise _play_error(
-                    "illegal_card",
-                    gettext_noop("trick %(number)s: %(card)s is illegal for seat %(seat)s"),
-                    {"number": number + 1, "seat": seat, "card": card.code},
+            played_before = trick.cards[:position]
+            is_announcer = seat == announcer
+            if card not in legal_cards(hand, played_before, first_called, ruleset, is_announcer):
+                raise illegal_card_error(
+                    card,
+                    hand,
+                    played_before,
                     number,
+                    names[seat],
+                    first_called,
+                    ruleset,
+                    is_announcer,
                 )
             hand.remove(card)
         position = trick_winner(
@@ -374,20 +535,133 @@ def validate_play(record: PlayRecord) -> None:
         winner = trick.seat_at(position, players)
         winner_sides.append(winner in attack)
         leader = winner
+        _apply_pass(record, number, trick, hands, passes.pop(number, None))
+    if passes:
+        after = min(passes)
+        raise RuleError(
+            "unexpected_pass",
+            gettext_noop("no cards are passed after trick %(number)s"),
+            {"number": after + 1},
+            field="passes",
+        )
+
+
+def is_trump_trick(trick: Trick) -> bool:
+    """**[house]** A trick made only of trumps (the Excuse is not a trump)."""
+    return all(card.is_trump for card in trick.cards)
+
+
+def pass_count(ruleset: Ruleset, hand: Sequence[Card]) -> int:
+    """**[house]** Cards a player passes after a trump trick: the ruleset's number, or every
+    card he has left when he holds fewer."""
+    return min(ruleset.trump_trick_pass, len(hand))
+
+
+def passes_due(record: PlayRecord, number: int, trick: Trick) -> bool:
+    """Whether cards are passed after trick ``number``: a trick of trumps only under a ruleset
+    with ``trump_trick_pass``, and not the last trick (nobody holds a card then)."""
+    return (
+        record.ruleset.trump_trick_pass > 0
+        and number < len(record.tricks) - 1
+        and is_trump_trick(trick)
+    )
+
+
+def _passes_by_trick(record: PlayRecord) -> dict[int, CardPass]:
+    found: dict[int, CardPass] = {}
+    for index, card_pass in enumerate(record.passes):
+        if card_pass.after_trick in found or not 0 <= card_pass.after_trick < len(record.tricks):
+            raise RuleError(
+                "invalid_pass",
+                gettext_noop("pass %(index)s: after trick %(number)s is not a new trick"),
+                {"index": index + 1, "number": card_pass.after_trick + 1},
+                field=f"passes[{index}]",
+            )
+        found[card_pass.after_trick] = card_pass
+    return found
+
+
+def _apply_pass(
+    record: PlayRecord,
+    number: int,
+    trick: Trick,
+    hands: list[list[Card]],
+    card_pass: CardPass | None,
+) -> None:
+    """Check and apply the cards passed after trick ``number`` (**[house]** trump tricks)."""
+    players = record.deal.players
+    names = SEAT_NAMES[players]
+    if not passes_due(record, number, trick):
+        if card_pass is not None:
+            raise RuleError(
+                "unexpected_pass",
+                gettext_noop("no cards are passed after trick %(number)s"),
+                {"number": number + 1},
+                field="passes",
+            )
+        return
+    if card_pass is None:
+        raise RuleError(
+            "missing_pass",
+            gettext_noop(
+                "trick %(number)s is made only of trumps: the cards passed after it are missing"
+            ),
+            {"number": number + 1},
+            field="passes",
+        )
+    if len(card_pass.cards) != players:
+        raise RuleError(
+            "invalid_pass",
+            gettext_noop("after trick %(number)s every player passes cards (%(players)s lists)"),
+            {"number": number + 1, "players": players},
+            field="passes",
+        )
+    for seat, cards in enumerate(card_pass.cards):
+        hand = hands[seat]
+        due = pass_count(record.ruleset, hand)
+        if len(cards) != due or len(set(cards)) != len(cards):
+            raise RuleError(
+                "wrong_pass_count",
+                gettext_noop("after trick %(number)s seat %(seat)s passes %(cards)s"),
+                {
+                    "number": number + 1,
+                    "seat": names[seat],
+                    "cards": ngettext_lazy("%(number)s card", "%(number)s cards", due),
+                },
+                field="passes",
+            )
+        for card in cards:
+            if card not in hand:
+                raise RuleError(
+                    "pass_card_not_held",
+                    gettext_noop(
+                        "after trick %(number)s seat %(seat)s passes %(card)s, which he does "
+                        "not hold"
+                    ),
+                    {"number": number + 1, "seat": names[seat], "card": card.code},
+                    field="passes",
+                )
+    for seat, cards in enumerate(card_pass.cards):
+        for card in cards:
+            hands[seat].remove(card)
+    for seat, cards in enumerate(card_pass.cards):
+        hands[next_seat(players, seat)].extend(cards)
 
 
 def _validate_called_card(record: PlayRecord) -> None:
     called = record.called_card
-    if record.deal.players != 5:
+    if record.deal.players != 5 or not record.ruleset.calls_king:
         if called is not None:
             raise RuleError(
                 "called_card_not_allowed",
-                gettext_noop("a card is called only at 5 players"),
+                gettext_noop("a card is called only at 5 players")
+                if record.deal.players != 5
+                else gettext_noop("no card is called in the flambeuse: the taker plays alone"),
                 {},
                 field="called_card",
             )
         return
-    required = required_called_rank(record.deal.hands[record.taker])
+    required = required_called_rank(called_from_cards(record))
     if called is None or called.suit not in PLAIN_SUITS or called.rank != required:
         raise RuleError(
             "invalid_called_card",
@@ -397,6 +671,15 @@ def _validate_called_card(record: PlayRecord) -> None:
             {"rank": required},
             field="called_card",
         )
+
+
+def called_from_cards(record: PlayRecord) -> list[Card]:
+    """The cards the 5-player taker sees when he calls: his hand, plus the chien when the King
+    is called after it (**[traditional]** ``king_after_chien``, a contract that shows it)."""
+    cards = list(record.deal.hands[record.taker])
+    if record.ruleset.king_after_chien and record.contract.taker_sees_chien:
+        cards += list(record.deal.chien)
+    return cards
 
 
 def required_called_rank(hand: Sequence[Card]) -> int:
@@ -453,11 +736,20 @@ def count_play(record: PlayRecord) -> PlayCount:
         winner_attack = winner in attack
         winner_sides.append(winner_attack)
         winners.append(winner)
-        # [FFT] outside a chelem the Excuse played in the last trick changes camp.
-        changes_camp = is_last and any(winner_sides) and not all(winner_sides)
+        # [FFT] outside a chelem the Excuse played in the last trick changes camp; [house] it
+        # goes to the side that wins that trick.
+        outside_chelem = is_last and any(winner_sides) and not all(winner_sides)
+        to_winner = outside_chelem and record.ruleset.excuse_last_trick_to_winner
+        changes_camp = outside_chelem and not to_winner
         for position, card in enumerate(trick.cards):
             if card is EXCUSE and not excuse_wins:
                 owner_attack = trick.seat_at(position, players) in attack
+                if to_winner:
+                    # Whole to the side that wins the trick, nothing handed over.
+                    if winner_attack:
+                        attack_half += card.points_half
+                        attack_oudlers += 1
+                    continue
                 if changes_camp:
                     # Whole to the other side, whoever won the trick; nothing handed over.
                     if not owner_attack:
@@ -498,11 +790,28 @@ def count_play(record: PlayRecord) -> PlayCount:
 
 
 def outcome_from_play(record: PlayRecord, validate: bool = True) -> Outcome:
-    """Turn a complete play record into the :class:`~rules.scoring.Outcome` a table reports."""
+    """Turn a complete play record into the :class:`~rules.scoring.Outcome` a table reports.
+
+    The outcome carries the record's ruleset, its chien size when it is not the ruleset's
+    default, and under a ruleset with the petit chelem whether it was announced and made (the
+    attack won every trick but one).
+    """
     if validate:
         validate_play(record)
     count = count_play(record)
     attack = record.attack
+    ruleset = record.ruleset
+    players = record.deal.players
+    chien_size = len(record.deal.chien)
+    chelem = Chelem(announced=record.chelem_announced, made_by=count.chelem_made_by)
+    if ruleset.petit_chelem:
+        attack_tricks = sum(1 for winner in count.trick_winners if winner in attack)
+        chelem = Chelem(
+            announced=record.chelem_announced,
+            made_by=count.chelem_made_by,
+            petit_announced=record.petit_chelem_announced,
+            petit_made=attack_tricks == len(record.tricks) - 1,
+        )
     return Outcome(
         players=record.deal.players,
         contract=record.contract,
@@ -513,6 +822,8 @@ def outcome_from_play(record: PlayRecord, validate: bool = True) -> Outcome:
             Poignee(Side.ATTACK if shown.seat in attack else Side.DEFENCE, shown.size)
             for shown in record.poignees
         ),
-        chelem=Chelem(announced=record.chelem_announced, made_by=count.chelem_made_by),
+        chelem=chelem,
         partner=record.partner is not None,
+        ruleset=ruleset,
+        chien_size=None if chien_size == ruleset.default_chien_size(players) else chien_size,
     )

@@ -10,7 +10,8 @@ builds events that are ready to play or already scored:
   tables per round); tests read seats and deal sets from ``event.schedule``, never assume them.
 - ``running_team_event``: a triplette or quadrette event set up the same way;
   ``team_event``: the same, every deal entered, scored and finished.
-- ``random_outcome``: a legal random outcome (Garde or above, consistent oudlers and points).
+- ``random_outcome``: a legal random outcome (Garde or above, consistent oudlers and points),
+  one the deal's cards allow when given the deal.
 - ``enter_round``: a random outcome for every deal of one round at every table.
 - ``scored_event``: a running individual event with its first rounds entered and the standings
   recomputed, so pages read a genuine snapshot.
@@ -23,11 +24,14 @@ import random
 from typing import Any
 
 from rules.feasibility import random_table_outcome
+from rules.hand_checks import hand_refusals
+from rules.scoring import outcome_from_dict
 from scoring.services import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments import services
-from tournaments.models import Club, Deal, Event, Table
+from tournaments.models import SEATS, Club, Deal, Event, Table
 from tournaments.movements import TablePlay
+from tournaments.services.results import prepared_hands
 
 EVENT_DATE = dt.date(2026, 12, 5)
 
@@ -81,9 +85,19 @@ def running_event(
     return _started(event, status, seed)
 
 
-def random_outcome(rng: random.Random) -> dict[str, Any]:
-    """A 4-player outcome some real deal produces (``rules.feasibility``)."""
-    return random_table_outcome(rng)
+def random_outcome(rng: random.Random, deal: Deal | None = None) -> dict[str, Any]:
+    """A 4-player outcome some real deal produces (``rules.feasibility``); with ``deal``, one
+    its cards allow too (redrawn until ``rules.hand_checks`` finds nothing to refuse)."""
+    outcome = random_table_outcome(rng)
+    hands = prepared_hands(deal.cards) if deal is not None else None
+    if deal is None or hands is None:
+        return outcome
+    taker = SEATS.index(deal.taker_seat)
+    for _ in range(200):
+        if not hand_refusals(hands, taker, outcome_from_dict({**outcome, "players": 4})):
+            return outcome
+        outcome = random_table_outcome(rng)
+    raise AssertionError(f"no random outcome fits deal {deal.number}")
 
 
 def enter_round(event: Event, round_number: int, rng: random.Random) -> int:
@@ -93,7 +107,7 @@ def enter_round(event: Event, round_number: int, rng: random.Random) -> int:
     for play in event.schedule.round(round_number).tables:
         for deal in event.deals.filter(deal_set=play.deal_set).order_by("number"):
             services.table_result_submit(
-                table=tables[play.table], deal=deal, outcome=random_outcome(rng)
+                table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
             )
             stored += 1
     return stored

@@ -268,7 +268,7 @@ def test_redis_down_during_entry_then_standings_catch_up(tmp_path: Path):
                     port,
                     "POST",
                     f"/api/v1/tables/{codes[table]}/results/",
-                    {"deal": deal, "outcome": random_outcome(rng)},
+                    {"deal": deal, "outcome": random_outcome(rng, event.deals.get(number=deal))},
                 )
                 answers.append((status, time.monotonic() - started))
                 assert status == 201, body[:500]

@@ -89,11 +89,14 @@ def apply_change(event: Event, director: Any, rng: random.Random, kind: str) -> 
     free = [(table, deal) for table, deal in plays(event) if (table.pk, deal.pk) not in entered]
     if kind == "submit" and free:
         table, deal = rng.choice(free)
-        table_result_submit(table=table, deal=deal, outcome=random_outcome(rng))
+        table_result_submit(table=table, deal=deal, outcome=random_outcome(rng, deal))
     elif kind == "correct" and stored:
         result = rng.choice(stored)
         table_result_correct(
-            result=result, outcome=random_outcome(rng), actor=director, reason="wrong card"
+            result=result,
+            outcome=random_outcome(rng, result.deal),
+            actor=director,
+            reason="wrong card",
         )
     elif kind == "artificial" and stored:
         result = rng.choice(stored)
@@ -227,7 +230,7 @@ def test_refresh_chains_recomputes_until_the_snapshot_is_current(monkeypatch):
         snapshot = original(**kwargs)
         if len(calls) < len(free):
             table, deal = free[len(calls)]
-            table_result_submit(table=table, deal=deal, outcome=random_outcome(rng))
+            table_result_submit(table=table, deal=deal, outcome=random_outcome(rng, deal))
         calls.append(snapshot.results_version)
         return snapshot
 
@@ -298,7 +301,7 @@ def test_postgres_twenty_writers_commit_while_a_recompute_reads(monkeypatch):
             connections.close_all()
 
     writers = [
-        threading.Thread(target=write, args=(table, deal, random_outcome(rng)))
+        threading.Thread(target=write, args=(table, deal, random_outcome(rng, deal)))
         for table, deal in todo
     ]
     started = time.monotonic()

@@ -42,7 +42,7 @@ def play_all(event: Event, seed: int = 1, skip: int = 0) -> int:
         for deal in event.deals.filter(deal_set=play.deal_set).order_by("number"):
             plays.append((table, deal))
     for table, deal in plays[: len(plays) - skip]:
-        table_result_submit(table=table, deal=deal, outcome=random_outcome(rng))
+        table_result_submit(table=table, deal=deal, outcome=random_outcome(rng, deal))
     return len(plays)
 
 
@@ -273,7 +273,7 @@ def test_team_standings_update_from_the_first_result(format):
         .first()
     )
     penalty_record(event=event, team=idle, points=Decimal("1"), reason="late", actor=None)
-    table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(1)))
+    table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(1), deal))
 
     snapshot = standings_recompute(event_id=event.pk)
 

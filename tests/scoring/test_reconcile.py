@@ -68,7 +68,7 @@ def test_a_task_that_could_not_be_sent_is_sent_by_the_next_request(
     deal = event.deals.get(deal_set=event.schedule.play(table=1, round=1).deal_set)
     with django_capture_on_commit_callbacks(execute=True):
         services.table_result_submit(
-            table=table, deal=deal, outcome=random_outcome(random.Random(1))
+            table=table, deal=deal, outcome=random_outcome(random.Random(1), deal)
         )
     assert down.calls == 1
     assert RecomputeState.objects.get(event=event).queued_at is None  # no stale "queued" mark

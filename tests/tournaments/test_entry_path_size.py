@@ -41,7 +41,9 @@ def _save_first_deal(client: Client, event: Event) -> tuple[Counter[str], int]:
     with loaded_rows() as counts:
         response = client.post(
             reverse("api:table_results", kwargs={"code": table.code}),
-            data=json.dumps({"deal": deal.number, "outcome": random_outcome(random.Random(3))}),
+            data=json.dumps(
+                {"deal": deal.number, "outcome": random_outcome(random.Random(3), deal)}
+            ),
             content_type="application/json",
         )
     return counts, response.status_code

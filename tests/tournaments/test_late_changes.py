@@ -80,7 +80,7 @@ def enter_playing(event: Event, round_number: int, seed: int) -> None:
     for play in rnd.playing:
         table = Table.objects.get(event=event, number=play.table)
         for deal in event.deals.filter(deal_set=play.deal_set).order_by("number"):
-            services.table_result_submit(table=table, deal=deal, outcome=random_outcome(rng))
+            services.table_result_submit(table=table, deal=deal, outcome=random_outcome(rng, deal))
 
 
 def ranking(event: Event) -> dict[int, tuple[int, str, int]]:

@@ -68,7 +68,7 @@ def enter_all(event: Event, rng: random.Random) -> int:
     for play in event.schedule.playing():
         for deal in event.deals.filter(deal_set=play.deal_set):
             services.table_result_submit(
-                table=tables[play.table], deal=deal, outcome=random_outcome(rng)
+                table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
             )
             stored += 1
     return stored

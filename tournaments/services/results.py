@@ -34,6 +34,11 @@ Choices of this project:
 - the duplicate restrictions of ``rules.duplicate``: 4 players, at least Garde [default], the
   imposed contract (``Deal.imposed_contract``) if any; the taker seat is the étui's at the table
   (only a director correction may name another seat);
+- when the deal's cards are known (``Deal.cards``), the outcome is checked against them
+  (``rules.hand_checks``: a poignée, the oudlers, a chelem or a petit au bout the hands make
+  impossible is refused naming the hand); unknown cards are not checked. No query beyond the
+  deal's row, no simulation here: what is only improbable is flagged off the write path
+  (``tournaments.hand_flags``);
 - opponent confirmation (``Event.opponent_confirmation``): a result entered without an organiser
   account (table phone, table code on the API) is stored unconfirmed until a defender confirms it
   (:func:`table_result_confirm`, from a defender's seat only, while the event runs). Unconfirmed
@@ -55,14 +60,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
+from rules.deal import Deal as RulesDeal
+from rules.deal import deal_from_text
 from rules.duplicate import DUPLICATE_PLAYERS, check_duplicate_play
 from rules.enums import Contract
 from rules.errors import RuleError
+from rules.hand_checks import check_hands
 from rules.numbers import as_decimal, penalty_hundredths, percentage_hundredths
 from rules.scoring import outcome_from_dict, score_deal, seat_marks
 from tournaments.access import UserLike, user_directs
@@ -118,6 +127,18 @@ class ScoredOutcome:
     value: int
 
 
+@lru_cache(maxsize=512)
+def prepared_hands(cards: str) -> RulesDeal | None:
+    """The deal's cards (``Deal.cards``, text form) parsed, or None when they are not known
+    (empty) or unreadable: then the entry is not checked against them."""
+    if not cards.strip():
+        return None
+    try:
+        return deal_from_text(cards)
+    except RuleError:
+        return None
+
+
 def _rule_error(error: RuleError) -> TournamentError:
     return TournamentError.from_rule(error, field="taker_seat" if error.field == "seats" else None)
 
@@ -152,6 +173,9 @@ def outcome_score(
         check_duplicate_play(contract=parsed.contract, players=parsed.players, imposed=imposed)
         score = score_deal(parsed)
         marks = seat_marks(score, SEATS, taker_seat)
+        prepared = prepared_hands(deal.cards)
+        if prepared is not None:
+            check_hands(prepared, SEATS.index(taker_seat), parsed)
     except RuleError as error:
         raise _rule_error(error) from error
     fields = {

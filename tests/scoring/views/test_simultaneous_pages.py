@@ -75,7 +75,7 @@ def enter(section: Event, rng: random.Random, *, skip: tuple[int, int] | None = 
             continue
         for deal in section.deals.filter(deal_set=play.deal_set):
             services.table_result_submit(
-                table=tables[play.table], deal=deal, outcome=random_outcome(rng)
+                table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
             )
 
 
@@ -152,7 +152,9 @@ def test_the_ranking_is_final_once_every_section_has_finished(
     est = sim.sections["Section Est"]
     table = Table.objects.get(event=est, number=1)
     deal = est.deals.get(number=sim.open_deal)
-    services.table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(2)))
+    services.table_result_submit(
+        table=table, deal=deal, outcome=random_outcome(random.Random(2), deal)
+    )
     for name in ("Section Est", "Section Sud"):
         services.event_finish(event=Event.objects.get(pk=sim.sections[name].pk))
     standings_recompute(event_id=sim.parent.pk)
@@ -396,8 +398,8 @@ def test_a_section_not_started_yet_counts_as_still_to_play(
     est = sim.sections["Section Est"]
     services.table_result_submit(
         table=Table.objects.get(event=est, number=1),
-        deal=est.deals.get(number=sim.open_deal),
-        outcome=random_outcome(random.Random(3)),
+        deal=(deal := est.deals.get(number=sim.open_deal)),
+        outcome=random_outcome(random.Random(3), deal),
     )
     standings_recompute(event_id=sim.parent.pk)
     sim.refresh()

@@ -43,7 +43,7 @@ def event() -> Event:
             assert play.deal_set == OPEN_DEAL
             continue
         deal = Deal.objects.get(event=event, deal_set=play.deal_set)
-        table_result_submit(table=tables[play.table], deal=deal, outcome=random_outcome(rng))
+        table_result_submit(table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal))
     standings_recompute(event_id=event.pk)
     event.refresh_from_db()
     assert TableResult.objects.filter(event=event, deal__number=OPEN_DEAL).count() == 4
@@ -60,7 +60,7 @@ def organiser(event: Event) -> Client:
 def enter_last_table(event: Event) -> None:
     table = Table.objects.get(event=event, number=LAST_TABLE)
     deal = Deal.objects.get(event=event, number=OPEN_DEAL)
-    table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(1)))
+    table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(1), deal))
     standings_recompute(event_id=event.pk)
 
 
@@ -369,7 +369,9 @@ def quadrette_with_open_deal() -> Event:
         for deal in Deal.objects.filter(event=event, deal_set=play.deal_set):
             if (deal.number, play.table) == (1, 4):
                 continue
-            table_result_submit(table=tables[play.table], deal=deal, outcome=random_outcome(rng))
+            table_result_submit(
+                table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
+            )
     standings_recompute(event_id=event.pk)
     event.refresh_from_db()
     return event

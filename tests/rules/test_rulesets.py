@@ -33,7 +33,7 @@ from rules import (
     validate_deal,
     validate_outcome,
 )
-from rules.cards import DECK, EXCUSE, parse_cards
+from rules.cards import DECK, EXCUSE, PETIT, parse_cards
 from rules.deal import Deal
 from rules.enums import ALL_CONTRACTS, FFT_CONTRACTS, Contract, PoigneeSize, Side
 from rules.feasibility import PetitChelem, feasible_points, is_feasible, points_bounds
@@ -455,3 +455,110 @@ def test_validation_accepts_exactly_the_feasible_outcomes_per_ruleset(
                                     accepted += feasible
                                     refused += not feasible
     assert accepted and refused
+
+
+# ------------------------------------------------------- real card distributions, per ruleset
+
+REAL_CONFIGS: list[tuple[str, Ruleset, int, int | None, int, str | None]] = [
+    # (id, ruleset, players, chien size, attack size, petit chelem)
+    ("house-3-chien-3", HOUSE, 3, 3, 1, None),
+    ("house-3-chien-9", HOUSE, 3, 9, 1, None),
+    ("house-4-chien-2", HOUSE, 4, 2, 1, None),
+    ("house-4-chien-10", HOUSE, 4, 10, 1, None),
+    ("house-5-partner", HOUSE, 5, None, 2, None),
+    ("flambeuse", FLAMBEUSE, 5, None, 1, None),
+    ("petit-chelem-4", TRADITIONAL, 4, None, 1, "made"),
+    ("petit-chelem-5", TRADITIONAL, 5, None, 2, "made"),
+    ("petit-chelem-3", TRADITIONAL, 3, None, 1, "made"),
+]
+
+
+def _real_end_state(
+    rng: random.Random,
+    ruleset: Ruleset,
+    players: int,
+    chien_size: int,
+    attack_size: int,
+    contract: Contract,
+    petit: str | None,
+) -> tuple[int, int, Side | None]:
+    """A random end of deal computed from real cards: (attack oudlers, half-points, petit au bout).
+
+    The cards are shared into the chien (an écart without King nor oudler when the taker saw
+    it) and ``T`` tricks; the attack wins ``t`` of them (every trick but one for a petit
+    chelem); the Excuse, played by a random player, goes by the ruleset's rule.
+    """
+    tricks = ruleset.hand_size(players, chien_size)
+    cards = [card for card in DECK if card is not EXCUSE]
+    rng.shuffle(cards)
+    if contract.taker_sees_chien:
+        lows = [c for c in cards if not c.is_king and not c.is_oudler]
+        chien = lows[:chien_size]
+    else:
+        chien = cards[:chien_size]
+    rest = [c for c in cards if c not in chien]
+    attack_tricks = tricks - 1 if petit == "made" else rng.randint(1, tricks - 1)
+    winners = [Side.ATTACK] * attack_tricks + [Side.DEFENCE] * (tricks - attack_tricks)
+    rng.shuffle(winners)
+    excuse_trick = rng.randrange(tricks)
+    sizes = {Side.ATTACK: attack_size, Side.DEFENCE: players - attack_size}
+    winner = winners[excuse_trick]
+    # the Excuse's owner: anybody but the trick's winner
+    owners = [side for side in Side if side is not winner or sizes[side] >= 2]
+    owner = rng.choice(owners)
+    won: dict[Side, list[Any]] = {Side.ATTACK: [], Side.DEFENCE: []}
+    position = 0
+    for number, side in enumerate(winners):
+        size = players - 1 if number == excuse_trick else players
+        won[side].extend(rest[position : position + size])
+        position += size
+    assert position == len(rest)
+    chien_side = Side.ATTACK if contract.chien_to_attack else Side.DEFENCE
+    half = {side: sum(card.points_half for card in won[side]) for side in Side}
+    half[chien_side] += sum(card.points_half for card in chien)
+    holders = {side: sum(card.is_oudler for card in won[side]) for side in Side}
+    holders[chien_side] += sum(card.is_oudler for card in chien)
+    if excuse_trick == tricks - 1:
+        # the last trick: the FFT's Excuse changes camp; the house's goes to the trick's winner
+        taker_of_excuse = winner if ruleset.excuse_last_trick_to_winner else owner.other
+        half[taker_of_excuse] += 9
+        holders[taker_of_excuse] += 1
+    elif winner is owner:
+        half[owner] += 9
+        holders[owner] += 1
+    else:
+        half[owner] += 8
+        half[winner] += 1
+        holders[owner] += 1
+    assert half[Side.ATTACK] + half[Side.DEFENCE] == 182
+    last = rest[position - players + (excuse_trick == tricks - 1) :]
+    petit_au_bout = winners[-1] if PETIT in last else None
+    return holders[Side.ATTACK], half[Side.ATTACK], petit_au_bout
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "chien", "attack_size", "petit"),
+    [config[1:] for config in REAL_CONFIGS],
+    ids=[config[0] for config in REAL_CONFIGS],
+)
+def test_real_card_distributions_are_feasible_and_accepted(
+    ruleset: Ruleset, players: int, chien: int | None, attack_size: int, petit: str | None
+) -> None:
+    """Soundness of the model for every ruleset: an end of deal made of real cards is accepted."""
+    rng = random.Random(f"{ruleset.name}:{players}:{chien}:{attack_size}")
+    size = ruleset.default_chien_size(players) if chien is None else chien
+    for number in range(150):
+        contract = ruleset.contracts[number % len(ruleset.contracts)]
+        oudlers, points_half, petit_au_bout = _real_end_state(
+            rng, ruleset, players, size, attack_size, contract, petit
+        )
+        assert is_feasible(
+            players, contract, attack_size, oudlers, points_half, petit_au_bout, None,
+            ruleset, chien, petit,  # type: ignore[arg-type]
+        ), (contract, oudlers, points_half, petit_au_bout)  # fmt: skip
+        chelem = Chelem(petit_announced=petit is not None, petit_made=petit is not None)
+        outcome = Outcome(
+            players, contract, oudlers, points_half, petit_au_bout, (), chelem,
+            attack_size == 2, ruleset, chien,
+        )  # fmt: skip
+        validate_outcome(outcome)

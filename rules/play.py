@@ -469,14 +469,6 @@ def validate_play(record: PlayRecord) -> None:
                 {"seat": names[poignee.seat], "size": poignee.size.value},
                 field="poignees",
             )
-    hand_size = ruleset.hand_size(players, len(deal.chien))
-    if len(record.tricks) != hand_size:
-        raise RuleError(
-            "wrong_trick_count",
-            gettext_noop("%(count)s tricks instead of %(expected)s"),
-            {"count": len(record.tricks), "expected": hand_size},
-            field="tricks",
-        )
     passes = _passes_by_trick(record)
     attack = record.attack
     leader = first_leader(record)
@@ -536,6 +528,16 @@ def validate_play(record: PlayRecord) -> None:
         winner_sides.append(winner in attack)
         leader = winner
         _apply_pass(record, number, trick, hands, passes.pop(number, None))
+    # Counted after the cards: a missing trick shows first as the card its absence makes
+    # illegal (a card not held or not following), more telling than the count.
+    hand_size = ruleset.hand_size(players, len(deal.chien))
+    if len(record.tricks) != hand_size:
+        raise RuleError(
+            "wrong_trick_count",
+            gettext_noop("%(count)s tricks instead of %(expected)s"),
+            {"count": len(record.tricks), "expected": hand_size},
+            field="tricks",
+        )
     if passes:
         after = min(passes)
         raise RuleError(

@@ -20,6 +20,7 @@ from rules.deal import SEAT_NAMES
 from rules.enums import Contract
 from rules.errors import RuleError
 from rules.i18n import gettext_noop
+from rules.ruleset import FFT
 
 DUPLICATE_PLAYERS: Final = 4
 DUPLICATE_SEATS: Final = SEAT_NAMES[DUPLICATE_PLAYERS]
@@ -34,8 +35,9 @@ def check_duplicate_play(
 ) -> None:
     """Refuse a play a duplicate table may not make (see the module docstring).
 
-    Raises :class:`RuleError` ``players_not_four`` (field ``players``), ``prise_not_allowed``
-    or ``contract_imposed`` (field ``contract``).
+    Raises :class:`RuleError` ``players_not_four`` (field ``players``),
+    ``contract_not_in_ruleset`` (a pousse: duplicate follows the FFT's rules),
+    ``prise_not_allowed`` or ``contract_imposed`` (field ``contract``).
     """
     if players != DUPLICATE_PLAYERS:
         raise RuleError(
@@ -43,6 +45,8 @@ def check_duplicate_play(
             gettext_noop("duplicate tarot is played at 4 players"),
             field="players",
         )
+    if isinstance(contract, Contract):
+        FFT.check_contract(contract)
     if contract not in DUPLICATE_CONTRACTS:
         raise RuleError(
             "prise_not_allowed",

@@ -756,6 +756,17 @@ def validate_outcome(outcome: Outcome) -> None:
             {"points": points},
             field="points",
         )
+    if players == 4 and outcome.points_half % 2 and outcome.ruleset.excuse_last_trick_to_winner:
+        # house rules: the Excuse never changes camp, so no half point at 4 players
+        raise RuleError(
+            "points_not_whole",
+            gettext_noop(
+                "%(points)s: under house rules the Excuse in the last trick goes to the side "
+                "that wins it, so at 4 players the count is a whole number of points"
+            ),
+            {"points": points},
+            field="points",
+        )
     # Each oudler guarantees its side 4 points (4.5 less a possible Excuse exchange).
     if outcome.points_half < 8 * outcome.oudlers:
         raise RuleError(

@@ -21,6 +21,7 @@ from rules import (
     TRADITIONAL,
     RuleError,
     bidding_result,
+    check_duplicate_play,
     deal_cards,
     deal_from_text,
     deal_to_text,
@@ -351,7 +352,7 @@ def test_house_excuse_in_the_last_trick_leaves_whole_points_at_four_players() ->
     assert any(points % 2 for points in set().union(*fft.values()))
     data = {"players": 4, "contract": "garde", "oudlers": 2, "points": 60.5}
     assert score_deal(outcome_from_dict(data)).won
-    assert _code(score_deal, outcome_from_dict(data, HOUSE)) == "points_impossible"
+    assert _code(score_deal, outcome_from_dict(data, HOUSE)) == "points_not_whole"
 
 
 def test_hand_derived_bounds_per_ruleset() -> None:
@@ -375,6 +376,11 @@ def test_hand_derived_bounds_per_ruleset() -> None:
     assert feasible_points(4, Contract.POUSSE, 1, None, None, TRADITIONAL) == feasible_points(
         4, Contract.PRISE, 1, None, None
     )
+
+
+def test_duplicate_play_follows_the_fft_contracts() -> None:
+    assert _code(check_duplicate_play, contract=Contract.POUSSE) == "contract_not_in_ruleset"
+    check_duplicate_play(contract=Contract.GARDE)
 
 
 def test_unknown_ruleset_names_are_refused() -> None:

@@ -4,7 +4,9 @@
   awaiting a defender's confirmation; each cell one click from the table's entry (the entry
   grid of the round, the correction of a result). The board is an htmx fragment refreshed
   every 10 seconds: the same URL answers the whole page or, to an ``HX-Request``, the fragment
-  (``Vary: HX-Request``), as the public ranking does.
+  (``Vary: HX-Request``), as the public ranking does. Results the deal's cards make
+  improbable are listed "to check" with the reason and a link to correct them
+  (``tournaments.hand_flags``; flagged, never refused).
 - ``missing``: the printable list of what is missing (A4), every round or ``?round=n``.
 - ``round_close`` / ``round_reopen`` (POST): the round life cycle. Closing a round with
   results missing is refused with the list (409) unless the director confirms it
@@ -32,6 +34,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments.access import directs_event
 from tournaments.errors import TournamentError
+from tournaments.hand_flags import result_flags
 from tournaments.models import Event
 from tournaments.services import events as event_services
 from tournaments.services.events import ResultsMissing, RoundState, results_board
@@ -71,6 +74,22 @@ def _selected_round(request: HttpRequest, board: list[RoundState]) -> RoundState
     return next((rnd for rnd in board if rnd.number == wanted), None)
 
 
+def _to_check(selected: RoundState | None) -> list[dict[str, Any]]:
+    """The selected round's results to check (``tournaments.hand_flags``): each cell's
+    ``flag`` is set, and the list gives table, deal and reasons in table order."""
+    if selected is None:
+        return []
+    states = [(table, state) for table in selected.tables for state in table.deals]
+    flags = result_flags(state.result for _table, state in states if state.result is not None)
+    rows = []
+    for table, state in states:
+        flag = flags.get(state.result.pk) if state.result is not None else None
+        state.flag = flag  # type: ignore[attr-defined]
+        if flag is not None:
+            rows.append({"table": table.table, "deal": state.deal, "reasons": flag.reasons})
+    return rows
+
+
 def _control_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     board = results_board(event)
     selected = _selected_round(request, board)
@@ -84,6 +103,7 @@ def _control_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "event": event,
         "board": board,
         "selected": selected,
+        "to_check": _to_check(selected),
         "totals": totals,
         "running": event.status == Event.Status.RUNNING,
         "refresh": REFRESH_SECONDS,

@@ -225,6 +225,7 @@ SPECTACULAR_SETTINGS = {
         "ContractEnum": "tournaments.models.Contract",
         "SideEnum": "tournaments.models.Side",
         "SizeEnum": "tournaments.models.PoigneeSize",
+        "RulesetNameEnum": "tournaments.api.serializers.RULESET_NAME_CHOICES",
     },
 }
 

@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import enums
 from rules.duplicate import DUPLICATE_SEATS
+from rules.ruleset import Ruleset, ruleset_from_dict
 from tournaments.movements import Schedule
 
 # The tarot vocabulary as model choices: values (and their order) come from ``rules``, which
@@ -102,6 +103,11 @@ class Player(models.Model):
         return f"{self.last_name.upper()} {self.first_name}"
 
 
+def default_ruleset() -> dict[str, object]:
+    """The FFT's rules (``rules.ruleset.FFT``), as an event stores them."""
+    return {"name": "fft"}
+
+
 class Event(models.Model):
     """A tournament: one room, or a *simultaneous* split into sections.
 
@@ -145,6 +151,9 @@ class Event(models.Model):
         _("team ranking"), max_length=4, choices=Ranking.choices, default=Ranking.PM
     )
     pm_scale = models.JSONField(_("points de match scale"), default=list, blank=True)
+    # The rule system (``rules.ruleset``: its name and parameters); duplicate formats play the
+    # FFT's. Read it as :attr:`rules` (a frozen ``Ruleset``).
+    ruleset = models.JSONField(_("rules"), default=default_ruleset, blank=True)
     results_version = models.PositiveIntegerField(_("results version"), default=0)
     # Round numbers the director has closed (sorted): a table code no longer writes there.
     closed_rounds = models.JSONField(_("closed rounds"), default=list, blank=True)
@@ -181,6 +190,16 @@ class Event(models.Model):
     @property
     def is_section(self) -> bool:
         return self.simultaneous_id is not None
+
+    @property
+    def rules(self) -> Ruleset:
+        """The event's rule system as a frozen value (the FFT's when nothing is stored)."""
+        stored = self.ruleset or None
+        cached = self.__dict__.get("_rules")
+        if cached is None or cached[0] != stored:
+            cached = (stored, ruleset_from_dict(stored))
+            self.__dict__["_rules"] = cached
+        return cached[1]
 
     @property
     def scoring_event_id(self) -> int:

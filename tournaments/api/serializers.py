@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from rules.ruleset import RulesetName
 from tournaments import selectors
 from tournaments.models import (
     Contract,
@@ -95,8 +96,26 @@ class EventResultInputSerializer(TableResultInputSerializer):
     table = serializers.IntegerField(min_value=1, help_text=_("The table number."))
 
 
+RULESET_NAME_CHOICES = [name.value for name in RulesetName]
+
+
+class RulesetSerializer(serializers.Serializer):
+    """The rule system an event plays (``docs/rulesets.md``)."""
+
+    name = serializers.ChoiceField(choices=RULESET_NAME_CHOICES, read_only=True)
+    pousse_multiplier = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text=_("Traditional rules: the pousse bid's multiplier (null: no pousse)."),
+    )
+    flambeuse = serializers.BooleanField(
+        read_only=True, help_text=_("Traditional rules at 5 players: the flambeuse is played.")
+    )
+
+
 class EventSerializer(serializers.ModelSerializer):
     club = serializers.CharField(source="club.name", read_only=True)
+    ruleset = RulesetSerializer(source="rules", read_only=True)
 
     class Meta:
         model = Event
@@ -110,6 +129,7 @@ class EventSerializer(serializers.ModelSerializer):
             "public",
             "deals_per_round",
             "opponent_confirmation",
+            "ruleset",
             "results_version",
         ]
 

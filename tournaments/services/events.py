@@ -42,6 +42,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from rules.ruleset import FFT, Ruleset
 from tournaments.errors import TournamentError
 from tournaments.models import Club, Deal, Event, Table, TableResult
 from tournaments.movements import Schedule
@@ -70,13 +71,15 @@ def event_create(
     deals_per_round: int = 4,
     public: bool = False,
     opponent_confirmation: bool = False,
+    ruleset: Ruleset = FFT,
 ) -> Event:
-    """A draft event."""
+    """A draft event, played under ``ruleset`` (duplicate formats: the FFT's only)."""
     if format not in Event.Format.values:
         raise TournamentError("unknown_format", _("Unknown format."), field="format")
     _check_deals_per_round(deals_per_round)
     if not name.strip():
         raise TournamentError("name_required", _("The event needs a name."), field="name")
+    check_event_ruleset(format, ruleset)
     return Event.objects.create(
         club=club,
         name=name.strip(),
@@ -85,7 +88,26 @@ def event_create(
         deals_per_round=deals_per_round,
         public=public,
         opponent_confirmation=opponent_confirmation,
+        ruleset=ruleset.to_dict(),
     )
+
+
+DUPLICATE_FORMATS = frozenset(
+    {Event.Format.INDIVIDUAL, Event.Format.TRIPLETTE, Event.Format.QUADRETTE}
+)
+
+
+def check_event_ruleset(format: str, ruleset: Ruleset) -> None:
+    """Refuse a ruleset the format may not use: duplicate competitions play the FFT's rules
+    (every table must be able to play the same cards the same way); free-play events may use
+    any ruleset."""
+    if format in DUPLICATE_FORMATS and not ruleset.is_fft:
+        raise TournamentError(
+            "ruleset_not_for_duplicate",
+            _("A duplicate competition is played under the FFT rules, not under %(ruleset)s.")
+            % {"ruleset": _(ruleset.name.label)},
+            field="ruleset",
+        )
 
 
 @transaction.atomic

@@ -29,24 +29,29 @@ from dataclasses import dataclass, replace
 
 from rules.bidding import Bid, bidding_order, bidding_result
 from rules.cards import DECK, EXCUSE, PETIT, PLAIN_SUITS, TWENTY_ONE, Card, sort_cards
-from rules.deal import Deal, max_poignee, seat_index
-from rules.enums import CHIEN_SIZE, HAND_SIZE, Contract
+from rules.deal import Deal, deal_cards, has_petit_sec, max_poignee, next_seat, seat_index
+from rules.enums import Contract
 from rules.errors import RuleError
 from rules.i18n import gettext_noop
 from rules.play import (
+    CardPass,
     PlayRecord,
     PoigneeShown,
     Trick,
     beats,
+    called_from_cards,
     can_discard,
     excuse_takes_last_trick,
     first_leader,
     hands_at_play,
+    is_trump_trick,
     legal_cards,
     outcome_from_play,
+    pass_count,
     required_called_rank,
     trick_winner,
 )
+from rules.ruleset import FFT, Ruleset
 from rules.scoring import DealScore, Outcome, score_deal
 
 # Hand strength on the 4-player scale (18 cards) at which a player bids each contract.
@@ -56,6 +61,8 @@ BID_THRESHOLDS: tuple[tuple[int, Contract], ...] = (
     (43, Contract.GARDE),
     (36, Contract.PRISE),
 )
+# [traditional] between Prise and Garde.
+POUSSE_STRENGTH = 40
 # The strength of the taker's hand at play (after the écart) from which he considers a chelem:
 # he plays for it when his chelem play (:func:`_chelem_lead`) wins every trick, and announces it
 # with probability ``chelem_rate``. About one deal in a thousand at 5 players (the partner
@@ -114,14 +121,19 @@ def hand_strength(hand: Sequence[Card], players: int) -> int:
             strength += 4
         elif length == 1 and count >= 5:
             strength += 1
-    return strength * 18 // HAND_SIZE[players]
+    return strength * 18 // max(len(hand), 1)
 
 
-def preferred_contract(hand: Sequence[Card], players: int) -> Contract | None:
-    """The highest contract this hand is worth, or ``None`` (pass)."""
+def preferred_contract(
+    hand: Sequence[Card], players: int, ruleset: Ruleset = FFT
+) -> Contract | None:
+    """The highest contract this hand is worth among the ruleset's, or ``None`` (pass)."""
     strength = hand_strength(hand, players)
     for threshold, contract in BID_THRESHOLDS:
         if strength >= threshold:
+            pousse = contract is Contract.PRISE and strength >= POUSSE_STRENGTH
+            if pousse and Contract.POUSSE in ruleset.contracts:
+                return Contract.POUSSE
             return contract
     return None
 
@@ -274,6 +286,15 @@ def _chelem_lead(
     return _lead(hand, cards, True)
 
 
+@dataclass(slots=True)
+class _Play:
+    """The tricks played and (house rules) the cards passed after trump tricks."""
+
+    tricks: list[Trick]
+    passes: list[CardPass]
+    attack_tricks: int
+
+
 def _play_tricks(
     hands: list[list[Card]],
     leader: int,
@@ -282,19 +303,26 @@ def _play_tricks(
     rng: random.Random,
     whim: float,
     chelem_play: bool,
-) -> list[Trick]:
+    ruleset: Ruleset = FFT,
+    announcer: int | None = None,
+) -> _Play:
     """Play every trick from ``hands`` (sorted; emptied as cards are played).
 
     ``chelem_play``: the attack plays for a chelem (it leads with :func:`_chelem_lead` while it
-    has won every trick, and makes no whimsical choice then).
+    has won every trick, and makes no whimsical choice then). ``announcer``: the seat that
+    announced a chelem (the house rules keep his Excuse for the last trick). **[house]** After
+    a trick made only of trumps (but the last) each player passes cards drawn with ``rng`` to
+    the player on his right.
     """
     players = len(hands)
     attack = frozenset(seat for seat in range(players) if is_attack[seat])
     sides = [[seat for seat in range(players) if is_attack[seat] != flag] for flag in (0, 1)]
     tricks: list[Trick] = []
+    passes: list[CardPass] = []
     winner_sides: list[bool] = []
     attack_tricks = 0
     hand_size = len(hands[0])
+    passing = ruleset.trump_trick_pass
     for number in range(hand_size):
         cards: list[Card] = []
         best: Card | None = None  # the card winning the trick so far (None: none but the Excuse)
@@ -304,7 +332,9 @@ def _play_tricks(
         for position in range(players):
             hand = hands[seat]
             attacker = is_attack[seat]
-            legal = legal_cards(hand, cards, called if number == 0 else None)
+            legal = legal_cards(
+                hand, cards, called if number == 0 else None, ruleset, seat == announcer
+            )
             if (
                 whim
                 and not (chelem_on and attacker)
@@ -340,28 +370,47 @@ def _play_tricks(
         winner_sides.append(is_attack[winner])
         attack_tricks += is_attack[winner]
         leader = winner
-    return tricks
+        if passing and number < hand_size - 1 and is_trump_trick(trick):
+            passed = tuple(
+                tuple(sort_cards(rng.sample(hand, pass_count(ruleset, hand)))) for hand in hands
+            )
+            for giver, given in enumerate(passed):
+                for card in given:
+                    hands[giver].remove(card)
+            for giver, given in enumerate(passed):
+                receiver = hands[next_seat(players, giver)]
+                receiver.extend(given)
+                receiver[:] = sort_cards(receiver)
+            passes.append(CardPass(after_trick=number, cards=passed))
+    return _Play(tricks=tricks, passes=passes, attack_tricks=attack_tricks)
 
 
-def _chelem_feasible(
+def _chelem_losses(
     hands: Sequence[Sequence[Card]],
     taker: int,
     is_attack: Sequence[bool],
     called: Card | None,
-    rng: random.Random,
-) -> bool:
-    """Whether the attack wins every trick when the taker leads and plays for the chelem."""
+    ruleset: Ruleset,
+) -> int:
+    """Tricks the attack loses when the taker leads and plays for the chelem (a look-ahead
+    over every hand; the house passes in it are drawn from a fixed generator, not the deal's)."""
     copies = [list(hand) for hand in hands]
-    tricks = _play_tricks(copies, taker, is_attack, called, rng, 0.0, True)
-    players = len(hands)
-    attack = frozenset(seat for seat in range(players) if is_attack[seat])
-    sides: list[bool] = []
-    for number, trick in enumerate(tricks):
-        excuse_wins = excuse_takes_last_trick(
-            trick, players, attack, sides, number == len(tricks) - 1
-        )
-        sides.append(trick.seat_at(trick_winner(trick.cards, excuse_wins), players) in attack)
-    return all(sides)
+    lookahead = random.Random(len(hands[0]))
+    play = _play_tricks(copies, taker, is_attack, called, lookahead, 0.0, True, ruleset, taker)
+    return len(play.tricks) - play.attack_tricks
+
+
+def deal_for_simulation(
+    players: int, rng: random.Random, dealer: int = 0, ruleset: Ruleset = FFT
+) -> Deal:
+    """A random deal under ``ruleset``: the dealer picks the chien size among the allowed ones
+    with ``rng`` (**[house]**; one size otherwise), a deal with a petit sec is dealt again."""
+    sizes = ruleset.chien_sizes(players)
+    while True:
+        chien_size = sizes[0] if len(sizes) == 1 else rng.choice(sizes)
+        deal = deal_cards(players, rng, dealer, ruleset, chien_size)
+        if not has_petit_sec(deal):
+            return deal
 
 
 def simulate_deal(
@@ -372,6 +421,7 @@ def simulate_deal(
     poignee_rate: float = 0.6,
     chelem_rate: float = 0.5,
     whim: float = 0.0,
+    ruleset: Ruleset = FFT,
 ) -> PlayedDeal:
     """Bid, discard, show poignées, play and score one deal with heuristic players.
 
@@ -380,6 +430,10 @@ def simulate_deal(
     ``whim`` is the probability that a player with a choice plays any legal card instead of
     the greedy one (never keeping the Excuse for the last trick): with ``whim > 0`` tables
     holding the same cards play them differently, as the demo's tables do.
+    ``ruleset`` (the FFT's by default) sets the contracts bid (the pousse), the chien (the
+    deal's), the call (after the chien, or none in the flambeuse), the poignées, the petit
+    chelem (announced like a chelem when the look-ahead loses exactly one trick), the legal
+    cards and the house passes.
     Returns a passed-out :class:`PlayedDeal` when everybody passes and no taker is imposed.
     """
     players = deal.players
@@ -406,7 +460,7 @@ def simulate_deal(
         if imposed is not None and seat != imposed:
             bids.append(None)  # with an imposed taker everybody else passes
             continue
-        wish = preferred_contract(deal.hands[seat], players)
+        wish = preferred_contract(deal.hands[seat], players, ruleset)
         if imposed is not None:
             if seat == imposed:
                 bid = wish if wish is not None and wish.rank >= floor else min_contract
@@ -416,56 +470,56 @@ def simulate_deal(
         if bid is not None:
             highest = bid
         bids.append(bid)
-    result = bidding_result(players, deal.dealer, bids, min_contract)
+    result = bidding_result(players, deal.dealer, bids, min_contract, ruleset)
     if result.taker is None or result.contract is None:
         return PlayedDeal(deal=deal, bids=tuple(bids), record=None, outcome=None, score=None)
     taker, contract = result.taker, result.contract
 
     ecart: tuple[Card, ...] = ()
     if contract.taker_sees_chien:
-        ecart = tuple(
-            _choose_ecart(list(deal.hands[taker]) + list(deal.chien), CHIEN_SIZE[players])
-        )
-    called = _choose_called_card(deal.hands[taker], rng) if players == 5 else None
+        ecart = tuple(_choose_ecart(list(deal.hands[taker]) + list(deal.chien), len(deal.chien)))
     base = PlayRecord(
-        deal=deal,
-        taker=taker,
-        contract=contract,
-        tricks=(),
-        ecart=ecart,
-        called_card=called,
+        deal=deal, taker=taker, contract=contract, tricks=(), ecart=ecart, ruleset=ruleset
     )
+    called: Card | None = None
+    if players == 5 and ruleset.calls_king:
+        called = _choose_called_card(called_from_cards(base), rng)
+        base = replace(base, called_card=called)
     hands = [sort_cards(hand) for hand in hands_at_play(base)]
     attack = base.attack
     is_attack = [seat in attack for seat in range(players)]
     # A chelem is announced (or, when the announcement is not dared, played for anyway) only
-    # with a strong hand whose chelem play wins every trick when the taker leads.
-    chelem_announced = intended = False
-    if hand_strength(hands[taker], players) >= CHELEM_STRENGTH and _chelem_feasible(
-        hands, taker, is_attack, called, rng
-    ):
-        intended = True
-        chelem_announced = rng.random() < chelem_rate
-    base = replace(base, chelem_announced=chelem_announced)
+    # with a strong hand whose chelem play wins every trick when the taker leads; under the
+    # traditional rules a petit chelem likewise when it loses exactly one.
+    chelem_announced = petit_announced = intended = False
+    if hand_strength(hands[taker], players) >= CHELEM_STRENGTH:
+        losses = _chelem_losses(hands, taker, is_attack, called, ruleset)
+        if losses == 0:
+            intended = True
+            chelem_announced = rng.random() < chelem_rate
+        elif losses == 1 and ruleset.petit_chelem:
+            petit_announced = rng.random() < chelem_rate
+            intended = petit_announced
+    base = replace(base, chelem_announced=chelem_announced, petit_chelem_announced=petit_announced)
     poignees = tuple(
         PoigneeShown(seat=seat, size=size)
         for seat in range(players)
-        if (size := max_poignee(hands[seat], players)) is not None and rng.random() < poignee_rate
+        if (size := max_poignee(hands[seat], players, ruleset)) is not None
+        and rng.random() < poignee_rate
     )
 
-    tricks = _play_tricks(
-        hands, first_leader(base), is_attack, called, rng, whim, chelem_announced or intended
+    play = _play_tricks(
+        hands,
+        first_leader(base),
+        is_attack,
+        called,
+        rng,
+        whim,
+        intended,
+        ruleset,
+        taker if chelem_announced else None,
     )
-    record = PlayRecord(
-        deal=deal,
-        taker=taker,
-        contract=contract,
-        tricks=tuple(tricks),
-        ecart=ecart,
-        called_card=called,
-        poignees=poignees,
-        chelem_announced=chelem_announced,
-    )
+    record = replace(base, tricks=tuple(play.tricks), poignees=poignees, passes=tuple(play.passes))
     outcome = outcome_from_play(record, validate=False)
     return PlayedDeal(
         deal=deal, bids=tuple(bids), record=record, outcome=outcome, score=score_deal(outcome)

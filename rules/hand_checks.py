@@ -71,6 +71,7 @@ __all__ = [
     "check_hands",
     "hand_flags",
     "hand_refusals",
+    "random_play",
     "simulated_range",
 ]
 
@@ -80,7 +81,6 @@ SEAT_WORDS: Final = {
     "E": gettext_noop("East"),
     "S": gettext_noop("South"),
     "W": gettext_noop("West"),
-    "X": gettext_noop("the fifth seat"),
 }
 # Oudlers by their name, the same in French and in English.
 _OUDLER_NAMES: Final = {TWENTY_ONE: "21", PETIT: "Petit", EXCUSE: "Excuse"}
@@ -227,8 +227,8 @@ def _poignee_refusal(holdings: _Holdings, outcome: Outcome) -> RuleError | None:
         return RuleError(
             "hand_poignee_too_few_trumps",
             gettext_noop(
-                "each poignée is shown by a different player and only %(able)s of the defence "
-                "hold %(needed)s trumps or more (the Excuse counted): %(seat_word)s holds "
+                "each poignée is shown by a different player, and the defence has %(able)s "
+                "with %(needed)s trumps or more (the Excuse counted): %(seat_word)s holds "
                 "%(trumps)s."
             ),
             {

@@ -160,7 +160,7 @@ def test_a_defence_poignee_needs_a_defender_holding_enough_trumps() -> None:
     error = only_refusal(deal, outcome(poignees=two))
     assert error.code == "hand_poignee_too_few_trumps"
     assert error.message == (
-        "each poignée is shown by a different player and only 1 player of the defence hold 10 "
+        "each poignée is shown by a different player, and the defence has 1 player with 10 "
         "trumps or more (the Excuse counted): West holds 8 trumps."
     )
 

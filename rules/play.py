@@ -624,7 +624,7 @@ def _apply_pass(
         if len(cards) != due or len(set(cards)) != len(cards):
             raise RuleError(
                 "wrong_pass_count",
-                gettext_noop("after trick %(number)s seat %(seat)s passes %(cards)s"),
+                gettext_noop("after trick %(number)s seat %(seat)s must pass %(cards)s"),
                 {
                     "number": number + 1,
                     "seat": names[seat],

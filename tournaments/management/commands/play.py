@@ -104,12 +104,11 @@ def outcome_lines(
 ) -> list[str]:
     """The text report: outcome, result and marks, in the active language."""
     lines = [
-        gettext("Contract: %(contract)s, taker %(taker)s")
-        % {
-            "contract": gettext(outcome.contract.label),
-            "taker": taker,
-        }
-        + (gettext(", partner %(partner)s") % {"partner": partner} if partner else ""),
+        gettext("Contract: %(contract)s, taker %(taker)s, partner %(partner)s")
+        % {"contract": gettext(outcome.contract.label), "taker": taker, "partner": partner}
+        if partner
+        else gettext("Contract: %(contract)s, taker %(taker)s")
+        % {"contract": gettext(outcome.contract.label), "taker": taker},
         gettext("Oudlers: %(oudlers)s, points: %(points)s")
         % {"oudlers": outcome.oudlers, "points": format_half_points(outcome.points_half)},
         gettext("Petit au bout: none")

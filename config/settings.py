@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "axes",
     "tournaments",
     "scoring",
+    "series",
     "demo",
 ]
 

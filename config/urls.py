@@ -30,6 +30,7 @@ API_ENDPOINTS = {
     "event_results": "events/{event_id}/results/",
     "event_rankings": "events/{event_id}/rankings/",
     "deal_hand_scores": "events/{event_id}/deals/{number}/hand-scores/",
+    "series_ranking": "series/{series_id}/ranking/",
     "table": "tables/{code}/",
     "table_results": "tables/{code}/results/",
 }
@@ -81,7 +82,13 @@ urlpatterns = [
         name="api_redoc",
     ),
     path("api/v1/", ApiRootView.as_view(), name="api_root"),
-    path("api/v1/", include(("scoring.api_urls", "api"), namespace="api")),
+    path(
+        "api/v1/",
+        include(
+            ([path("", include("scoring.api_urls")), path("", include("series.api_urls"))], "api"),
+            namespace="api",
+        ),
+    ),
 ]
 
 urlpatterns += i18n_patterns(
@@ -90,6 +97,7 @@ urlpatterns += i18n_patterns(
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
+    path("", include("series.urls")),
     prefix_default_language=False,
 )
 

@@ -1,0 +1,149 @@
+"""Reads of series: who sees which, and the series ranking over the counted events.
+
+**What counts** (the publication rule, docs/series.md): an event of the series counts once it
+is public, finished, and its published standings are up to date (not behind a pending
+recompute): the ranking read is then its final one. A running or draft event, a private one,
+or one whose final standings are still being computed is listed, not counted. Each counted
+event's ranking is read through ``scoring.selectors.ranking_rows`` (the published rows, the
+read path of the event's own pages), never recomputed.
+
+**Whose result**: in an individual event (or a simultaneous, or a section), each player's
+place and percentage in the individual ranking; in a team event (triplette, quadrette), each
+member's is his team's place and percentage (every member of the team, substitutes included,
+shares the team's result: a league ranks what the player's team achieved).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Q, QuerySet
+
+from scoring.models import RankingEntry
+from scoring.selectors import ranking_rows, standings_status
+from series.core import PERCENTAGE, EventResult, Standing, series_standings
+from series.models import Series, SeriesEvent
+from tournaments.access import UserLike, clubs_directed_by
+from tournaments.models import Event, Player
+
+# Why an event of the series is not counted (None: counted).
+NOT_PUBLIC = "not_public"
+NOT_FINISHED = "not_finished"
+UPDATING = "updating"
+
+
+def series_visible_to(user: UserLike | None) -> QuerySet[Series]:
+    """Public series, plus those of the clubs ``user`` organises (every one for a superuser)."""
+    series = Series.objects.select_related("club")
+    if user is None or not user.is_authenticated:
+        return series.filter(public=True)
+    return series.filter(Q(public=True) | Q(club__in=clubs_directed_by(user)))
+
+
+def series_directed_by(user: UserLike) -> QuerySet[Series]:
+    """The series ``user`` may change: those of the clubs he organises."""
+    return Series.objects.select_related("club").filter(club__in=clubs_directed_by(user))
+
+
+def public_series() -> list[Series]:
+    return list(Series.objects.filter(public=True).select_related("club"))
+
+
+@dataclass(frozen=True)
+class SeriesEventLine:
+    """An event of the series, with why it does not count yet (``reason`` None: counted)."""
+
+    event: Event
+    reason: str | None
+    players: int = 0
+
+    @property
+    def counted(self) -> bool:
+        return self.reason is None
+
+
+def series_event_lines(series: Series) -> list[SeriesEventLine]:
+    """The series' events, oldest first, each with whether it counts (two queries per finished
+    public event for its standings status)."""
+    lines = []
+    entries = SeriesEvent.objects.filter(series=series).select_related("event__club")
+    for entry in entries.defer("event__movement").order_by("event__date", "event__name", "pk"):
+        lines.append(SeriesEventLine(entry.event, _not_counted(entry.event)))
+    return lines
+
+
+def _not_counted(event: Event) -> str | None:
+    if not event.public:
+        return NOT_PUBLIC
+    if event.status != Event.Status.FINISHED:
+        return NOT_FINISHED
+    status = standings_status(event)
+    if not status.finished or status.behind:
+        # a section whose simultaneous is still running, or a recompute still pending
+        return UPDATING
+    return None
+
+
+def event_final_results(event: Event) -> list[EventResult]:
+    """Every player's final place and percentage at ``event`` (see the module docstring)."""
+    if event.is_team_event:
+        rows = ranking_rows(event, RankingEntry.Kind.TEAM)
+        return [
+            EventResult(event.pk, member.player_id, row.rank, row.percentage)
+            for row in rows
+            if row.team is not None
+            for member in row.team.members.all()
+            if member.player_id is not None and not member.phantom
+        ]
+    return [
+        EventResult(event.pk, row.entrant.player_id, row.rank, row.percentage)
+        for row in ranking_rows(event, RankingEntry.Kind.INDIVIDUAL)
+        if row.entrant is not None and row.entrant.player_id is not None
+    ]
+
+
+@dataclass(frozen=True)
+class SeriesRanking:
+    """The series ranking as pages, exports and the API show it."""
+
+    series: Series
+    events: list[SeriesEventLine]
+    standings: list[Standing]
+    players: dict[int, Player] = field(default_factory=dict)
+
+    @property
+    def ranked(self) -> list[Standing]:
+        return [line for line in self.standings if line.ranked]
+
+    @property
+    def unranked(self) -> list[Standing]:
+        return [line for line in self.standings if not line.ranked]
+
+    @property
+    def counted_events(self) -> list[Event]:
+        return [line.event for line in self.events if line.counted]
+
+    @property
+    def events_by_pk(self) -> dict[int, Event]:
+        return {line.event.pk: line.event for line in self.events}
+
+
+def series_ranking(series: Series) -> SeriesRanking:
+    """The ranking of ``series`` over its counted events' final rankings."""
+    lines = series_event_lines(series)
+    results: list[EventResult] = []
+    counted: list[SeriesEventLine] = []
+    for line in lines:
+        if not line.counted:
+            counted.append(line)
+            continue
+        rows = event_final_results(line.event)
+        if series.method == PERCENTAGE:
+            # (a ranking row always carries its percentage; none would make no average)
+            rows = [row for row in rows if row.percentage is not None]
+        counted.append(SeriesEventLine(line.event, None, len(rows)))
+        results.extend(rows)
+    players = Player.objects.select_related("club").in_bulk({row.player_id for row in results})
+    names = {pk: f"{p.last_name.upper()} {p.first_name}" for pk, p in players.items()}
+    standings = series_standings(results, series.formula, [line.event.pk for line in lines], names)
+    return SeriesRanking(series, counted, standings, players)

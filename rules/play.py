@@ -86,7 +86,9 @@ class CardPass:
     ``cards[seat]`` are the cards ``seat`` passes to the player on his right (the next player,
     :func:`rules.deal.next_seat`). Each player passes ``ruleset.trump_trick_pass`` cards, or
     every card he has left when he holds fewer. Random at the table, recorded so that a
-    duplicate deal replays identically.
+    duplicate deal replays identically. No cards are passed after the last trick (nobody holds
+    any). **[convention]** At 5 players the called partner stays the player dealt the called
+    card, even if that card is passed on later.
     """
 
     after_trick: int

@@ -83,11 +83,14 @@ from psycopg.conninfo import make_conninfo
 
 from config.celery import app as celery_app
 from demo.scale import scale_event_build
+from rules.deal import Deal as RulesDeal
 from rules.feasibility import random_table_outcome
+from rules.hand_checks import fitting_outcome
 from scoring.models import StandingsSnapshot
 from scoring.services import standings_recompute
-from tournaments.models import Event, Table, TableResult
+from tournaments.models import SEATS, Event, Table, TableResult
 from tournaments.movements.schedule import deal_numbers
+from tournaments.services.results import prepared_hands
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/duplitarot_load"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/9"
@@ -188,11 +191,14 @@ def with_query(url: str, **params: str) -> str:
 # ---------------------------------------------------------------------- what a table enters
 
 
-def random_outcome(rng: random.Random) -> dict[str, Any]:
+def random_outcome(
+    rng: random.Random, hands: RulesDeal | None = None, taker: int = 0
+) -> dict[str, Any]:
     """A legal outcome as a table reports it, one some real deal produces
-    (``rules.feasibility``); the taker sits at the étui's seat (left out, the service's
+    (``rules.feasibility``) and, given the étui's ``hands``, one they allow (entries are
+    checked against the cards); the taker sits at the étui's seat (left out, the service's
     default)."""
-    return random_table_outcome(rng)
+    return fitting_outcome(lambda: random_table_outcome(rng), hands, taker)
 
 
 # ----------------------------------------------------------------------------- the event
@@ -244,6 +250,10 @@ def table_plans(
     event: Event, entry_round: int, think_ms: tuple[int, int], seed: int, start_ms: int = 0
 ) -> list[TablePlan]:
     codes = dict(Table.objects.filter(event=event).values_list("number", "code"))
+    hands = {
+        number: (prepared_hands(cards), SEATS.index(taker))
+        for number, cards, taker in event.deals.values_list("number", "cards", "taker_seat")
+    }
     schedule = event.schedule
     round_ = schedule.round(entry_round)
     plans = []
@@ -263,7 +273,7 @@ def table_plans(
                 deals=deals,
                 start_delay=rng.uniform(0.0, start_ms / 1000),
                 thinks=tuple(rng.uniform(*think_ms) / 1000 for _ in deals[1:]),
-                outcomes=tuple(random_outcome(rng) for _ in deals),
+                outcomes=tuple(random_outcome(rng, *hands[deal]) for deal in deals),
             )
         )
     return plans

@@ -43,9 +43,9 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from rules.cards import EXCUSE, PETIT, TWENTY_ONE, Card
 from rules.deal import Deal
@@ -61,7 +61,7 @@ from rules.play import (
     outcome_from_play,
     trick_winner,
 )
-from rules.scoring import Outcome, format_half_points
+from rules.scoring import Outcome, format_half_points, outcome_from_dict
 
 __all__ = [
     "FLAG_MARGIN_HALF",
@@ -69,6 +69,7 @@ __all__ = [
     "SEAT_WORDS",
     "SimulatedRange",
     "check_hands",
+    "fitting_outcome",
     "hand_flags",
     "hand_refusals",
     "random_play",
@@ -432,6 +433,28 @@ def check_hands(deal: Deal, taker: int, outcome: Outcome) -> None:
     refusals = hand_refusals(deal, taker, outcome)
     if refusals:
         raise refusals[0]
+
+
+def fitting_outcome(
+    draw: Callable[[], Mapping[str, Any]], deal: Deal | None, taker: int, tries: int = 200
+) -> dict[str, Any]:
+    """An outcome from ``draw`` (the input shape of :func:`rules.scoring.outcome_from_dict`)
+    that the hands of ``deal`` allow: drawn again until :func:`hand_refusals` finds nothing,
+    at most ``tries`` times (RuleError ``no_fitting_outcome`` then). Without ``deal``, the
+    first draw. For fixtures, demos and load tests entering random results on real deals.
+    """
+    for _ in range(max(1, tries)):
+        outcome = dict(draw())
+        if deal is None:
+            return outcome
+        parsed = outcome_from_dict({"players": deal.players, **outcome})
+        if not hand_refusals(deal, taker, parsed):
+            return outcome
+    raise RuleError(
+        "no_fitting_outcome",
+        gettext_noop("no drawn outcome fits the hands of this deal"),
+        {},
+    )
 
 
 # -------------------------------------------------------------------------------- flags

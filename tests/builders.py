@@ -24,8 +24,7 @@ import random
 from typing import Any
 
 from rules.feasibility import random_table_outcome
-from rules.hand_checks import hand_refusals
-from rules.scoring import outcome_from_dict
+from rules.hand_checks import fitting_outcome
 from scoring.services import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments import services
@@ -87,17 +86,10 @@ def running_event(
 
 def random_outcome(rng: random.Random, deal: Deal | None = None) -> dict[str, Any]:
     """A 4-player outcome some real deal produces (``rules.feasibility``); with ``deal``, one
-    its cards allow too (redrawn until ``rules.hand_checks`` finds nothing to refuse)."""
-    outcome = random_table_outcome(rng)
+    its cards allow too (``rules.hand_checks.fitting_outcome``)."""
     hands = prepared_hands(deal.cards) if deal is not None else None
-    if deal is None or hands is None:
-        return outcome
-    taker = SEATS.index(deal.taker_seat)
-    for _ in range(200):
-        if not hand_refusals(hands, taker, outcome_from_dict({**outcome, "players": 4})):
-            return outcome
-        outcome = random_table_outcome(rng)
-    raise AssertionError(f"no random outcome fits deal {deal.number}")
+    taker = SEATS.index(deal.taker_seat) if deal is not None else 0
+    return fitting_outcome(lambda: random_table_outcome(rng), hands, taker)
 
 
 def enter_round(event: Event, round_number: int, rng: random.Random) -> int:

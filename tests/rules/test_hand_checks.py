@@ -18,6 +18,7 @@ from rules.errors import RuleError
 from rules.hand_checks import (
     SimulatedRange,
     check_hands,
+    fitting_outcome,
     hand_flags,
     hand_refusals,
     random_play,
@@ -372,3 +373,19 @@ def test_messages_translate_the_seat_with_the_sentence() -> None:
         lambda text: words.get(text, text), lambda one, many, n: one if n == 1 else many
     )
     assert translated.startswith("Sud, the taker, holds only 6 trumps")
+
+
+def test_fitting_outcome_redraws_until_the_hands_allow_it() -> None:
+    deal = make_deal({"S": "T21", "W": "T1 EX"}, rest="E")
+    draws = iter(
+        [
+            {"contract": "garde", "oudlers": 0, "points": 40},  # the taker holds the 21
+            {"contract": "garde", "oudlers": 1, "points": 40},
+        ]
+    )
+    assert fitting_outcome(lambda: next(draws), deal, SOUTH)["oudlers"] == 1
+    impossible = {"contract": "garde", "oudlers": 0, "points": 40}
+    with pytest.raises(RuleError) as refused:
+        fitting_outcome(lambda: impossible, deal, SOUTH, tries=3)
+    assert refused.value.code == "no_fitting_outcome"
+    assert fitting_outcome(lambda: impossible, None, SOUTH) == impossible

@@ -37,8 +37,13 @@ Public API
   round robin (circle method) or Swiss pre-pairing when ``rounds`` is below a round robin.
 - ``pair_swiss_round(standings, previous_pairs, previous_byes=()) -> Pairing`` (matches, bye)
   and ``quadrette_document(teams, pairings, *, seed=0, method="given") -> dict``.
-- ``generate(format, entrants, *, tables=None, rounds=None, seed=0) -> dict``: THE dispatcher
-  from a format and its parameters to its generator (tables default ceil(players/4)).
+- ``generate(format, entrants, *, tables=None, rounds=None, seed=0, swiss="prepaired")``:
+  THE dispatcher from a format and its parameters to its generator (tables default
+  ceil(players/4)); ``swiss="live"``: a live Swiss quadrette movement (round 1 only).
+- Live Swiss (``swiss.py``, ``docs/swiss.md``): ``live_document(*, teams, rounds, seed)``,
+  ``live_swiss(doc) -> LiveSwiss | None`` (the documented extra key ``swiss``),
+  ``pair_next_round(doc, standings) -> dict``, ``unpair_after(doc, round) -> dict``,
+  ``max_live_rounds(teams)``; ``Schedule.pending_rounds`` lists the rounds not paired yet.
 - ``propose(format, entrant_count, *, rounds=None, seed=0) -> dict`` with ``document``.
 - ``validate(document, *, max_meetings=None) -> ValidationReport`` (``ok``, ``errors``
   [:class:`Violation` (check, code, message)], ``warnings``, ``metrics``, ``to_dict()``,
@@ -56,6 +61,16 @@ from .document import SCHEMA, SEATS, TEAM_TAKER_SEAT, MovementError
 from .individual import generate_individual
 from .propose import propose
 from .schedule import Round, Schedule, TablePlay, deal_numbers, deal_set_of
+from .swiss import (
+    LIVE,
+    PREPAIRED,
+    LiveSwiss,
+    live_document,
+    live_swiss,
+    max_live_rounds,
+    pair_next_round,
+    unpair_after,
+)
 from .teams import (
     Pairing,
     circle_pairings,
@@ -68,9 +83,12 @@ from .validation import QualityWarning, ValidationReport, Violation, validate
 from .views import deal_set_routes, render_text, route_cards, table_cards
 
 __all__ = [
+    "LIVE",
+    "PREPAIRED",
     "SCHEMA",
     "SEATS",
     "TEAM_TAKER_SEAT",
+    "LiveSwiss",
     "MovementError",
     "Pairing",
     "QualityWarning",
@@ -87,11 +105,16 @@ __all__ = [
     "generate_individual",
     "generate_quadrette",
     "generate_triplette",
+    "live_document",
+    "live_swiss",
+    "max_live_rounds",
+    "pair_next_round",
     "pair_swiss_round",
     "propose",
     "quadrette_document",
     "render_text",
     "route_cards",
     "table_cards",
+    "unpair_after",
     "validate",
 ]

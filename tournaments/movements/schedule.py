@@ -14,6 +14,10 @@ Vocabulary (shared/domain/movements.md):
 - deal set *k* holds deals ``(k-1)·dpr+1 .. k·dpr`` for ``dpr`` deals per round
   (:func:`deal_numbers`, :func:`deal_set_of`).
 
+A *live Swiss* movement (quadrettes, ``swiss.py``) holds only the rounds paired so far: the
+later ones are :attr:`Schedule.pending_rounds` (round r+1 is paired when round r closes), and
+:attr:`Schedule.planned_rounds` counts them all. Every other movement has no pending round.
+
 The reader trusts a document that passed the validator (the services never store another);
 an absent document (``None`` or ``{}``) reads as an empty schedule.
 """
@@ -85,6 +89,9 @@ class Schedule:
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     taker_seat: str | None = None  # team formats: the étui's taker seat
+    # live Swiss: the rounds not paired yet (each paired when the round before it closes)
+    pending_rounds: tuple[int, ...] = ()
+    swiss_mode: str = ""  # "live" for a live Swiss movement (the document's ``swiss`` key)
     _by_table: dict[int, tuple[TablePlay, ...]] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -131,6 +138,10 @@ class Schedule:
             for play in rnd.tables:
                 by_table.setdefault(play.table, []).append(play)
         taker = doc.get("taker_seat")
+        swiss = doc.get("swiss")
+        pending: tuple[int, ...] = ()
+        if isinstance(swiss, Mapping) and swiss.get("mode") == "live":
+            pending = tuple(range(len(rounds) + 1, int(swiss.get("rounds", 0)) + 1))
         return cls(
             format=str(doc.get("format", "")),
             kind=str(doc.get("kind", "")),
@@ -140,6 +151,8 @@ class Schedule:
             entrants=entrants,
             rounds=tuple(rounds),
             taker_seat=str(taker) if taker is not None else None,
+            pending_rounds=pending,
+            swiss_mode=str(swiss.get("mode", "")) if isinstance(swiss, Mapping) else "",
             _by_table={table: tuple(plays) for table, plays in by_table.items()},
         )
 
@@ -151,6 +164,16 @@ class Schedule:
     @property
     def round_numbers(self) -> list[int]:
         return [rnd.number for rnd in self.rounds]
+
+    @property
+    def planned_rounds(self) -> int:
+        """Every round of the event: the paired ones and the pending ones (live Swiss)."""
+        return len(self.rounds) + len(self.pending_rounds)
+
+    @property
+    def live_swiss(self) -> bool:
+        """A live Swiss movement (its later rounds are paired during the event)."""
+        return self.swiss_mode == "live"
 
     @property
     def phantom_slots(self) -> frozenset[int]:

@@ -21,13 +21,15 @@ Quadrettes (kind ``matches``)
     table facing the other three members of B, and B's taker sits N at the second table facing
     the other three members of A. Pairings: round robin by the circle method (an odd count
     gives a bye team each round) or, with fewer rounds than a round robin needs, Swiss pairing
-    by maximum-weight matching without rematches (:func:`pair_swiss_round`).
+    by maximum-weight matching without rematches (:func:`pair_swiss_round`): pre-paired here
+    (every round at the start, from seeded random orders), or live, each round from the
+    standings of the previous one (:mod:`.swiss`, ``docs/swiss.md``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx  # type: ignore[import-untyped]
@@ -134,17 +136,37 @@ def circle_pairings(teams: int) -> list[Pairing]:
     return rounds
 
 
+def _balance_adjustment(a: int, b: int, balance: Mapping[int, int], scale: int) -> int:
+    """The weight adjustment of the match a–b for the room balance (home minus away counts).
+
+    The best orientation sends the team with the lower balance home: 0 when both teams stay
+    within ±1, -1 (a tie-break) when one reaches ±2, ``-scale·n²``-like (given as ``scale``)
+    when one would reach ±3.
+    """
+    low, high = sorted((balance.get(a, 0), balance.get(b, 0)))
+    worst = max(abs(low + 1), abs(high - 1))
+    if worst <= 1:
+        return 0
+    if worst == 2:
+        return -1
+    return -scale
+
+
 def pair_swiss_round(
     standings: Sequence[int],
     previous_pairs: Iterable[tuple[int, int]],
     previous_byes: Iterable[int] = (),
+    balance: Mapping[int, int] | None = None,
 ) -> Pairing:
     """Pair the next Swiss round: closest standings first, no rematch.
 
     ``standings`` lists every team, best first. With an odd count the bye goes to a team that
     has had the fewest byes, the lowest-placed first. Maximum-weight matching (networkx) with
-    weight ``big - (rank gap)²`` keeps every team paired if at all possible. Raises
-    :class:`MovementError` when no rematch-free pairing exists.
+    weight ``big - (rank gap)²`` keeps every team paired if at all possible. ``balance`` (each
+    team's home minus away matches, live Swiss) refines it: the weights are scaled by n + 1
+    and a match that would push a team to ±2 loses 1 (a tie-break among equally close
+    pairings), one that would push a team to ±3 loses n²·(n + 1) (avoided whenever another
+    pairing exists). Raises :class:`MovementError` when no rematch-free pairing exists.
     """
     order = list(standings)
     if len(set(order)) != len(order):
@@ -159,16 +181,20 @@ def pair_swiss_round(
     big = 4 * n * n + 1
     graph = nx.Graph()
     graph.add_nodes_from(order)
+    scale = 1 if balance is None else n + 1
     for i, a in enumerate(order):
         for b in order[i + 1 :]:
             if frozenset((a, b)) not in met:
-                graph.add_edge(a, b, weight=big - (rank[a] - rank[b]) ** 2)
+                weight = scale * (big - (rank[a] - rank[b]) ** 2)
+                if balance is not None:
+                    weight += _balance_adjustment(a, b, balance, scale * n * n)
+                graph.add_edge(a, b, weight=weight)
     bye_node = 0
     if n % 2:
         fewest = min(bye_count.values())
         for team in order:
             if bye_count[team] == fewest:
-                graph.add_edge(bye_node, team, weight=big - (n - rank[team]) ** 2)
+                graph.add_edge(bye_node, team, weight=scale * (big - (n - rank[team]) ** 2))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     expected = (n + 1) // 2
     if len(matching) != expected:
@@ -228,9 +254,18 @@ def generate_quadrette(*, teams: int, rounds: int | None = None, seed: int = 0) 
 
 
 def quadrette_document(
-    teams: int, pairings: Sequence[Pairing], *, seed: int = 0, method: str = "given"
+    teams: int,
+    pairings: Sequence[Pairing],
+    *,
+    seed: int = 0,
+    method: str = "given",
+    deal_sets: int | None = None,
 ) -> Document:
-    """The movement of given match pairings (used by Swiss events round after round too)."""
+    """The movement of given match pairings (used by Swiss events round after round too).
+
+    Round r plays deal set r; ``deal_sets`` (default: one per round given) may be larger, for a
+    live Swiss movement whose later rounds are paired during the event (:mod:`.swiss`).
+    """
 
     def member(team: int, j: int) -> int:
         return 4 * (team - 1) + j % 4 + 1
@@ -258,7 +293,7 @@ def quadrette_document(
         format="quadrette",
         kind="matches",
         tables=tables,
-        deal_sets=len(plans),
+        deal_sets=len(plans) if deal_sets is None else deal_sets,
         copies=tables,
         entrants=entrants,
         rounds=plans,

@@ -141,7 +141,9 @@ class Ruleset:
         if contract not in self.contracts:
             raise RuleError(
                 "contract_not_in_ruleset",
-                gettext_noop("%(contract)s is not played under %(ruleset)s (%(choices)s)."),
+                gettext_noop(
+                    "%(contract)s is not played under these rules (%(ruleset)s: %(choices)s)."
+                ),
                 {
                     "contract": contract.label,
                     "ruleset": self.name.label,
@@ -157,8 +159,8 @@ class Ruleset:
             raise RuleError(
                 "invalid_chien_size",
                 gettext_noop(
-                    "A chien of %(size)s cards is not allowed at %(players)s players under "
-                    "%(ruleset)s: %(allowed)s."
+                    "A chien of %(size)s cards is not allowed at %(players)s players "
+                    "(%(ruleset)s: %(allowed)s)."
                 ),
                 {
                     "size": chien_size,

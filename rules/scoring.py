@@ -676,7 +676,7 @@ def _validate_ruleset(outcome: Outcome) -> None:
     if (chelem.petit_announced or chelem.petit_made) and not ruleset.petit_chelem:
         raise RuleError(
             "petit_chelem_not_in_ruleset",
-            gettext_noop("There is no petit chelem under %(ruleset)s."),
+            gettext_noop("No petit chelem under these rules (%(ruleset)s)."),
             {"ruleset": ruleset.name.label},
             field="petit_chelem",
         )

@@ -136,7 +136,7 @@ def test_a_chien_size_the_ruleset_does_not_allow_is_refused(
         deal_cards(players, random.Random(1), 0, ruleset, chien)
     assert error.value.code == "invalid_chien_size"
     allowed = ", ".join(str(size) for size in sorted(ruleset.chien_sizes(players)))
-    assert error.value.message.endswith(f": {allowed}.")
+    assert error.value.message.endswith(f": {allowed}).")
 
 
 def test_the_fft_deals_are_those_of_before() -> None:

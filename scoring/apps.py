@@ -8,9 +8,13 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
+        from scoring.pairing import answer_team_standings
         from scoring.signals import enqueue_standings_recompute
-        from tournaments.signals import results_changed
+        from tournaments.signals import results_changed, team_standings_requested
 
         results_changed.connect(
             enqueue_standings_recompute, dispatch_uid="scoring.enqueue_standings_recompute"
+        )
+        team_standings_requested.connect(
+            answer_team_standings, dispatch_uid="scoring.answer_team_standings"
         )

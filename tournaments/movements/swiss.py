@@ -147,6 +147,34 @@ def live_swiss(doc: Document | None) -> LiveSwiss | None:
     )  # fmt: skip
 
 
+def live_problem(doc: Document | None) -> str | None:
+    """Why the ``swiss`` key of a (valid) document is unusable, or None (also None for a
+    movement that is not live Swiss). Checks what the pairing relies on: the paired rounds
+    are the schedule's rounds 1..k, the teams those of the entrants, every round has a deal
+    set."""
+    if not doc or not isinstance(doc.get(SWISS_KEY), dict):
+        return None
+    try:
+        state = live_swiss(doc)
+    except (KeyError, TypeError, ValueError) as exc:
+        return f"swiss: unreadable ({exc})"
+    if state is None:
+        return None if doc[SWISS_KEY].get("mode") in MODES else "swiss: unknown mode"
+    numbers = [int(r.get("round", 0)) for r in doc.get("schedule", [])]
+    if [r.round for r in state.paired] != numbers or numbers != list(range(1, len(numbers) + 1)):
+        return "swiss: the paired rounds differ from the schedule's rounds"
+    if not len(numbers) <= state.rounds <= int(doc.get("deal_sets", 0)):
+        return "swiss: more rounds than deal sets"
+    teams = {e.get("team") for e in doc.get("entrants", [])}
+    if teams != set(range(1, state.teams + 1)):
+        return "swiss: the teams differ from the entrants' teams"
+    for rnd in state.paired:
+        listed = [t for m in rnd.matches for t in m] + ([rnd.bye] if rnd.bye else [])
+        if sorted(listed) != list(range(1, state.teams + 1)):
+            return f"swiss: round {rnd.round} does not pair every team once"
+    return None
+
+
 # --------------------------------------------------------------------------- pairing
 
 

@@ -49,6 +49,7 @@ from tournaments.movements import Schedule
 from tournaments.selectors import event_start_problems
 from tournaments.services.common import locked, require_draft
 from tournaments.services.deals import is_simultaneous, simultaneous_rounds
+from tournaments.services.swiss import pair_after_close, unpair_before_reopen
 from tournaments.signals import results_changed
 
 
@@ -383,7 +384,10 @@ class ResultsMissing(TournamentError):
 
 # The director's actions the history page lists (``substitute`` and ``withdraw`` are written by
 # ``tournaments.services.late_changes``).
-LOG_ACTIONS = ("finish", "reopen", "close_round", "reopen_round", "substitute", "withdraw")
+LOG_ACTIONS = (
+    "finish", "reopen", "close_round", "reopen_round", "substitute", "withdraw",
+    "pair_round", "unpair_round",
+)  # fmt: skip
 
 
 def log_director_action(
@@ -450,6 +454,10 @@ class LogLine:
             return _("Event reopened")
         if self.action == "close_round":
             return _("Round %(round)s closed") % {"round": self.round_number}
+        if self.action == "pair_round":  # live Swiss (services.swiss)
+            return _("Round %(round)s paired from the standings") % {"round": self.round_number}
+        if self.action == "unpair_round":
+            return _("Round %(round)s unpaired") % {"round": self.round_number}
         return _("Round %(round)s reopened") % {"round": self.round_number}
 
 
@@ -485,6 +493,13 @@ def event_log(event: Event) -> list[LogLine]:
 
 
 def _require_round(event: Event, round_number: int) -> None:
+    if round_number in event.schedule.pending_rounds:
+        raise TournamentError(
+            "round_not_paired",
+            _("Round %(round)s is not paired yet: it is paired at the close of round %(last)s.")
+            % {"round": round_number, "last": round_number - 1},
+            field="round",
+        )
     if round_number not in event.schedule.round_numbers:
         raise TournamentError(
             "unknown_round",
@@ -526,6 +541,7 @@ def round_close(
     log_director_action(
         event, actor, "close_round", round_number=round_number, reason=reason, missing=missing
     )
+    pair_after_close(event, round_number, actor)  # live Swiss: the next round (services.swiss)
     return event
 
 
@@ -537,11 +553,12 @@ def round_reopen(*, event: Event, round_number: int, actor: Any = None, reason: 
         event, "event_not_running", _("Only a round of a running event can be reopened.")
     )
     _require_round(event, round_number)
-    closed = set(event.closed_rounds or [])
-    if round_number not in closed:
+    if round_number not in set(event.closed_rounds or []):
         raise TournamentError(
             "round_not_closed", _("Round %(round)s is not closed.") % {"round": round_number}
         )
+    unpair_before_reopen(event, round_number, actor)  # live Swiss: later rounds (services.swiss)
+    closed = set(event.closed_rounds or [])
     event.closed_rounds = sorted(closed - {round_number})
     event.save(update_fields=["closed_rounds"])
     log_director_action(event, actor, "reopen_round", round_number=round_number, reason=reason)

@@ -29,6 +29,7 @@ from tournaments.services.common import (
     require_own_tables,
 )
 from tournaments.services.events import section_movement_problem
+from tournaments.services.swiss import swiss_mode
 
 SLOT_SHIFT = 1_000_000  # temporary offset used to renumber slots without unique clashes
 
@@ -62,12 +63,24 @@ def event_movement_propose(*, event: Event) -> dict[str, Any]:
 
 
 def event_movement_build(
-    *, event: Event, tables: int | None = None, rounds: int | None = None, seed: int = 0
+    *,
+    event: Event,
+    tables: int | None = None,
+    rounds: int | None = None,
+    seed: int = 0,
+    swiss: str | None = None,
 ) -> dict[str, Any]:
-    """Generate (without storing) the movement for the current entrants."""
+    """Generate (without storing) the movement for the current entrants.
+
+    ``swiss`` (quadrettes with fewer rounds than a round robin): ``live`` (the default when it
+    applies) or ``prepaired``; see :func:`tournaments.services.swiss.swiss_mode`.
+    """
     count = _entrant_count_for_movement(event)
+    mode = swiss_mode(event, count, rounds, swiss)
     try:
-        doc = movements.generate(event.format, count, tables=tables, rounds=rounds, seed=seed)
+        doc = movements.generate(
+            event.format, count, tables=tables, rounds=rounds, seed=seed, swiss=mode
+        )
     except (movements.MovementError, ValueError, TypeError) as exc:
         # The pure package speaks English; the sentence around its reason is translated.
         raise TournamentError(
@@ -84,6 +97,7 @@ def event_movement_set(
     rounds: int | None = None,
     seed: int = 0,
     movement: dict[str, Any] | None = None,
+    swiss: str | None = None,
 ) -> movements.ValidationReport:
     """Generate (or take ``movement``), validate, store and bind the event's movement.
 
@@ -96,7 +110,7 @@ def event_movement_set(
     doc = (
         movement
         if movement is not None
-        else event_movement_build(event=event, tables=tables, rounds=rounds, seed=seed)
+        else event_movement_build(event=event, tables=tables, rounds=rounds, seed=seed, swiss=swiss)
     )
     report = movements.validate(doc)
     if not report.ok:
@@ -104,6 +118,13 @@ def event_movement_set(
             "movement_invalid",
             _("The movement has hard errors and cannot be used:"),
             details=[str(error) for error in report.errors],
+        )
+    problem = movements.live_problem(doc)
+    if problem is not None:
+        raise TournamentError(
+            "movement_invalid",
+            _("The movement has hard errors and cannot be used:"),
+            details=[problem],
         )
     schedule = Schedule.from_document(doc)
     if schedule.format != event.format:

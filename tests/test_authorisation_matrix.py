@@ -173,6 +173,20 @@ MATRIX: dict[str, dict[str, str]] = {
     # organises (a form error otherwise).
     "public:organiser_archive": {"GET": "LLLLADA", "POST": "LLLLMMM"},
     "public:organiser_restore": {"GET": "LLLLAAA", "POST": "LLLLVVV"},
+    # Series (the event's club's, public, holding the event): its pages and export for
+    # everybody; its organiser screens for the club's organisers (404 for others); an empty
+    # POST shows the creation form (as for events), an empty formula or no event chosen is
+    # a form error (400).
+    "series:index": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "series:ranking": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "series:export": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "series:organiser_list": {"GET": "LLLLAAA", "POST": "LLLLMMM"},
+    "series:organiser_create": {"GET": "LLLLAAA", "POST": "LLLLAAA"},
+    "series:organiser_edit": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "series:organiser_event_add": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "series:organiser_event_remove": {"GET": "LLLLMMM", "POST": "LLLLADA"},
+    "series:organiser_delete": {"GET": "LLLLMMM", "POST": "LLLLADA"},
+    "api:series_ranking": {"GET": "AAAAAAA"},
 }
 
 
@@ -247,6 +261,7 @@ class World:
     entrant_id: int
     team_id: int
     sessions: dict[str, str]  # role -> session cookie
+    series_id: int = 0  # a public series of the event's club, holding the event
 
 
 def _deals_at(event: Event, round_number: int) -> list[Deal]:
@@ -257,6 +272,7 @@ def _deals_at(event: Event, round_number: int) -> list[Deal]:
 
 @pytest.fixture
 def world() -> World:
+    from series.services import series_create, series_event_add
     from tests.factories import TeamFactory
 
     event = running_event(tables=5, rounds=3, deals_per_round=2, opponent_confirmation=True)
@@ -284,6 +300,10 @@ def world() -> World:
         sessions[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
     entrant = event.entrants.filter(phantom=False).order_by("slot").first()
     assert entrant is not None
+    series = series_create(club=event.club, name="Season", public=True, method="points",
+                           points_table=[3, 2, 1], points_default=0, best_n=None,
+                           min_events=1)  # fmt: skip
+    series_event_add(series=series, event=event)
     return World(
         event=event,
         table=table,
@@ -296,6 +316,7 @@ def world() -> World:
         entrant_id=entrant.pk,
         team_id=TeamFactory(event=event).pk,
         sessions=sessions,
+        series_id=series.pk,
     )
 
 
@@ -341,6 +362,9 @@ def build_call(world: World, route: Route, role: str) -> Call:
         "deal_number": world.open_entered.number,
         "fmt": "csv",
         "code": code,
+        "series_id": world.series_id,
+        "series_pk": world.series_id,
+        "event_pk": world.event.pk,
     }
     if name.startswith(("table:", "api:table")):
         values["number"] = number

@@ -32,7 +32,11 @@ postgres_only = pytest.mark.skipif(
 
 @pytest.fixture
 def event() -> Event:
-    return running_event(tables=5, rounds=2)
+    event = running_event(tables=5, rounds=2)
+    # Outcomes written by hand (poignées): the étuis' cards are left unknown, so they are not
+    # checked against them (that is test_hand_checks_entry.py's subject).
+    event.deals.update(cards="")
+    return event
 
 
 def state(event: Event) -> tuple[int, int, int]:

@@ -14,7 +14,10 @@ What :func:`build_demo` leaves behind (in the configured database):
   finished), *Villeurbanne* (5 tables, its last round in play: the deals some of its tables
   have still to play show no outcome on any page of the simultaneous) and *Vienne* (3 tables,
   running: its first rounds were scored on paper and imported from a CSV file through
-  ``section_results_import``, the others entered at the tables).
+  ``section_results_import``, the others entered at the tables);
+- a public **series**, *Challenge du club* (:data:`SERIES_NAME`), over the club's events and
+  its Lyon section: the finished triplette and quadrette count, the running individual event
+  and the section (its simultaneous still in play) are listed until their final rankings.
 
 Everything goes through the real services, as at a real tournament: the tournaments services
 set the events up (players, entrants, teams, generated movement, seeded deals, start),
@@ -53,6 +56,8 @@ from rules.play import outcome_from_play
 from rules.scoring import outcome_to_dict
 from rules.simulation import simulate_deal
 from scoring.services import standings_recompute
+from series.models import Series
+from series.services import series_create, series_event_add
 from tournaments.models import Club, Deal, Entrant, Event, Player, ResultChange, Table, TableResult
 from tournaments.publication import deals_hidden_from
 from tournaments.services import (
@@ -80,6 +85,7 @@ DEMO_LEAGUE_NAME = "Comité de Tarot du Rhône"
 DEMO_LEAGUE_CITY = "Lyon"
 SIMULTANEOUS_NAME = "Simultané du Comité"
 SIMULTANEOUS_ROUNDS = 5
+SERIES_NAME = "Challenge du club"
 
 
 @dataclass(frozen=True)
@@ -191,6 +197,7 @@ class DemoSummary:
     password: str
     events: list[DemoEvent] = field(default_factory=list)
     simultaneous: DemoSimultaneous | None = None
+    series: Series | None = None
     seconds: float = 0.0
 
     @property
@@ -552,6 +559,21 @@ def _simultaneous(
     )
 
 
+def _series(club: Club, summary: DemoSummary) -> Series:
+    """The club's season series over its events and its section of the simultaneous."""
+    series = series_create(
+        club=club, name=SERIES_NAME, season=f"{timezone.localdate().year}", public=True,
+        method=Series.Method.POINTS, points_table=[10, 8, 6, 5, 4, 3, 2, 1], points_default=1,
+        best_n=3, min_events=1,
+    )  # fmt: skip
+    events = [item.event for item in summary.events]
+    if summary.simultaneous is not None:
+        events += [s.event for s in summary.simultaneous.sections if s.event.club_id == club.pk]
+    for event in sorted(events, key=lambda event: event.date):
+        series_event_add(series=series, event=event)
+    return series
+
+
 def build_demo(*, seed: int = DEFAULT_SEED, password: str | None = None) -> DemoSummary:
     """Reset and rebuild the demo club, its organiser, its three events and its league's
     simultaneous (see module doc)."""
@@ -598,5 +620,6 @@ def build_demo(*, seed: int = DEFAULT_SEED, password: str | None = None) -> Demo
         )
     )  # fmt: skip
     summary.simultaneous = _simultaneous(club, user, rng, seed + 3, today)
+    summary.series = _series(club, summary)
     summary.seconds = time.monotonic() - started
     return summary

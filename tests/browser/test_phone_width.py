@@ -7,7 +7,8 @@ organiser, and checks that the document is no wider than the window
 (``scrollWidth <= innerWidth``): a wide table scrolls inside its own box or reflows. The public
 event menu must show every entry inside the window (nothing hidden in a scroller), and the
 frequency sheet its values, marks and percentages. A first test checks that the page list
-covers every named URL of the ``public`` and ``organiser`` namespaces, or says why not.
+covers every named URL of the ``public``, ``organiser`` and ``series`` namespaces, or says why
+not.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from demo.services import DEMO_USERNAME, build_demo
 
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "phone-width-demo"
-NAMESPACES = ("public", "organiser")
+NAMESPACES = ("public", "organiser", "series")
 
 OVERFLOW_JS = """() => {
   const width = window.innerWidth;

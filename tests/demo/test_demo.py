@@ -19,6 +19,8 @@ from django.test import Client
 
 from demo.services import DEMO_CLUB_NAME, DEMO_USERNAME, demo_reset
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
+from series.models import Series
+from series.selectors import series_ranking
 from tests.builders import enter_round, running_event
 from tests.factories import ClubFactory
 from tournaments.models import Club, Entrant, Event, Player, Table, TableResult
@@ -135,6 +137,19 @@ def test_demo_builds_three_public_events_with_sound_scores(client: Client) -> No
     assert not RankingEntry.objects.filter(
         event=quadrette, kind="team", points_de_match__isnull=True
     ).exists()
+
+    # The club's series: the finished triplette and quadrette count; the running individual
+    # event and the Lyon section (its simultaneous still in play) are listed, not counted.
+    series = Series.objects.get(club__name=DEMO_CLUB_NAME)
+    ranking = series_ranking(series)
+    assert len(ranking.events) == 4
+    assert {line.event.pk for line in ranking.events if line.counted} == {
+        triplette.pk,
+        quadrette.pk,
+    }
+    assert len(ranking.ranked) == 16 * 3 + 8 * 4
+    assert client.get(f"/series/{series.pk}/").status_code == 200
+    assert f"/series/{series.pk}/" in output
 
 
 @pytest.mark.django_db

@@ -225,6 +225,13 @@ class Command(OneLineErrorCommand):
                 f"{base}/events/{event.pk}/export/results.csv")  # fmt: skip
         if simultaneous is not None:
             self._print_simultaneous(simultaneous, base, csv_path)
+        if summary.series is not None:
+            series = summary.series
+            out("")
+            out(f"{series.name} — a series of the club's season")
+            out(f"  series ranking    {base}/series/{series.pk}/   "
+                f"(export: {base}/series/{series.pk}/export/ranking.csv)")  # fmt: skip
+            out(f"  its formula       {base}/organiser/series/{series.pk}/")
         out("")
         out(f"REST API:           {base}/api/v1/   (docs: {base}/api/docs/)")
         out("")

@@ -8,9 +8,9 @@ organiser pages (logged in as the demo organiser) at each width, in one language
 written. Every wait is bounded; bad arguments end with exit code 2 and one line.
 
 The pages are listed once, here (:data:`ROUTES`, :func:`site_pages`), for every named URL of the
-``public`` and ``organiser`` namespaces: the phone-width browser test visits all of them and checks
-that the list covers the URL resolver (a URL is either visited or excluded with its reason in
-:data:`EXCLUDED`). The screenshots take the main ones; ``--all`` takes every one.
+``public``, ``organiser`` and ``series`` namespaces: the phone-width browser test visits all of
+them and checks that the list covers the URL resolver (a URL is either visited or excluded with
+its reason in :data:`EXCLUDED`). The screenshots take the main ones; ``--all`` takes every one.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ QUADRETTE = "quadrette"  # finished, with match sheets
 SIMULTANEOUS = "simultaneous"  # the league's simultaneous (its sections' parent)
 SECTION = "section"  # a section whose last round is in play
 SITE = "site"  # pages of no event
+SERIES = "series"  # the demo club's series (its Target's ``event`` is the Series)
 PLAYED = (INDIVIDUAL, TRIPLETTE, QUADRETTE, SECTION)
 EVENTS = (*PLAYED, SIMULTANEOUS)
 TEAMS = (TRIPLETTE, QUADRETTE)
@@ -84,6 +85,14 @@ def _event_id(target: Target) -> dict[str, object]:
 
 def _pk(target: Target) -> dict[str, object]:
     return {"pk": target.event.pk}
+
+
+def _series_id(target: Target) -> dict[str, object]:
+    return {"series_id": target.event.pk}
+
+
+def _series_pk(target: Target) -> dict[str, object]:
+    return {"series_pk": target.event.pk}
 
 
 def _deal(target: Target) -> dict[str, object]:
@@ -122,8 +131,8 @@ class Route:
     organiser: bool = False
 
 
-#: Every page (a GET answering 200) of the public and organiser namespaces, and the table phone's
-#: page, with the demo events it is visited for.
+#: Every page (a GET answering 200) of the public, organiser and series namespaces, and the table
+#: phone's page, with the demo events (or series) it is visited for.
 ROUTES: dict[str, Route] = {
     "public:home": Route((SITE,), _none, (SITE,)),
     "public:event": Route(EVENTS, _event_id, (INDIVIDUAL, SIMULTANEOUS)),
@@ -161,15 +170,25 @@ ROUTES: dict[str, Route] = {
     "organiser:event_finish": Route((INDIVIDUAL, SECTION), _pk, (INDIVIDUAL,), organiser=True),
     "organiser:event_reopen": Route(TEAMS, _pk, organiser=True),
     "table:entry": Route((INDIVIDUAL, SECTION), _table, (INDIVIDUAL,)),
+    "series:index": Route((SITE,), _none, (SITE,)),
+    "series:ranking": Route((SERIES,), _series_id, (SERIES,)),
+    "series:organiser_list": Route((SITE,), _none, organiser=True),
+    "series:organiser_create": Route((SITE,), _none, organiser=True),
+    "series:organiser_edit": Route((SERIES,), _series_pk, (SERIES,), organiser=True),
 }
 
 _ACTION = "POST only: an action that redirects to a page listed here, no page of its own"
 _FILE = "a file download, not a page"
-#: The named URLs of the public and organiser namespaces that are not pages, and why.
+#: The named URLs of the public, organiser and series namespaces that are not pages, and why.
 EXCLUDED: dict[str, str] = {
     "public:export_ranking": _FILE,
     "public:export_results": _FILE,
     "public:organiser_archive": _FILE + " (the event's JSON archive)",
+    "series:export": _FILE,
+    **{
+        f"series:{name}": _ACTION
+        for name in ("organiser_event_add", "organiser_event_remove", "organiser_delete")
+    },
     **{
         f"organiser:{name}": _ACTION
         for name in (
@@ -204,8 +223,10 @@ def demo_targets() -> dict[str, Target]:
         DEMO_LEAGUE_NAME,
         LAST_ROUND,
         SECTION_PLANS,
+        SERIES_NAME,
         SIMULTANEOUS_NAME,
     )
+    from series.models import Series
     from tournaments.models import Entrant, Event, TableResult
     from tournaments.publication import deals_hidden_from
 
@@ -219,7 +240,8 @@ def demo_targets() -> dict[str, Target]:
         SIMULTANEOUS: simultaneous,
         SECTION: simultaneous.sections.get(name=running),
     }
-    targets = {SITE: Target(SITE)}
+    series = Series.objects.get(club__name=DEMO_CLUB_NAME, name=SERIES_NAME)
+    targets = {SITE: Target(SITE), SERIES: Target(SERIES, series)}
     for kind, event in events.items():
         if kind in (SIMULTANEOUS, SECTION):
             # A section plays its simultaneous's deals; the first one every section has played.

@@ -25,6 +25,17 @@ class MovementForm(forms.Form):
     tables = forms.IntegerField(label=_("Tables"), min_value=1, max_value=200, required=False)
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=60, required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=0, initial=0, required=False)
+    # Quadrettes with fewer rounds than a round robin (tournaments.services.swiss); empty: the
+    # default (live when it applies).
+    swiss = forms.ChoiceField(
+        label=_("Swiss pairing"),
+        choices=[
+            ("live", _("Live: each round paired from the standings at the close of the last")),
+            ("prepaired", _("Pre-paired: every round paired at the start")),
+        ],
+        initial="live",
+        required=False,
+    )
     document = forms.JSONField(required=False, widget=forms.HiddenInput)
 
     def clean_document(self) -> dict[str, Any] | None:

@@ -2,7 +2,10 @@
 
 Read from ``Event.schedule`` (the typed movement); entrant slots are mapped to the event's
 :class:`~tournaments.models.Entrant` rows. A table holding a phantom is a sit-out table: it is
-printed but not *played*, and the real entrants seated there have a bye.
+printed but not *played*, and the real entrants seated there have a bye. A live Swiss round not
+paired yet (``Schedule.pending_rounds``) is listed as *pending* (paired at the close of the
+round before it): on a table card with its deal set (round r plays deal set r) and no seats, on
+a route card without table or seat.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class TableRoundView:
     copy: int
     played: bool
     seats: list[SeatView]
+    pending: bool = False  # live Swiss: paired at the close of the round before
 
 
 @dataclass
@@ -48,6 +52,7 @@ class RouteRow:
     deal_set: int | None
     bye: bool  # sits out: not seated, or seated at a sit-out table
     opponents: list[Entrant | None]
+    pending: bool = False  # live Swiss: not paired yet (at the close of the round before)
 
 
 @dataclass
@@ -83,6 +88,10 @@ def event_table_cards(event: Event) -> list[TableCard]:
             )
             for play in schedule.plays_of_table(table.number)
         ]
+        rounds += [
+            TableRoundView(n, n, table.number, played=False, seats=[], pending=True)
+            for n in schedule.pending_rounds
+        ]
         if any(r.played for r in rounds):
             cards.append(TableCard(table, rounds))
     return cards
@@ -104,6 +113,9 @@ def event_route_cards(event: Event) -> list[RouteCard]:
                 )
         for slot in rnd.byes:
             rows[slot].append(RouteRow(rnd.number, None, "", None, True, []))
+    for number in schedule.pending_rounds:
+        for entrant in schedule.entrants:
+            rows[entrant.id].append(RouteRow(number, None, "", None, False, [], pending=True))
     return [
         RouteCard(slots[entrant.id], rows[entrant.id])
         for entrant in schedule.entrants

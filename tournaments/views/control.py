@@ -167,13 +167,16 @@ def _refused_page(
 @directs_event
 def round_close(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     try:
-        event_services.round_close(
+        closed = event_services.round_close(
             event=event, round_number=number, actor=request.user,
             confirm=_confirmed(request), reason=_reason(request),
         )  # fmt: skip
     except TournamentError as error:
         return _refused_page(request, event, error, action="close_round", round_number=number)
     messages.success(request, _("Round %(round)s is closed.") % {"round": number})
+    if closed.schedule.live_swiss and number + 1 in closed.schedule.round_numbers:  # live Swiss
+        messages.info(request, _("Round %(next)s is paired from the standings after round "
+                                 "%(round)s.") % {"next": number + 1, "round": number})  # fmt: skip
     return redirect(_control_url(event, number))
 
 
@@ -181,8 +184,9 @@ def round_close(request: HttpRequest, event: Event, number: int) -> HttpResponse
 @require_POST
 @directs_event
 def round_reopen(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    paired = event.schedule.round_numbers
     try:
-        event_services.round_reopen(
+        reopened = event_services.round_reopen(
             event=event, round_number=number, actor=request.user, reason=_reason(request)
         )
     except TournamentError as error:
@@ -190,6 +194,10 @@ def round_reopen(request: HttpRequest, event: Event, number: int) -> HttpRespons
         context["error"] = error.message
         return render(request, "tournaments/organiser/control.html", context, status=409)
     messages.success(request, _("Round %(round)s is open again.") % {"round": number})
+    for later in sorted(set(paired) - set(reopened.schedule.round_numbers)):  # live Swiss
+        text = _("Round %(round)s is no longer paired: it will be paired at the close of "
+                 "round %(last)s.")  # fmt: skip
+        messages.info(request, text % {"round": later, "last": later - 1})
     return redirect(_control_url(event, number))
 
 

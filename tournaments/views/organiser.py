@@ -558,6 +558,7 @@ def movement(request: HttpRequest, event: Event) -> HttpResponse:
                     rounds=form.cleaned_data["rounds"],
                     seed=form.cleaned_data["seed"] or 0,
                     movement=form.cleaned_data["document"],
+                    swiss=form.cleaned_data["swiss"] or None,
                 )
             except TournamentError as error:
                 forms.add_error(form, error)
@@ -628,6 +629,7 @@ def _movement_preview(
                 tables=form.cleaned_data["tables"],
                 rounds=form.cleaned_data["rounds"],
                 seed=form.cleaned_data["seed"] or 0,
+                swiss=form.cleaned_data["swiss"] or None,
             )
         except TournamentError as error:
             context["preview_error"] = error.messages

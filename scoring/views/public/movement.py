@@ -1,6 +1,7 @@
 """The movement page: who plays where, round by round, and which deals each table plays.
 
-A simultaneous has no movement of its own: its page leads to each section's.
+A simultaneous has no movement of its own: its page leads to each section's. The rounds of a
+live Swiss not paired yet are listed with the round at whose close they are paired.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from tournaments.access import visible_event_or_404
 def movement(request: HttpRequest, event_id: int) -> HttpResponse:
     event = visible_event_or_404(request, event_id)
     family = event_family(event)
+    pending: tuple[int, ...] = ()
     if family.is_simultaneous:
         rounds = []
     else:
         rounds = movement_rounds(event.schedule, event.deals_per_round, entrants_by_slot(event))
-    context = page_context(event, None, family, schedule=rounds)
+        pending = event.schedule.pending_rounds  # live Swiss: paired at the previous close
+    context = page_context(event, None, family, schedule=rounds, pending_rounds=pending)
     return render(request, "scoring/public/movement.html", context)

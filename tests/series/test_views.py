@@ -260,3 +260,11 @@ def test_an_organiser_adds_and_removes_events(season):
     assert deleted.status_code == 302
     assert not Series.objects.exists()
     assert Event.objects.filter(pk=extra.pk).exists()
+
+
+def test_the_home_pages_lead_to_the_series(season):
+    assert 'href="/en/series/"' in _client().get("/en/").content.decode()
+    organiser = _client(season["organiser"]).get("/en/organiser/").content.decode()
+    assert 'href="/en/organiser/series/"' in organiser
+    index = _client().get("/en/series/").content.decode()
+    assert f'href="/en/series/{season["series"].pk}/"' in index

@@ -342,7 +342,7 @@ def _bouts_refusal(
             )
         elif holdings.taker_takes_chien:
             template = gettext_noop(
-                "%(seat_word)s, the taker, holds with the chien %(cards)s, which the attack "
+                "%(seat_word)s, the taker, holds %(cards)s (with the chien), which the attack "
                 "cannot lose here: the attack has at least %(bouts)s."
             )
         else:

@@ -181,7 +181,7 @@ def test_the_taker_holding_the_21_cannot_make_0_oudlers() -> None:
     assert error.code == "hand_bouts_too_few"
     assert error.field == "oudlers"
     assert error.message == (
-        "South, the taker, holds with the chien 21, which the attack cannot lose here: the "
+        "South, the taker, holds 21 (with the chien), which the attack cannot lose here: the "
         "attack has at least 1 oudler."
     )
     assert codes(deal, outcome(oudlers=1, points=40)) == []

@@ -113,7 +113,7 @@ def test_the_api_answers_400_with_the_code_and_stores_nothing(client: Client, ev
     assert response.status_code == 400
     body = response.json()
     assert body["code"] == "hand_bouts_too_few"
-    assert f"{SEAT_EN[deal.taker_seat]}, the taker, holds with the chien 21" in body["detail"]
+    assert f"{SEAT_EN[deal.taker_seat]}, the taker, holds 21 (with the chien)" in body["detail"]
     assert list(body["errors"]) == ["outcome.oudlers"]
     assert not TableResult.objects.filter(deal=deal).exists()
     assert Event.objects.get(pk=event.pk).results_version == before

@@ -22,6 +22,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Event
 from tournaments.movements.swiss import LiveSwiss, next_pairing
 from tournaments.services import events as event_services
+from tournaments.services import late_changes
 
 pytestmark = pytest.mark.django_db
 
@@ -181,3 +182,21 @@ def test_live_is_refused_for_other_formats(format: str, kwargs: dict[str, Any]) 
     assert caught.value.message == "Live Swiss pairing is for quadrette events only."
     assert caught.value.field == "swiss"
     assert Event.objects.get(pk=event.pk).movement is None
+
+
+def test_a_substitute_keeps_his_seat_in_the_rounds_paired_later() -> None:
+    event = live_event(teams=6, rounds=3)
+    replaced = Entrant.objects.get(event=event, slot=1)
+    change = late_changes.entrant_substitute(
+        event=event, entrant=replaced, player=PlayerFactory(club=event.club), from_round=1
+    )
+    substitute = change.replacement
+    assert substitute is not None
+    event = Event.objects.get(pk=event.pk)
+    enter_round(event, 1, random.Random(5))
+    event_services.round_close(event=event, round_number=1)
+    schedule = Event.objects.get(pk=event.pk).schedule
+    round_two = schedule.round(2)
+    assert round_two is not None
+    seated = {slot for play in round_two.tables for slot in play.slots}
+    assert substitute.slot in seated and 1 not in seated and 1 in round_two.byes

@@ -5,4 +5,4 @@ from django.utils.translation import gettext_lazy as _
 class SeriesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "series"
-    verbose_name = _("Series")
+    verbose_name = _("Season series")

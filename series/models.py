@@ -49,7 +49,7 @@ class Series(models.Model):
     class Meta:
         ordering = ["-created_at", "name"]
         verbose_name = _("series")
-        verbose_name_plural = _("series")
+        verbose_name_plural = _("season series")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.season})" if self.season else self.name

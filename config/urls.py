@@ -30,7 +30,7 @@ API_ENDPOINTS = {
     "event_results": "events/{event_id}/results/",
     "event_rankings": "events/{event_id}/rankings/",
     "deal_hand_scores": "events/{event_id}/deals/{number}/hand-scores/",
-    "series_ranking": "series/{series_id}/ranking/",
+    "series_ranking": "series/{id}/ranking/",
     "table": "tables/{code}/",
     "table_results": "tables/{code}/results/",
 }

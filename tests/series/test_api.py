@@ -76,4 +76,4 @@ def test_the_endpoint_is_in_the_schema_and_the_api_root(series):
     schema = Client().get("/api/schema/?format=json").json()
     assert "/api/v1/series/{series_id}/ranking/" in schema["paths"]
     root = Client().get("/api/v1/").json()
-    assert root["endpoints"]["series_ranking"].endswith("/api/v1/series/{series_id}/ranking/")
+    assert root["endpoints"]["series_ranking"].endswith("/api/v1/series/{id}/ranking/")

@@ -200,3 +200,28 @@ def test_a_substitute_keeps_his_seat_in_the_rounds_paired_later() -> None:
     assert round_two is not None
     seated = {slot for play in round_two.tables for slot in play.slots}
     assert substitute.slot in seated and 1 not in seated and 1 in round_two.byes
+
+
+def test_pairing_order_counts_a_bye_as_a_drawn_match() -> None:
+    from decimal import Decimal
+
+    from tournaments.movements.swiss import PairedRound
+    from tournaments.services.swiss import pairing_order
+
+    state = LiveSwiss(
+        rounds=3, teams=3, seed=0,
+        paired=(PairedRound(1, ((1, 2),), bye=3), PairedRound(2, ((3, 1),), bye=2)),
+    )  # fmt: skip
+    numbers = {101: 1, 102: 2, 103: 3}  # team pk -> movement number
+    rows = [
+        {"team": 101, "rank": 1, "pm": 12, "vp": Decimal("24.50")},
+        {"team": 103, "rank": 2, "pm": 5, "vp": Decimal("8.00")},
+        {"team": 102, "rank": 3, "pm": -17, "vp": Decimal("7.50")},
+    ]
+    assert pairing_order(rows, numbers, state, by_vp=False) == [1, 3, 2]
+    # VP: 3 has 8 + 10 (its bye) = 18, 2 has 7.5 + 10 = 17.5
+    assert pairing_order(rows, numbers, state, by_vp=True) == [1, 3, 2]
+    rows[1]["vp"] = Decimal("7.00")  # 3: 17 < 2: 17.5
+    assert pairing_order(rows, numbers, state, by_vp=True) == [1, 2, 3]
+    # a team without any scored deal is at 0 (PM), below a positive total, above a negative one
+    assert pairing_order(rows[:1] + rows[2:], numbers, state, by_vp=False) == [1, 3, 2]

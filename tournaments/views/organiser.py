@@ -48,7 +48,7 @@ def _steps(event: Event, state: selectors.EventSetupState) -> list[dict[str, Any
              % {"teams": state.team_count, "loose": state.players_without_team}),
         step("movement", _("Movement"), state.has_movement, "organiser:movement",
              _("%(tables)s tables, %(rounds)s rounds, %(sets)s deal sets")
-             % {"tables": schedule.table_count, "rounds": len(schedule.rounds),
+             % {"tables": schedule.table_count, "rounds": schedule.planned_rounds,
                 "sets": schedule.deal_set_count}
              if schedule else _("to choose")),
         step("deals", _("Deals"), state.deals_ok, "organiser:deals",

@@ -270,7 +270,9 @@ def _edit_page(
     if add_form is None:
         add_form = EventAddForm(events=events[:ADDABLE_EVENTS])
     context = ranking_context(series_ranking(series))
-    context.update({"form": form, "add_form": add_form})
+    context.update(
+        {"form": form, "add_form": add_form, "can_add": add_form.errors or events.exists()}
+    )
     return render(request, "series/organiser_edit.html", context, status=status)
 
 

@@ -268,3 +268,10 @@ def test_the_home_pages_lead_to_the_series(season):
     assert 'href="/en/organiser/series/"' in organiser
     index = _client().get("/en/series/").content.decode()
     assert f'href="/en/series/{season["series"].pk}/"' in index
+
+
+def test_the_edit_page_says_when_no_event_is_left_to_add(season):
+    client = _client(season["organiser"])
+    page = client.get(f"/en/organiser/series/{season['series'].pk}/").content.decode()
+    assert "Every event of the club is in this series." in page
+    assert 'id="series-event-add"' not in page

@@ -425,9 +425,12 @@ def test_worker_killed_mid_recompute_then_a_new_worker_completes_it(
         assert snapshot.complete
         assert snapshot.results_entered == TableResult.objects.filter(event=event).count()
         assert HandScore.objects.filter(event_id=event.pk).count() == 4 * len(plays)
-        worker_b_log = log_b.read_text()
         # The killed worker's own task, given back by the broker after the visibility timeout.
-        assert f"standings_recompute_task[{task_id}] succeeded" in worker_b_log, worker_b_log
+        # The snapshot commits before the task returns: its "succeeded" line follows shortly.
+        succeeded = f"standings_recompute_task[{task_id}] succeeded"
+        wait_until(lambda: succeeded in log_b.read_text(), seconds=60, interval=0.5)
+        worker_b_log = log_b.read_text()
+        assert succeeded in worker_b_log, worker_b_log
         observed(
             "worker SIGKILLed mid-recompute",
             {

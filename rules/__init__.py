@@ -4,9 +4,11 @@ Imports nothing from Django or the apps; errors are :class:`RuleError` with stab
 translatable message templates. Modules: ``cards`` (the 78 cards and their codes), ``deal``
 (dealing, text form, diagrams), ``bidding``, ``play`` (écart, legal cards, tricks, counting),
 ``scoring`` (outcome → value and marks), ``ruleset`` (the FFT's, traditional and house
-rules), ``simulation`` (heuristic players), ``duplicate`` (what a duplicate table may play:
-4 players, at least Garde, the imposed contract), ``numbers`` (artificial percentages and
-penalty points as exact hundredths).
+rules), ``simulation`` (heuristic players), ``record`` (complete play records as JSON, checked
+card by card), ``hand_checks`` (an entry checked against the prepared hands), ``feasibility``
+(the exact outcome model), ``duplicate`` (what a duplicate table may play: 4 players, at least
+Garde, the imposed contract, the FFT's rules), ``numbers`` (artificial percentages and penalty
+points as exact hundredths).
 """
 
 from rules.bidding import Bid, BiddingResult, bidding_order, bidding_result, legal_bids
@@ -47,6 +49,7 @@ from rules.deal import (
 from rules.duplicate import (
     DUPLICATE_CONTRACTS,
     DUPLICATE_PLAYERS,
+    DUPLICATE_RULESET,
     DUPLICATE_SEATS,
     check_duplicate_play,
 )
@@ -63,8 +66,10 @@ from rules.enums import (
     Side,
 )
 from rules.errors import RuleError
+from rules.hand_checks import check_hands, hand_flags, hand_refusals
 from rules.i18n import gettext_noop
 from rules.play import (
+    CardPass,
     PlayCount,
     PlayRecord,
     PoigneeShown,
@@ -76,6 +81,7 @@ from rules.play import (
     validate_ecart,
     validate_play,
 )
+from rules.record import record_from_json, record_to_json, validate_record
 from rules.ruleset import (
     FFT,
     HOUSE,
@@ -106,6 +112,7 @@ __all__ = [
     "DECK",
     "DUPLICATE_CONTRACTS",
     "DUPLICATE_PLAYERS",
+    "DUPLICATE_RULESET",
     "DUPLICATE_SEATS",
     "EXCUSE",
     "FFT",
@@ -124,6 +131,7 @@ __all__ = [
     "Bid",
     "BiddingResult",
     "Card",
+    "CardPass",
     "Chelem",
     "Contract",
     "Deal",
@@ -146,6 +154,7 @@ __all__ = [
     "bidding_result",
     "card_points_half",
     "check_duplicate_play",
+    "check_hands",
     "count_oudlers",
     "count_play",
     "deal_cards",
@@ -157,6 +166,8 @@ __all__ = [
     "gettext_noop",
     "hand_by_suit",
     "hand_diagram",
+    "hand_flags",
+    "hand_refusals",
     "hand_strength",
     "has_petit_sec",
     "legal_bids",
@@ -170,6 +181,8 @@ __all__ = [
     "parse_cards",
     "poignee_eligibility",
     "preferred_contract",
+    "record_from_json",
+    "record_to_json",
     "ruleset_from_dict",
     "score_deal",
     "seat_index",
@@ -184,4 +197,5 @@ __all__ = [
     "validate_ecart",
     "validate_outcome",
     "validate_play",
+    "validate_record",
 ]

@@ -6,7 +6,9 @@ played the way the étui says:
 - at 4 players (:data:`DUPLICATE_PLAYERS`; the seats are :data:`DUPLICATE_SEATS`, N E S W);
 - at least at Garde: :data:`DUPLICATE_CONTRACTS` lists the contracts allowed (a Prise is not);
 - at the contract the étui imposes, when it imposes one (``Deal.imposed_contract``), which is
-  itself one of :data:`DUPLICATE_CONTRACTS`.
+  itself one of :data:`DUPLICATE_CONTRACTS`;
+- under the FFT's rules (:data:`DUPLICATE_RULESET`): a duplicate competition stores that
+  ruleset (the events service refuses any other), so every duplicate entry is read with it.
 
 :func:`check_duplicate_play` is the one place these restrictions are enforced: the results
 service checks every outcome with it, the deals service every imposed contract.
@@ -25,6 +27,7 @@ from rules.ruleset import FFT
 DUPLICATE_PLAYERS: Final = 4
 DUPLICATE_SEATS: Final = SEAT_NAMES[DUPLICATE_PLAYERS]
 DUPLICATE_CONTRACTS: Final = tuple(c for c in Contract if c.rank >= Contract.GARDE.rank)
+DUPLICATE_RULESET: Final = FFT
 
 
 def check_duplicate_play(

@@ -42,6 +42,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from rules.duplicate import DUPLICATE_RULESET
 from rules.ruleset import FFT, Ruleset
 from tournaments.errors import TournamentError
 from tournaments.models import Club, Deal, Event, Table, TableResult
@@ -102,7 +103,7 @@ def check_event_ruleset(format: str, ruleset: Ruleset) -> None:
     """Refuse a ruleset the format may not use: duplicate competitions play the FFT's rules
     (every table must be able to play the same cards the same way); free-play events may use
     any ruleset."""
-    if format in DUPLICATE_FORMATS and not ruleset.is_fft:
+    if format in DUPLICATE_FORMATS and ruleset != DUPLICATE_RULESET:
         raise TournamentError(
             "ruleset_not_for_duplicate",
             _("A duplicate competition is played under the FFT rules, not under %(ruleset)s.")

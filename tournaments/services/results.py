@@ -68,7 +68,7 @@ from django.utils.translation import gettext as _
 
 from rules.deal import Deal as RulesDeal
 from rules.deal import deal_from_text
-from rules.duplicate import DUPLICATE_PLAYERS, check_duplicate_play
+from rules.duplicate import DUPLICATE_PLAYERS, DUPLICATE_RULESET, check_duplicate_play
 from rules.enums import Contract
 from rules.errors import RuleError
 from rules.hand_checks import check_hands
@@ -169,7 +169,7 @@ def outcome_score(
     data.setdefault("players", DUPLICATE_PLAYERS)
     imposed = Contract(deal.imposed_contract) if deal.imposed_contract else None
     try:
-        parsed = outcome_from_dict(data)
+        parsed = outcome_from_dict(data, ruleset=DUPLICATE_RULESET)
         check_duplicate_play(contract=parsed.contract, players=parsed.players, imposed=imposed)
         score = score_deal(parsed)
         marks = seat_marks(score, SEATS, taker_seat)

@@ -72,7 +72,7 @@ MIN_ROSTER: Final = 4
 MAX_ROSTER: Final = 6
 FIELDED: Final = 4
 
-_ROOM_WORDS: Final = {"open": gettext_noop("open"), "closed": gettext_noop("closed")}
+_ROOM_WORDS: Final = {"open": gettext_noop("open room"), "closed": gettext_noop("closed room")}
 _TAKER_WORD: Final = gettext_noop("taker")
 _DEFENDER_WORD: Final = gettext_noop("defender")
 
@@ -263,7 +263,7 @@ def check_lineup(lineup: Lineup, team_a: TeamRoster, team_b: TeamRoster) -> None
             raise RuleError(
                 "lineup_seat_empty",
                 gettext_noop(
-                    "quarter %(quarter)s: the %(room_word)s room's %(seat_word)s seat is empty"
+                    "quarter %(quarter)s: the %(seat_word)s seat in the %(room_word)s is empty"
                 ),
                 {"quarter": quarter, "room_word": _ROOM_WORDS[room], "seat_word": _seat_word(role)},
                 field=_seat_field(room, role, index),
@@ -273,8 +273,8 @@ def check_lineup(lineup: Lineup, team_a: TeamRoster, team_b: TeamRoster) -> None
             raise RuleError(
                 "lineup_player_twice",
                 gettext_noop(
-                    "quarter %(quarter)s: %(player)s is seated twice (%(other_room_word)s room "
-                    "%(other_seat_word)s and %(room_word)s room %(seat_word)s); a player sits "
+                    "quarter %(quarter)s: %(player)s is seated twice (%(other_seat_word)s in the "
+                    "%(other_room_word)s and %(seat_word)s in the %(room_word)s); a player sits "
                     "once per quarter"
                 ),
                 {
@@ -297,7 +297,7 @@ def check_lineup(lineup: Lineup, team_a: TeamRoster, team_b: TeamRoster) -> None
                     "lineup_wrong_team",
                     gettext_noop(
                         "quarter %(quarter)s: %(player)s of team %(other_team)s cannot take a "
-                        "%(seat_word)s seat of team %(team)s in the %(room_word)s room"
+                        "%(seat_word)s seat of team %(team)s in the %(room_word)s"
                     ),
                     {
                         "quarter": quarter,
@@ -312,7 +312,7 @@ def check_lineup(lineup: Lineup, team_a: TeamRoster, team_b: TeamRoster) -> None
             raise RuleError(
                 "lineup_unknown_player",
                 gettext_noop(
-                    "quarter %(quarter)s: %(player)s (%(room_word)s room %(seat_word)s) is not "
+                    "quarter %(quarter)s: %(player)s (%(seat_word)s in the %(room_word)s) is not "
                     "on the roster of team %(team)s"
                 ),
                 {
@@ -332,7 +332,7 @@ def check_lineup(lineup: Lineup, team_a: TeamRoster, team_b: TeamRoster) -> None
                 "lineup_team_count",
                 gettext_noop(
                     "quarter %(quarter)s: team %(team)s fields %(count)s players; a team fields "
-                    "exactly 4 (3 defenders in the %(room_word)s room and a taker in the other)"
+                    "exactly 4 (3 defenders in the %(room_word)s and a taker in the other room)"
                 ),
                 {
                     "quarter": quarter,

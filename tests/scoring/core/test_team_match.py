@@ -209,7 +209,7 @@ def test_player_in_both_rooms_is_refused() -> None:
     error = _refusal(lineup(2, "a1 a2 a3 a1", "d1 d2 d3 d4"))
     assert error.code == "lineup_player_twice"
     assert error.message == (
-        "quarter 2: a1 is seated twice (open room taker and closed room defender); "
+        "quarter 2: a1 is seated twice (taker in the open room and defender in the closed room); "
         "a player sits once per quarter"
     )
     assert error.field == "closed.defenders[2]"
@@ -225,7 +225,9 @@ def test_team_fielding_three_is_refused() -> None:
 def test_non_roster_player_is_refused() -> None:
     error = _refusal(lineup(1, "a1 a2 a3 a4", "d1 d2 zz d4"))
     assert error.code == "lineup_unknown_player"
-    assert error.message == ("quarter 1: zz (open room defender) is not on the roster of team T4")
+    assert error.message == (
+        "quarter 1: zz (defender in the open room) is not on the roster of team T4"
+    )
     error = _refusal(lineup(4, "d5 a2 a3 a4", "d1 d2 d3 d4"))
     assert error.code == "lineup_wrong_team"
     assert "d5 of team T4" in error.message and "quarter 4" in error.message
@@ -235,7 +237,7 @@ def test_empty_seat_and_bad_quarter_are_refused() -> None:
     empty = Lineup(1, open=Room("", ("d2", "d3", "d4")), closed=Room("d1", ("a2", "a3", "a4")))
     error = _refusal(empty)
     assert error.code == "lineup_seat_empty"
-    assert error.message == "quarter 1: the open room's taker seat is empty"
+    assert error.message == "quarter 1: the taker seat in the open room is empty"
     assert _refusal(lineup(5, "a1 a2 a3 a4", "d1 d2 d3 d4")).code == "lineup_quarter"
 
 

@@ -350,6 +350,13 @@ def check_lineup(lineup: Lineup, team_a: TeamRoster, team_b: TeamRoster) -> None
 
 def _room_value(outcome: Outcome, deal: int, room: str) -> int:
     """The deal value (defender units, from the taker's side) of one room's outcome."""
+    if not outcome.ruleset.is_fft:
+        raise RuleError(
+            "team_match_ruleset",
+            gettext_noop("deal %(deal)s: a team match is played under the FFT rules"),
+            {"deal": deal},
+            field=f"deals[{deal}].{room}.ruleset",
+        )
     try:
         check_duplicate_play(contract=outcome.contract, players=outcome.players)
         return score_deal(outcome).value

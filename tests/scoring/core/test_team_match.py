@@ -8,10 +8,13 @@ PM = the number of thresholds of the default scale (20, 50, 90, 130, 170, 220, 2
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.enums import Contract
 from rules.errors import RuleError
+from rules.ruleset import traditional
 from rules.scoring import Outcome
 from scoring.core.team_match import (
     Bracket,
@@ -275,6 +278,16 @@ def test_prise_is_refused() -> None:
         score_match(TeamMatch(T1, T4, tuple(quarters)))
     assert caught.value.code == "prise_not_allowed"
     assert caught.value.field == "deals[1].open.contract"
+    house = replace(G45_2, ruleset=traditional())
+    quarters[0] = QuarterPlay(
+        quarters[0].lineup, (DealResult(1, G45_2, house), quarters[0].deals[1])
+    )
+    with pytest.raises(RuleError) as caught:
+        score_match(TeamMatch(T1, T4, tuple(quarters)))
+    assert (caught.value.code, caught.value.field) == (
+        "team_match_ruleset",
+        "deals[1].closed.ruleset",
+    )
 
 
 def test_quarters_must_be_four_of_equal_length() -> None:

@@ -49,7 +49,7 @@ from .document import MovementError
 MIN_PLAYERS = 3
 MAX_PLAYERS = 400
 MAX_PARTIES = 30
-#: Local-search budget: restarts and swap attempts per restart (the only bounds on the work).
+#: Search budget: restarts per mode (fair rotation, then free) and swap attempts per restart.
 RESTARTS = 4
 STEPS_PER_RESTART = 20_000
 #: Annealing: starting temperature (in pair-cost units).
@@ -90,7 +90,7 @@ def _check_parties(parties: int) -> None:
 
 
 def meeting_bound(players: int, parties: int) -> int:
-    """The least possible maximum number of times two players meet (see the module docstring)."""
+    """A lower bound of the most times any two players meet (see the module docstring)."""
     sizes = table_sizes(players)
     _check_parties(parties)
     pair_meetings = parties * sum(comb(size, 2) for size in sizes)
@@ -306,8 +306,8 @@ def _seating(state: Tables) -> list[Party]:
 def seat_parties(players: int, parties: int, seed: int = 0) -> list[Party]:
     """The tables of each party (player numbers 1..N), meeting as few times as possible.
 
-    Deterministic for a seed; the work is bounded by :data:`RESTARTS` × :data:`STEPS_PER_RESTART`
-    swap attempts (see the module docstring for the objective).
+    Deterministic for a seed; the work is bounded by 2 × :data:`RESTARTS` ×
+    :data:`STEPS_PER_RESTART` swap attempts (see the module docstring for the objective).
     """
     sizes = table_sizes(players)
     _check_parties(parties)

@@ -89,8 +89,8 @@ def test_fourteen_players_five_parties_meet_no_more_often_than_necessary() -> No
     assert sum(counts.values()) == 130
     assert meeting_bound(14, 5) == 2
     assert max(counts.values()) == 2
-    # Distinct pairs met: at most 91; the search reaches 80 (documented as best found: longer
-    # annealing runs over many seeds never did better), i.e. 50 pairs meet twice.
+    # Distinct pairs met: at most 91 (not known to be reachable); the search reaches 80, i.e.
+    # 50 pairs meet twice (runs 10 times longer, over several seeds, found no better).
     assert distinct_pairs_bound(14, 5) == comb(14, 2)
     assert len(counts) >= 80
     # Everyone sits at a table of 5 at least twice (50 seats over 14 players; the fair 3 or 4

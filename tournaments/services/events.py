@@ -376,9 +376,16 @@ class ResultsMissing(TournamentError):
     """Closing a round or finishing the event while results are missing, unconfirmed: the
     ``details`` list them, ``board`` holds the rounds concerned."""
 
-    def __init__(self, code: str, message: str, board: list[RoundState]) -> None:
-        super().__init__(code, message, details=gap_lines(board))
+    def __init__(
+        self, code: str, message: str, board: list[RoundState], pending: tuple[int, ...] = ()
+    ) -> None:
+        details = gap_lines(board) + [
+            _("Round %(round)s: not paired yet") % {"round": number} for number in pending
+        ]
+        super().__init__(code, message, details=details)
         self.board = board
+        # Rounds of a live Swiss movement not paired yet (finishing leaves them unplayed).
+        self.pending = pending
 
 
 # ------------------------------------------------------------------------------ the log
@@ -603,9 +610,17 @@ def event_finish(
     if event.status != Event.Status.RUNNING:
         raise TournamentError("event_not_running", _("Only a running event can be finished."))
     board = [rnd for rnd in results_board(event) if not rnd.complete]
+    pending = event.schedule.pending_rounds
     if board and not confirm:
         raise ResultsMissing(
-            "results_missing", _("Results are still missing in this event."), board
+            "results_missing", _("Results are still missing in this event."), board, pending
+        )
+    if pending and not confirm:
+        raise ResultsMissing(
+            "rounds_not_paired",
+            _("Rounds of this event are not paired yet: finishing now leaves them unplayed."),
+            board,
+            pending,
         )
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status", "updated_at"])

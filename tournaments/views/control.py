@@ -150,6 +150,7 @@ def _refused_page(
         "error": error,
         "board": board,
         "missing_rounds": board,
+        "pending_rounds": error.pending if isinstance(error, ResultsMissing) else (),
         "reason": _reason(request),
         **extra,
     }
@@ -208,9 +209,16 @@ def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
     """GET: what finishing would leave missing, and the confirmation; POST: finish."""
     if request.method == "GET":
         incomplete = [rnd for rnd in results_board(event) if not rnd.complete]
+        pending = event.schedule.pending_rounds
         if event.status != Event.Status.RUNNING:
-            incomplete = []
-        context = {"event": event, "missing_rounds": incomplete, "error": None, "reason": ""}
+            incomplete, pending = [], ()
+        context = {
+            "event": event,
+            "missing_rounds": incomplete,
+            "pending_rounds": pending,
+            "error": None,
+            "reason": "",
+        }
         return render(request, "tournaments/organiser/finish.html", context)
     try:
         event_services.event_finish(

@@ -155,6 +155,23 @@ def _choose_ecart(cards: Sequence[Card], size: int) -> list[Card]:
     return plain + trumps[: size - len(plain)]
 
 
+def _choose_chelem_ecart(cards: Sequence[Card], size: int) -> list[Card] | None:
+    """A chelem-minded écart: discard the plain cards that are not masters (a higher card of
+    their suit is out of ``cards``), shortest suits first to make voids, keeping the masters;
+    ``None`` when the plain cards that may go are too few (trumps would go: the usual écart)."""
+    held = {(card.suit, card.rank) for card in cards}
+    plain = [card for card in cards if card.suit in PLAIN_SUITS and can_discard(card)]
+    if len(plain) < size:
+        return None
+    length = {suit: sum(1 for card in cards if card.suit is suit) for suit in PLAIN_SUITS}
+
+    def master(card: Card) -> bool:
+        return all((card.suit, rank) in held for rank in range(card.rank + 1, 15))
+
+    plain.sort(key=lambda card: (master(card), length[card.suit], -card.points_half))
+    return plain[:size]
+
+
 def _choose_called_card(hand: Sequence[Card], rng: random.Random) -> Card:
     rank = required_called_rank(hand)
     options = [card for card in DECK if card.rank == rank and card.suit in PLAIN_SUITS]
@@ -476,11 +493,23 @@ def simulate_deal(
     taker, contract = result.taker, result.contract
 
     ecart: tuple[Card, ...] = ()
+    base = PlayRecord(deal=deal, taker=taker, contract=contract, tricks=(), ruleset=ruleset)
     if contract.taker_sees_chien:
-        ecart = tuple(_choose_ecart(list(deal.hands[taker]) + list(deal.chien), len(deal.chien)))
-    base = PlayRecord(
-        deal=deal, taker=taker, contract=contract, tricks=(), ecart=ecart, ruleset=ruleset
-    )
+        taken = list(deal.hands[taker]) + list(deal.chien)
+        ecart = tuple(_choose_ecart(taken, len(deal.chien)))
+        if not (players == 5 and ruleset.calls_king):
+            # A chelem-minded écart when the taker's chelem play then wins every trick (or all
+            # but one for a traditional petit chelem); the called King's deals keep the usual.
+            chelem_ecart = _choose_chelem_ecart(taken, len(deal.chien))
+            if chelem_ecart is not None and set(chelem_ecart) != set(ecart):
+                chelem_base = replace(base, ecart=tuple(chelem_ecart))
+                trial = [sort_cards(hand) for hand in hands_at_play(chelem_base)]
+                if hand_strength(trial[taker], players) >= CHELEM_STRENGTH:
+                    trial_attack = [seat == taker for seat in range(players)]
+                    losses = _chelem_losses(trial, taker, trial_attack, None, ruleset)
+                    if losses == 0 or (losses == 1 and ruleset.petit_chelem):
+                        ecart = tuple(chelem_ecart)
+    base = replace(base, ecart=ecart)
     called: Card | None = None
     if players == 5 and ruleset.calls_king:
         called = _choose_called_card(called_from_cards(base), rng)

@@ -24,6 +24,7 @@ from rules import (
     PlayedDeal,
     Side,
     generate_deals,
+    has_petit_sec,
     legal_cards,
     outcome_from_play,
     score_deal,
@@ -32,6 +33,7 @@ from rules import (
     sort_cards,
     validate_play,
 )
+from rules.cards import parse_cards
 from rules.simulation import hand_strength
 
 CHIEN_TO_ATTACK = {Contract.PRISE, Contract.GARDE, Contract.GARDE_SANS}
@@ -328,3 +330,160 @@ def test_the_simulator_plays_only_what_the_engines_legal_cards_allow(
         actual = calls[-len(cards) :]
         assert len(actual) == len(cards)
         assert all(card in legal for card, legal in zip(cards, actual, strict=True))
+
+
+def stacked_deal(
+    players: int, taker_hand: tuple[Card, ...], seed: int, chien: tuple[Card, ...] = ()
+) -> Deal:
+    """The taker (seat 1, dealer 0) holds ``taker_hand`` (and the chien is ``chien`` if
+    given); the rest of the deck is dealt to the other seats and the chien with a seeded rng
+    (a deal with a petit sec is dealt again)."""
+    size = len(taker_hand)
+    chien_size = 78 - players * size
+    rest = [card for card in DECK if card not in taker_hand and card not in chien]
+    rng = random.Random(seed)
+    while True:
+        rng.shuffle(rest)
+        others = [tuple(sort_cards(rest[i * size : (i + 1) * size])) for i in range(players - 1)]
+        hands = (others[0], tuple(sort_cards(taker_hand)), *others[1:])
+        dog = chien or tuple(rest[-chien_size:])
+        deal = Deal(players=players, hands=hands, chien=tuple(sort_cards(dog)), dealer=0)
+        if not has_petit_sec(deal):
+            return deal
+
+
+def strong_hand(
+    players: int, lowest_trump: int, kings: int, extra: tuple[Card, ...] = ()
+) -> tuple[Card, ...]:
+    size = {3: 24, 4: 18}[players]
+    kings_held = [card for card in DECK if card.is_king][:kings]
+    trumps = [card for card in DECK if card.is_trump and card.rank >= lowest_trump]
+    hand = (*trumps, EXCUSE, *kings_held, *extra)
+    assert len(hand) == size, len(hand)
+    return hand
+
+
+# 4 players: T6..T21, the Excuse, a King; 3 players: T4..T21, the Excuse, the 4 Kings, a Queen.
+STRONG = {
+    4: lambda: strong_hand(4, 6, 1),
+    3: lambda: strong_hand(3, 4, 4, parse_cards("S13")),
+}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("seed", range(4))
+def test_stacked_strong_hands_announce_and_make_the_chelem(players: int, seed: int) -> None:
+    """Issue 12, item 4 at 3 and 4 players: such a hand bids a Garde contre (no écart: the
+    look-ahead decides on the hand as dealt), announces the chelem, leads and makes it."""
+    deal = stacked_deal(players, STRONG[players](), seed)
+    played = simulate_deal(
+        deal, random.Random(seed), taker_seat=1, min_contract=Contract.GARDE, chelem_rate=1.0
+    )
+    assert played.record is not None and played.outcome is not None
+    assert played.record.contract is Contract.GARDE_CONTRE and played.record.ecart == ()
+    validate_play(played.record)
+    assert outcome_from_play(played.record, validate=True) == played.outcome
+    assert played.record.tricks[0].leader == 1
+    assert played.outcome.chelem == Chelem(announced=True, made_by=Side.ATTACK)
+    check(played)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("seed", range(3))
+def test_stacked_unannounced_chelem_is_made(players: int, seed: int) -> None:
+    """Not announced (chelem_rate=0): the defence leads, the taker still plays for the chelem."""
+    deal = stacked_deal(players, STRONG[players](), seed)
+    played = simulate_deal(
+        deal, random.Random(seed), taker_seat=1, min_contract=Contract.GARDE, chelem_rate=0.0
+    )
+    assert played.record is not None and played.outcome is not None
+    validate_play(played.record)
+    assert played.record.tricks[0].leader != 1
+    assert played.outcome.chelem == Chelem(announced=False, made_by=Side.ATTACK)
+    check(played)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_strong_hand_without_the_21_never_announces(players: int, seed: int) -> None:
+    """The defence holds the 21: the look-ahead loses a trick, so no chelem is announced (even
+    with chelem_rate=1) and none is made."""
+    hand = list(STRONG[players]())
+    hand.remove(next(card for card in DECK if card.is_trump and card.rank == 21))
+    hand.append(next(card for card in DECK if card.is_trump and card.rank == {3: 3, 4: 5}[players]))
+    deal = stacked_deal(players, tuple(hand), seed)
+    played = simulate_deal(
+        deal, random.Random(seed), taker_seat=1, min_contract=Contract.GARDE, chelem_rate=1.0
+    )
+    assert played.record is not None and played.outcome is not None
+    validate_play(played.record)
+    assert not played.record.chelem_announced
+    assert played.outcome.chelem.made_by is not Side.ATTACK
+    check(played)
+
+
+def test_the_chelem_ecart_discards_losers_and_keeps_masters() -> None:
+    from rules.simulation import _choose_chelem_ecart
+
+    cards = (
+        parse_cards("S14 S13 S12 S3 H2 H5 D7 D3 C14 C4")
+        + tuple(card for card in DECK if card.is_trump and card.rank >= 7)
+        + (EXCUSE,)
+    )
+    ecart = _choose_chelem_ecart(cards, 6)
+    assert ecart is not None
+    assert not any(card.is_king for card in ecart)
+    kept_masters = parse_cards("S13 S12")
+    assert not set(kept_masters) & set(ecart)
+    assert set(ecart) == set(parse_cards("S3 H2 H5 D7 D3 C4"))
+    # Too few plain cards that may go: trumps would go, the usual écart decides.
+    assert _choose_chelem_ecart(parse_cards("S14 S3 H2") + cards[10:], 6) is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_chelem_minded_ecart_makes_the_difference_at_four_players(seed: int) -> None:
+    """A Garde hand (T10..T21, King and 2 of hearts, four small singletons and doubletons)
+    whose chien brings the Excuse, T7..T9, the Queen of hearts and a small diamond. The usual
+    écart (suits without a King first, high points first) would keep the 2 of hearts, a loser;
+    the chelem-minded one discards it and keeps the Queen, a master: chelem made."""
+    trumps = tuple(card for card in DECK if card.is_trump and card.rank >= 10)
+    hand = (*trumps, *parse_cards("H14 H2 S2 D2 C2 C3"))
+    assert hand_strength(hand, 4) < 53  # a Garde, not a Garde sans
+    chien = parse_cards("EX T9 T8 T7 H13 D3")
+    deal = stacked_deal(4, hand, seed, chien)
+    played = simulate_deal(
+        deal, random.Random(seed), taker_seat=1, min_contract=Contract.GARDE, chelem_rate=1.0
+    )
+    assert played.record is not None and played.outcome is not None
+    assert played.record.contract is Contract.GARDE
+    assert set(played.record.ecart) == set(parse_cards("H2 S2 D2 D3 C2 C3"))
+    validate_play(played.record)
+    assert played.outcome.chelem == Chelem(announced=True, made_by=Side.ATTACK)
+    check(played)
+
+
+def measure_chelem_rate(players: int, count: int, seed: str) -> dict[str, int]:
+    """Attack chelems over ``count`` seeded deals, the strongest hand taking at least a Garde
+    (the duplicate setting) with the default chelem_rate. A measurement, not a test:
+    ``DJANGO_DEBUG=1 PYTHONPATH=. .venv/bin/python tests/rules/test_simulation.py 4 20000``."""
+    tally = {"deals": count, "announced_made": 0, "announced_failed": 0, "unannounced_made": 0}
+    for number, deal in enumerate(generate_deals(players, count, seed)):
+        taker = max(range(players), key=lambda seat: hand_strength(deal.hands[seat], players))
+        played = simulate_deal(
+            deal, random.Random(number), taker_seat=taker, min_contract=Contract.GARDE
+        )
+        assert played.outcome is not None
+        chelem = played.outcome.chelem
+        if chelem.announced:
+            made = chelem.made_by is Side.ATTACK
+            tally["announced_made" if made else "announced_failed"] += 1
+        elif chelem.made_by is Side.ATTACK:
+            tally["unannounced_made"] += 1
+    return tally
+
+
+if __name__ == "__main__":
+    import sys
+
+    players_arg, count_arg = (int(arg) for arg in sys.argv[1:3])
+    print(measure_chelem_rate(players_arg, count_arg, "chelem-rate"))

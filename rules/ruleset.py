@@ -32,7 +32,9 @@ from typing import Final
 
 from rules.enums import (
     ALL_CONTRACTS,
+    CHIEN_SIZE,
     FFT_CONTRACTS,
+    POIGNEE_THRESHOLDS,
     Contract,
     PoigneeSize,
 )
@@ -61,10 +63,13 @@ _RULESET_LABELS: Final = {
 }
 
 # (players, allowed chien sizes, the first being the default)
-_FFT_CHIENS: Final = ((3, (6,)), (4, (6,)), (5, (3,)))
+_FFT_CHIENS: Final = tuple((players, (size,)) for players, size in CHIEN_SIZE.items())
 _HOUSE_CHIENS: Final = ((3, (6, 3, 9)), (4, (6, 2, 10)), (5, (3,)))
 # (players, (simple, double, triple))
-_FFT_POIGNEES: Final = ((3, (13, 15, 18)), (4, (10, 13, 15)), (5, (8, 10, 13)))
+_FFT_POIGNEES: Final = tuple(
+    (players, (sizes[PoigneeSize.SIMPLE], sizes[PoigneeSize.DOUBLE], sizes[PoigneeSize.TRIPLE]))
+    for players, sizes in POIGNEE_THRESHOLDS.items()
+)
 _HOUSE_POIGNEES: Final = ((3, (10, 13, 15)), (4, (10, 13, 15)), (5, (8, 10, 13)))
 _FLAMBEUSE_CHIEN: Final = 8
 

@@ -62,6 +62,8 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "series",
+    "freedeal",
+    "teammatch",
     "demo",
 ]
 

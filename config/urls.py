@@ -85,7 +85,15 @@ urlpatterns = [
     path(
         "api/v1/",
         include(
-            ([path("", include("scoring.api_urls")), path("", include("series.api_urls"))], "api"),
+            (
+                [
+                    path("", include("scoring.api_urls")),
+                    path("", include("series.api_urls")),
+                    path("", include("freedeal.api_urls")),
+                    path("", include("teammatch.api_urls")),
+                ],
+                "api",
+            ),
             namespace="api",
         ),
     ),
@@ -98,6 +106,8 @@ urlpatterns += i18n_patterns(
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("series.urls")),
+    path("", include("freedeal.urls")),
+    path("", include("teammatch.urls")),
     prefix_default_language=False,
 )
 

@@ -1,0 +1,1 @@
+"""Models (see the package docstring)."""

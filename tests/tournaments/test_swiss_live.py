@@ -202,6 +202,38 @@ def test_a_substitute_keeps_his_seat_in_the_rounds_paired_later() -> None:
     assert substitute.slot in seated and 1 not in seated and 1 in round_two.byes
 
 
+def test_a_substitute_from_a_round_not_paired_yet_is_seated_when_it_is_paired() -> None:
+    event = live_event(teams=6, rounds=3)
+    enter_round(event, 1, random.Random(6))
+    replaced = Entrant.objects.get(event=event, slot=2)
+    # round 2 is pending (paired when round 1 closes): the change starts there all the same
+    change = late_changes.entrant_substitute(
+        event=event, entrant=replaced, player=PlayerFactory(club=event.club), from_round=2
+    )
+    substitute = change.replacement
+    event = Event.objects.get(pk=event.pk)
+    assert event.schedule.pending_rounds == (2, 3)
+    round_one = event.schedule.round(1)
+    assert round_one is not None and substitute.slot in round_one.byes
+    assert 2 in {slot for play in round_one.tables for slot in play.slots}
+    event_services.round_close(event=event, round_number=1)
+    schedule = Event.objects.get(pk=event.pk).schedule
+    for number in (2,):
+        played = schedule.round(number)
+        assert played is not None
+        seated = {slot for play in played.tables for slot in play.slots}
+        assert substitute.slot in seated and 2 not in seated and 2 in played.byes
+    # a round beyond the planned ones is still refused
+    with pytest.raises(TournamentError) as refused:
+        late_changes.entrant_substitute(
+            event=Event.objects.get(pk=event.pk),
+            entrant=Entrant.objects.get(event=event, slot=3),
+            player=PlayerFactory(club=event.club),
+            from_round=4,
+        )
+    assert refused.value.code == "round_out_of_range"
+
+
 def test_pairing_order_counts_a_bye_as_a_drawn_match() -> None:
     from decimal import Decimal
 

@@ -42,6 +42,7 @@ Public API
   ceil(players/4)); ``swiss="live"``: a live Swiss quadrette movement (round 1 only).
 - Live Swiss (``swiss.py``, ``docs/swiss.md``): ``live_document(*, teams, rounds, seed)``,
   ``live_swiss(doc) -> LiveSwiss | None`` (the documented extra key ``swiss``),
+  ``replace_in_pending(doc, slot, by, from_round)`` (a substitute from a round not paired yet),
   ``pair_next_round(doc, standings) -> dict``, ``unpair_after(doc, round) -> dict``,
   ``max_live_rounds(teams)``; ``Schedule.pending_rounds`` lists the rounds not paired yet.
 - ``propose(format, entrant_count, *, rounds=None, seed=0) -> dict`` with ``document``.
@@ -70,6 +71,7 @@ from .swiss import (
     live_swiss,
     max_live_rounds,
     pair_next_round,
+    replace_in_pending,
     unpair_after,
 )
 from .teams import (
@@ -115,6 +117,7 @@ __all__ = [
     "propose",
     "quadrette_document",
     "render_text",
+    "replace_in_pending",
     "route_cards",
     "table_cards",
     "unpair_after",

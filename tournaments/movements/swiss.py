@@ -67,6 +67,8 @@ LIVE = "live"
 PREPAIRED = "prepaired"
 MODES = (LIVE, PREPAIRED)
 SWISS_KEY = "swiss"
+#: Late changes starting at a round not paired yet: [{"slot", "by", "from_round"}].
+REPLACEMENTS_KEY = "replacements"
 
 
 def max_live_rounds(teams: int) -> int:
@@ -265,9 +267,12 @@ def live_document(*, teams: int, rounds: int, seed: int = 0) -> Document:
     return ensure_valid(doc)
 
 
-def _current_members(doc: Document, team: int) -> list[int]:
-    """The team's four slots seated in the last round it played (substitutes included)."""
+def _current_members(doc: Document, team: int, round_number: int) -> list[int]:
+    """The team's four slots for round ``round_number``: those seated in the last round it
+    played (substitutes included), each replaced by its substitute when a late change starts
+    at a round not paired yet (:func:`replace_in_pending`) on or before ``round_number``."""
     team_slots = {e["id"] for e in doc["entrants"] if e.get("team") == team}
+    members: list[int] | None = None
     for raw_round in reversed(doc["schedule"]):
         seated = sorted(
             slot
@@ -278,9 +283,33 @@ def _current_members(doc: Document, team: int) -> list[int]:
         if seated:
             if len(seated) != 4:
                 raise MovementError(f"team {team} has {len(seated)} members seated, not 4")
-            return seated
-    # never seated (only byes so far): its original members
-    return [4 * (team - 1) + j + 1 for j in range(4)]
+            members = seated
+            break
+    if members is None:  # never seated (only byes so far): its original members
+        members = [4 * (team - 1) + j + 1 for j in range(4)]
+    replacements = sorted(
+        doc[SWISS_KEY].get(REPLACEMENTS_KEY, []), key=lambda item: int(item["from_round"])
+    )
+    for item in replacements:
+        if int(item["from_round"]) <= round_number and int(item["slot"]) in members:
+            members[members.index(int(item["slot"]))] = int(item["by"])
+    return members
+
+
+def replace_in_pending(doc: Document, slot: int, by: int, from_round: int) -> Document:
+    """A copy of the live document where slot ``by`` (already an entrant of the same team)
+    takes slot ``slot``'s place in the team from round ``from_round`` on, a round not paired
+    yet: the rounds paired later seat ``by`` where the team's rotation seats ``slot``."""
+    state = live_swiss(doc)
+    if state is None:
+        raise MovementError("not a live Swiss movement")
+    if not len(state.paired) < from_round <= state.rounds:
+        raise MovementError(f"round {from_round} is not a pending round")
+    new = copy.deepcopy(doc)
+    new[SWISS_KEY].setdefault(REPLACEMENTS_KEY, []).append(
+        {"slot": slot, "by": by, "from_round": from_round}
+    )
+    return ensure_valid(new)
 
 
 def _round_tables(doc: Document, paired: PairedRound) -> list[dict[str, Any]]:
@@ -291,8 +320,8 @@ def _round_tables(doc: Document, paired: PairedRound) -> list[dict[str, Any]]:
     for i, (home, away) in enumerate(paired.matches):
         for k, (takers, defenders) in enumerate(((home, away), (away, home))):
             table = 2 * i + k + 1
-            taking = _current_members(doc, takers)
-            defending = _current_members(doc, defenders)
+            taking = _current_members(doc, takers, paired.round)
+            defending = _current_members(doc, defenders, paired.round)
             seats = {TEAM_TAKER_SEAT: taking[taker % 4]}
             for s, seat in enumerate(DEFENDER_SEATS):
                 seats[seat] = defending[(taker + 1 + (s + r) % 3) % 4]
@@ -321,7 +350,7 @@ def pair_next_round(doc: Document, standings: Sequence[int]) -> Document:
     new = copy.deepcopy(doc)
     byes = []
     if paired.bye is not None:
-        byes = _current_members(new, paired.bye)
+        byes = _current_members(new, paired.bye, paired.round)
     tables = _round_tables(new, paired)
     # entrants of the team never seated again (replaced) sit in the byes, as late changes do
     seated = {slot for table in tables for slot in table["seats"].values()} | set(byes)

@@ -20,6 +20,11 @@ round, the line kept, no replay, no new meeting) and is checked by the validator
   costs nothing (a player's percentage is the mean over the deals he played). The deals those
   tables would have played are scheduled once less (Neuberg's N, ``Schedule.tables_per_deal_set``).
 
+**Live Swiss** (quadrettes): a round not paired yet has no seats to hand over; the change is
+kept in the movement's ``swiss`` key (``movements.replace_in_pending``) and the pairing at the
+close of the round before seats the substitute where the team's rotation seats the replaced
+player.
+
 **Ranking** (the spec's individual rule, shared/domain/duplicate.md: a player's percentage is
 the mean of his per-deal percentages over the deals he played): the replaced player and the
 substitute are two entrants, each ranked on his own deals, each with his own score card; a
@@ -112,7 +117,8 @@ def _require_running(event: Event) -> None:
 
 
 def _check_round(event: Event, entrant: Entrant, from_round: int) -> None:
-    rounds = event.schedule.round_numbers
+    schedule = event.schedule
+    rounds = [*schedule.round_numbers, *schedule.pending_rounds]
     if from_round not in rounds:
         raise TournamentError(
             "round_out_of_range",
@@ -149,8 +155,9 @@ def _check_round(event: Event, entrant: Entrant, from_round: int) -> None:
             % {"player": entrant, "played": played, "next": played + 1},
             field="from_round",
         )
-    seated = any(
-        entrant.slot in play.slots for play in event.schedule.plays() if play.round >= from_round
+    # a team member keeps his place in the rounds of a live Swiss not paired yet
+    seated = (from_round in schedule.pending_rounds and entrant.team_id is not None) or any(
+        entrant.slot in play.slots for play in schedule.plays() if play.round >= from_round
     )
     if not seated:
         raise TournamentError(
@@ -309,6 +316,12 @@ def entrant_substitute(
         )
     document = _document(event)
     slot = _handed_over(document, entrant.slot, from_round, phantom=False)
+    if from_round in event.schedule.pending_rounds:
+        # live Swiss: the round is paired at the close of the one before, seating the substitute
+        try:
+            document = movements.replace_in_pending(document, entrant.slot, slot, from_round)
+        except movements.MovementError as exc:  # pragma: no cover - the checks above hold
+            raise TournamentError("movement_invalid", str(exc)) from exc
     _store_movement(event, document)
     substitute = Entrant.objects.create(
         event=event, slot=slot, player=player, team=entrant.team, line=entrant.line

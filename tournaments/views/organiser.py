@@ -335,7 +335,7 @@ def _late_change_context(event: Event, entrants: list[Entrant]) -> dict[str, Any
     by_entrant = {change.entrant_id: change for change in changes}
     by_replacement = {change.replacement_id: change for change in changes}
     last = late_changes.last_rounds_played(event)
-    rounds = event.schedule.round_numbers
+    rounds = [*event.schedule.round_numbers, *event.schedule.pending_rounds]  # live Swiss
     rows = []
     for entrant in entrants:
         replaces = by_replacement.get(entrant.pk)

@@ -44,6 +44,20 @@ def test_printouts_control_room_and_public_page_show_the_pending_rounds() -> Non
     assert PENDING.format(2) in public
 
 
+def test_the_deal_set_routes_list_the_rounds_not_paired_yet_at_every_table() -> None:
+    event = live_event(teams=6, rounds=3)
+    html = director(event).get(f"/en/organiser/events/{event.pk}/print/deal-sets/")
+    assert html.status_code == 200
+    sections = html.content.decode().split('class="page deal-set-route"')[1:]
+    assert len(sections) == 3
+    # deal set 1 is played in round 1 (paired); deal sets 2 and 3 in the pending rounds 2, 3,
+    # at each of the six tables (three matches of two tables)
+    assert PENDING.format(1) not in sections[0]
+    for number, section in ((2, sections[1]), (3, sections[2])):
+        assert PENDING.format(number - 1) in section
+        assert all(f"Table {table}" in section for table in range(1, 7))
+
+
 def test_closing_pairs_the_next_round_and_the_pages_show_it(client: Client) -> None:
     event = live_event(teams=6, rounds=3)
     organiser = director(event)

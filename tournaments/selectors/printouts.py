@@ -11,7 +11,7 @@ a route card without table or seat.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tournaments.models import SEATS, Entrant, Event, Table
 from tournaments.movements import deal_numbers
@@ -66,6 +66,9 @@ class DealSetRoute:
     deal_set: int
     deal_numbers: list[int]
     rows: list[tuple[int, list[tuple[int, int]]]]  # (round, [(table, copy), ...]) played only
+    # live Swiss: the round not paired yet that plays this deal set (every table, copy = table)
+    pending_round: int | None = None
+    pending_tables: list[int] = field(default_factory=list)
 
 
 def _slot_map(event: Event) -> dict[int, Entrant]:
@@ -134,6 +137,11 @@ def event_deal_set_routes(event: Event) -> list[DealSetRoute]:
             deal_set=k,
             deal_numbers=list(deal_numbers(k, event.deals_per_round)),
             rows=[(n, sorted(tables)) for n, tables in sorted(per_set[k].items())],
+            # a live Swiss round r plays deal set r at every table (docs/swiss.md)
+            pending_round=k if k in schedule.pending_rounds else None,
+            pending_tables=list(range(1, schedule.table_count + 1))
+            if k in schedule.pending_rounds
+            else [],
         )
         for k in range(1, schedule.deal_set_count + 1)
     ]

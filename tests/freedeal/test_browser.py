@@ -42,3 +42,33 @@ def test_table_of_five_enters_a_deal_at_390px(club, players, new_page: Any, live
     assert result.marks[str(seated[0])] == 136 and result.marks[str(seated[2])] == 68
     assert page.locator("#deal-1").inner_text().count("-68") == 3
     assert not page.evaluate(WIDER_THAN_WINDOW)
+
+
+def test_every_page_fits_a_phone(club, players, organiser, new_page: Any, live_server) -> None:
+    from freedeal.demo import build_demo
+    from tests.freedeal.conftest import TODAY
+
+    tournament = build_demo(club=club, players=players, seed=2, today=TODAY)
+    code = tournament.tables.order_by("number").first().code  # type: ignore[union-attr]
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", "orga")
+    page.fill("input[name=password]", "pw-orga-123")
+    page.locator("main button[type=submit], main input[type=submit]").first.click()
+    page.wait_for_load_state()
+    pk = tournament.pk
+    for path in (
+        "/free-deal/",
+        f"/free-deal/{pk}/",
+        f"/free-deal/{pk}/seating/",
+        f"/free-deal/{pk}/players/1/",
+        f"/free-deal/table/{code}/",
+        "/organiser/free-deal/",
+        "/organiser/free-deal/new/",
+        f"/organiser/free-deal/{pk}/",
+        f"/organiser/free-deal/{pk}/correct/1/1/1/",
+    ):
+        response = page.goto(live_server.url + path)
+        assert response is not None and response.status == 200, path
+        assert page.url == live_server.url + path, page.url
+        assert not page.evaluate(WIDER_THAN_WINDOW), path

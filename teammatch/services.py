@@ -164,9 +164,10 @@ def _sentinel(roster: TeamRoster) -> TeamRoster:
 
 def _labels(players: Sequence[Player]) -> dict[int, str]:
     """A distinct label per player (his name; his licence or id when two share a name)."""
-    names = [str(player) for player in players]
+    distinct = list({player.pk: player for player in players}.values())
+    names = [str(player) for player in distinct]
     labels = {}
-    for player, name in zip(players, names, strict=True):
+    for player, name in zip(distinct, names, strict=True):
         if names.count(name) > 1:
             name = f"{name} ({player.licence or player.pk})"
         labels[player.pk] = name
@@ -407,9 +408,14 @@ def set_lineup(
                 % {"quarter": quarter},
                 field="quarter",
             )
-        team_a, team_b, labels = rosters_of(match)
-        extra = {p.pk: p for p in seats.values() if p is not None and p.pk not in labels}
-        labels = {**labels, **_labels(list(extra.values()))} if extra else labels
+        members = CupTeamPlayer.objects.filter(team__in=[match.team_a_id, match.team_b_id])
+        everybody = {m.player.pk: m.player for m in members.select_related("player")}
+        for player in seats.values():
+            if player is not None:
+                everybody.setdefault(player.pk, player)
+        labels = _labels(list(everybody.values()))
+        assert match.team_a is not None and match.team_b is not None
+        team_a, team_b = roster_of(match.team_a, labels), roster_of(match.team_b, labels)
         candidate = QuarterLineup(match=match, quarter=quarter)
         for name in QuarterLineup.SEAT_FIELDS:
             player = seats.get(name)

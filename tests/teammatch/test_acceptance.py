@@ -88,7 +88,7 @@ def play_match(match: CupMatch, plan) -> list[tuple[int, int]]:
 
 def test_four_team_knockout_with_substitutions_and_hand_computed_pm():
     club, players, _ = club_with_players(20)
-    cup, teams = cup_with_teams(club, players, (6, 5, 4, 5), deals_per_quarter=3)
+    cup, _teams = cup_with_teams(club, players, (6, 5, 4, 5), deals_per_quarter=3)
     services.start_cup(cup)
     semis = list(CupMatch.objects.filter(cup=cup, round=1).order_by("slot"))
     final = CupMatch.objects.get(cup=cup, round=2)

@@ -185,7 +185,9 @@ def _room_context(room: MatchRoom, forms: dict[int, DealOutcomeForm], correct: i
     for deal in MatchDeal.objects.filter(match=match, quarter=match.quarter).order_by("number"):
         result = results.get(deal.pk)
         form = forms.get(deal.number)
-        correcting = writable and result is not None and (correct == deal.number or form)
+        correcting = (
+            writable and result is not None and (correct == deal.number or form is not None)
+        )
         if form is None and writable and (result is None or correcting):
             initial = DealOutcomeForm.initial_of(result.outcome) if result else {}
             form = DealOutcomeForm(
@@ -197,6 +199,7 @@ def _room_context(room: MatchRoom, forms: dict[int, DealOutcomeForm], correct: i
                 "result": result,
                 "form": form if writable else None,
                 "correcting": correcting,
+                "correctable": writable and result is not None,
             }
         )
     entered = sum(1 for card in cards if card["result"])

@@ -125,7 +125,11 @@ def test_room_phone_enters_and_corrects(running):
     assert saved.status_code == 302
     result = RoomResult.objects.get(deal=deal2, room="closed")
     assert result.contract == data["contract"]
-    # a correction before the quarter closes is kept in the history
+    # a correction before the quarter closes: the link opens the deal's form, filled in
+    assert 'id="correct-2"' in Client().get(f"/en/cups/room/{code}/").content.decode()
+    form = Client().get(f"/en/cups/room/{code}/?correct=2").content.decode()
+    assert 'action="/en/cups/room/' in form and f'value="{data["points"]}"' in form
+    assert Client().get(f"/cups/room/{code}/").status_code == 200  # French, the default
     post["d2-points"] = data["points"] + 5
     assert Client().post(f"/en/cups/room/{code}/deals/2/", post).status_code == 302
     result.refresh_from_db()

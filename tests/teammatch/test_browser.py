@@ -11,6 +11,7 @@ import pytest
 
 from teammatch import services
 from teammatch.models import CupMatch, MatchDeal, MatchRoom, RoomResult
+from tests.factories import DEFAULT_PASSWORD
 from tests.teammatch.worlds import club_with_players, cup_with_teams, feasible, members, seats_for
 
 PHONE = {"width": 390, "height": 844}
@@ -60,3 +61,25 @@ def test_room_phone_enters_a_deal_at_390px(live_server: Any, new_page: Any) -> N
     assert no_sideways_scroll(page)
     page.goto(f"{live_server.url}/en/cups/{cup.pk}/")
     assert no_sideways_scroll(page)
+
+
+def test_organiser_screens_fit_a_phone(live_server: Any, new_page: Any) -> None:
+    club, players, organiser = club_with_players(8)
+    cup, _teams = cup_with_teams(club, players, (4, 4), deals_per_quarter=2, public=True)
+    services.start_cup(cup)
+    match = CupMatch.objects.get(cup=cup)
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+    page.goto(f"{live_server.url}/en/login/?next=/en/organiser/cups/")
+    page.fill("#id_username", organiser.username)
+    page.fill("#id_password", DEFAULT_PASSWORD)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/en/organiser/cups/$"))
+    for path in (
+        "/en/organiser/cups/",
+        "/en/organiser/cups/new/",
+        f"/en/organiser/cups/{cup.pk}/",
+        f"/en/organiser/cups/{cup.pk}/matches/{match.pk}/",
+        f"/en/organiser/cups/{cup.pk}/matches/{match.pk}/deals/1/open/",
+    ):
+        page.goto(f"{live_server.url}{path}")
+        assert no_sideways_scroll(page), path

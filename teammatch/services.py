@@ -342,7 +342,7 @@ def finish_cup(cup: Cup) -> Cup:
 
 def _locked_match(match: CupMatch) -> CupMatch:
     return (
-        CupMatch.objects.select_for_update()
+        CupMatch.objects.select_for_update(of=("self",))
         .select_related("cup", "team_a", "team_b")
         .get(pk=match.pk)
     )
@@ -590,7 +590,7 @@ def room_result_enter(
                 "quarter_closed",
                 _("Quarter %(quarter)s is closed: ask the director.") % {"quarter": match.quarter},
             )
-        label = label or _("%(room)s phone") % {"room": room.get_room_display()}
+        label = label or _("%(room)s phone") % {"room": str(room.get_room_display()).lower()}
         return _write(match, deal, room.room, outcome, Actor(label=label), False, "")
 
 

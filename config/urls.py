@@ -31,6 +31,8 @@ API_ENDPOINTS = {
     "event_rankings": "events/{event_id}/rankings/",
     "deal_hand_scores": "events/{event_id}/deals/{number}/hand-scores/",
     "series_ranking": "series/{id}/ranking/",
+    "cup_bracket": "cups/{id}/bracket/",
+    "free_deal_ranking": "free-deal/{id}/ranking/",
     "table": "tables/{code}/",
     "table_results": "tables/{code}/results/",
 }

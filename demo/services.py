@@ -15,6 +15,11 @@ What :func:`build_demo` leaves behind (in the configured database):
   have still to play show no outcome on any page of the simultaneous) and *Vienne* (3 tables,
   running: its first rounds were scored on paper and imported from a CSV file through
   ``section_results_import``, the others entered at the tables);
+- a public **team-match cup**, *Coupe de France par équipes* (``teammatch.demo``): four teams
+  of the club's players in a knockout bracket, the semi-finals played (substitutions between
+  quarters), the final in its third quarter;
+- a public **free-deal tournament**, *Tournoi de donnes libres* (``freedeal.demo``): 14 of the
+  club's players at tables of 5, 5 and 4 under the traditional rules, its last party in play;
 - a public **series**, *Challenge du club* (:data:`SERIES_NAME`), over the club's events and
   its Lyon section: the finished triplette and quadrette count, the running individual event
   and the section (its simultaneous still in play) are listed until their final rankings.
@@ -198,6 +203,8 @@ class DemoSummary:
     events: list[DemoEvent] = field(default_factory=list)
     simultaneous: DemoSimultaneous | None = None
     series: Series | None = None
+    cup: Any = None  # teammatch.models.Cup
+    free_deal: Any = None  # freedeal.models.FreeDealTournament
     seconds: float = 0.0
 
     @property
@@ -228,6 +235,7 @@ def demo_reset() -> None:
         return
     section_clubs = {plan.club for plan in SECTION_PLANS} - {DEMO_CLUB_NAME}
     with transaction.atomic():
+        _reset_cups_and_free_deals(owned)
         own = list(Event.objects.filter(club__in=owned).values_list("pk", flat=True))
         ids = [*own, *Event.objects.filter(simultaneous__in=own).values_list("pk", flat=True)]
         players = set(
@@ -251,6 +259,20 @@ def demo_reset() -> None:
         ).delete()
         for club in owned:
             club.delete()
+
+
+def _reset_cups_and_free_deals(clubs: Sequence[Club]) -> None:
+    """Delete the clubs' team-match cups and free-deal tournaments (histories protect their
+    results, results and matches protect what they name: those go first)."""
+    from freedeal.models import FreeDealChange, FreeDealTournament
+    from teammatch.models import Cup, CupMatch, RoomResult, RoomResultChange
+
+    RoomResultChange.objects.filter(result__match__cup__club__in=clubs).delete()
+    RoomResult.objects.filter(match__cup__club__in=clubs).delete()
+    CupMatch.objects.filter(cup__club__in=clubs).delete()
+    Cup.objects.filter(club__in=clubs).delete()
+    FreeDealChange.objects.filter(tournament__club__in=clubs).delete()
+    FreeDealTournament.objects.filter(club__in=clubs).delete()
 
 
 # ----------------------------------------------------------------------------- players
@@ -574,6 +596,20 @@ def _series(club: Club, summary: DemoSummary) -> Series:
     return series
 
 
+def _cup_and_free_deal(club: Club, seed: int, today: dt.date) -> tuple[Any, Any]:
+    """The club's team-match cup and free-deal tournament, played by its own members (those
+    of the individual event: a club's players play every kind of competition)."""
+    from freedeal import demo as free_deal_demo  # they use this module's play_outcome
+    from teammatch import demo as cup_demo
+
+    members = list(Player.objects.filter(club=club).order_by("licence")[:34])
+    cup = cup_demo.build_demo(club=club, players=members[:20], seed=seed, today=today)
+    free_deal = free_deal_demo.build_demo(
+        club=club, players=members[20:34], seed=seed + 1, today=today - dt.timedelta(days=4)
+    )
+    return cup, free_deal
+
+
 def build_demo(*, seed: int = DEFAULT_SEED, password: str | None = None) -> DemoSummary:
     """Reset and rebuild the demo club, its organiser, its three events and its league's
     simultaneous (see module doc)."""
@@ -621,5 +657,6 @@ def build_demo(*, seed: int = DEFAULT_SEED, password: str | None = None) -> Demo
     )  # fmt: skip
     summary.simultaneous = _simultaneous(club, user, rng, seed + 3, today)
     summary.series = _series(club, summary)
+    summary.cup, summary.free_deal = _cup_and_free_deal(club, seed + 4, today)
     summary.seconds = time.monotonic() - started
     return summary

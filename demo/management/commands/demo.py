@@ -232,9 +232,41 @@ class Command(OneLineErrorCommand):
             out(f"  series ranking    {base}/series/{series.pk}/   "
                 f"(export: {base}/series/{series.pk}/export/ranking.csv)")  # fmt: skip
             out(f"  its formula       {base}/organiser/series/{series.pk}/")
+        if summary.cup is not None:
+            self._print_cup(summary.cup, base)
+        if summary.free_deal is not None:
+            self._print_free_deal(summary.free_deal, base)
         out("")
         out(f"REST API:           {base}/api/v1/   (docs: {base}/api/docs/)")
         out("")
+
+    def _print_cup(self, cup: Any, base: str) -> None:
+        from teammatch.models import CupMatch, MatchRoom
+
+        out = self.stdout.write
+        out("")
+        out(f"{cup.name} — a knockout cup of team matches, the final in play")
+        out(f"  bracket (live)    {base}/cups/{cup.pk}/")
+        final = CupMatch.objects.filter(cup=cup).order_by("-round", "slot").first()
+        if final is not None:
+            out(f"  the final's sheet {base}/cups/{cup.pk}/matches/{final.pk}/")
+            for room in MatchRoom.objects.filter(match=final).order_by("-room"):
+                out(f"  {room.room + ' room phone':<17} {base}/cups/room/{room.code}/")
+        out(f"  director          {base}/organiser/cups/{cup.pk}/")
+        out(f"  API               {base}/api/v1/cups/{cup.pk}/bracket/")
+
+    def _print_free_deal(self, tournament: Any, base: str) -> None:
+        out = self.stdout.write
+        out("")
+        out(f"{tournament.name} — free deals, its last party in play")
+        out(f"  ranking           {base}/free-deal/{tournament.pk}/")
+        out(f"  seating           {base}/free-deal/{tournament.pk}/seating/")
+        table = tournament.tables.order_by("-number").first()
+        if table is not None:
+            out(f"  table entry       {base}/free-deal/table/{table.code}/   "
+                f"(table {table.number}, still playing)")  # fmt: skip
+        out(f"  director          {base}/organiser/free-deal/{tournament.pk}/")
+        out(f"  API               {base}/api/v1/free-deal/{tournament.pk}/ranking/")
 
     def _print_simultaneous(
         self, simultaneous: DemoSimultaneous, base: str, csv_path: Path | None

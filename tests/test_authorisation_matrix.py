@@ -187,6 +187,40 @@ MATRIX: dict[str, dict[str, str]] = {
     "series:organiser_event_remove": {"GET": "LLLLMMM", "POST": "LLLLADA"},
     "series:organiser_delete": {"GET": "LLLLMMM", "POST": "LLLLADA"},
     "api:series_ranking": {"GET": "AAAAAAA"},
+    # Free-deal tournaments: public pages of a public tournament for everybody; the table
+    # phone for its own code only (a deal beyond the party: refused); the organiser's screens
+    # for the club's organisers (another club's: not found).
+    "freedeal:index": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "freedeal:organiser_action": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "freedeal:organiser_correct": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "freedeal:organiser_create": {"GET": "LLLLAAA", "POST": "LLLLVVV"},
+    "freedeal:organiser_detail": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "freedeal:organiser_list": {"GET": "LLLLAAA", "POST": "LLLLMMM"},
+    "freedeal:player": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "freedeal:ranking": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "freedeal:seating": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "freedeal:table": {"GET": "DAADDDD", "POST": "MMMMMMM"},
+    "freedeal:table_deal": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
+    "api:free_deal_ranking": {"GET": "AAAAAAA"},
+    # Team-match cups: the same, the room phone for its own code (a deal of a later quarter:
+    # refused).
+    "teammatch:bracket": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "teammatch:index": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "teammatch:match": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "teammatch:organiser_close_quarter": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "teammatch:organiser_create": {"GET": "LLLLAAA", "POST": "LLLLVVV"},
+    "teammatch:organiser_cup": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "teammatch:organiser_finish_cup": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "teammatch:organiser_finish_match": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "teammatch:organiser_lineup": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "teammatch:organiser_list": {"GET": "LLLLAAA", "POST": "LLLLMMM"},
+    "teammatch:organiser_match": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "teammatch:organiser_result": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "teammatch:organiser_start": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "teammatch:organiser_team": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "teammatch:room": {"GET": "DAADDDD", "POST": "MMMMMMM"},
+    "teammatch:room_deal": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
+    "api:cup_bracket": {"GET": "AAAAAAA"},
 }
 
 
@@ -262,6 +296,16 @@ class World:
     team_id: int
     sessions: dict[str, str]  # role -> session cookie
     series_id: int = 0  # a public series of the event's club, holding the event
+    # A running public free-deal tournament of the event's club (4 players, one table) and a
+    # running public team-match cup (two teams: one match, its first quarter lined up).
+    free_deal_id: int = 0
+    free_deal_code: str = ""
+    cup_id: int = 0
+    cup_team_id: int = 0
+    match_id: int = 0
+    room_code: str = ""
+    match_deal: int = 0  # the match's first deal (quarter 1)
+    later_match_deal: int = 0  # a deal of quarter 2
 
 
 def _deals_at(event: Event, round_number: int) -> list[Deal]:
@@ -304,6 +348,8 @@ def world() -> World:
                            points_table=[3, 2, 1], points_default=0, best_n=None,
                            min_events=1)  # fmt: skip
     series_event_add(series=series, event=event)
+    free_deal, cup, match = _free_deal_and_cup(event)
+    match_deals = list(match.deals.order_by("number").values_list("number", "quarter"))
     return World(
         event=event,
         table=table,
@@ -317,7 +363,43 @@ def world() -> World:
         team_id=TeamFactory(event=event).pk,
         sessions=sessions,
         series_id=series.pk,
+        free_deal_id=free_deal.pk,
+        free_deal_code=free_deal.tables.get(number=1).code,
+        cup_id=cup.pk,
+        cup_team_id=cup.teams.order_by("seed").first().pk,
+        match_id=match.pk,
+        room_code=match.rooms.get(room="open").code,
+        match_deal=match_deals[0][0],
+        later_match_deal=next(number for number, quarter in match_deals if quarter == 2),
     )
+
+
+def _free_deal_and_cup(event: Event) -> tuple[Any, Any, Any]:
+    from freedeal import services as free_deal_services
+    from teammatch import services as cup_services
+    from teammatch.models import CupMatch
+    from tests.factories import PlayerFactory
+
+    players = [PlayerFactory(club=event.club) for _ in range(8)]
+    free_deal = free_deal_services.create_tournament(
+        club=event.club, name="Libres", date=event.date, public=True, seed=1
+    )
+    for player in players[:4]:
+        free_deal_services.register_player(free_deal, player)
+    free_deal = free_deal_services.start(free_deal)
+    cup = cup_services.create_cup(club=event.club, name="Coupe", date=event.date, public=True,
+                                  deals_per_quarter=2, deal_seed=1, tie_break_seed=1)  # fmt: skip
+    cup_services.add_team(cup=cup, name="A", players=players[:4])
+    cup_services.add_team(cup=cup, name="B", players=players[4:])
+    cup = cup_services.start_cup(cup)
+    match = CupMatch.objects.get(cup=cup, round=1)
+    a, b = players[:4], players[4:]
+    seats = {"open_taker": a[0], "closed_taker": b[0]}
+    for index in (1, 2, 3):
+        seats[f"open_defender_{index}"] = b[index]
+        seats[f"closed_defender_{index}"] = a[index]
+    cup_services.set_lineup(match=match, quarter=1, seats=seats)
+    return free_deal, cup, match
 
 
 # ----------------------------------------------------------------------------- the requests
@@ -372,9 +454,24 @@ def build_call(world: World, route: Route, role: str) -> Call:
         values["number"] = 1  # a round number
     else:
         values["number"] = world.open_entered.number
+    if name.startswith("freedeal:") or name == "api:free_deal_ranking":
+        # a free-deal tournament's pages: its table 1 in party 1 (a code of another event's
+        # table for table_other_event, unknown for the others); deal 5 is beyond a party of 4
+        values.update(pk=world.free_deal_id, number=1, party=1, table=1, action="finish")
+        values["deal"] = 5 if role == "table_later" else 1
+        if role in ("table_open", "table_later"):
+            values["code"] = world.free_deal_code
+    elif name.startswith("teammatch:") or name == "api:cup_bracket":
+        # the cup's match: its open room's phone, aimed at quarter 1 (lined up, open) or at a
+        # deal of quarter 2 for table_later
+        values.update(cup_id=world.cup_id, team_id=world.cup_team_id, match_id=world.match_id,
+                      quarter=1, room="open")  # fmt: skip
+        values["number"] = world.later_match_deal if role == "table_later" else world.match_deal
+        if role in ("table_open", "table_later"):
+            values["code"] = world.room_code
     path = "/" + route.pattern
     for key, value in values.items():
-        for converter in ("int", "str", "path", ""):
+        for converter in ("int", "str", "path", "slug", ""):
             placeholder = f"<{converter}:{key}>" if converter else f"<{key}>"
             path = path.replace(placeholder, str(value))
     assert "<" not in path, f"no value for a parameter of {route.name}: {route.pattern}"

@@ -1,14 +1,15 @@
 """No page is wider than a phone (issue #11): every public and organiser page at 390×844, French.
 
 The demo (:func:`demo.services.build_demo`: a running individual event with results, a finished
-triplette and quadrette, a simultaneous with its sections) is built once, then Chromium visits
+triplette and quadrette, a simultaneous with its sections, a team-match cup and a free-deal
+tournament) is built once, then Chromium visits
 every page that ``manage.py screenshots`` knows (:data:`ROUTES`), logged in as the demo's
 organiser, and checks that the document is no wider than the window
 (``scrollWidth <= innerWidth``): a wide table scrolls inside its own box or reflows. The public
 event menu must show every entry inside the window (nothing hidden in a scroller), and the
 frequency sheet its values, marks and percentages. A first test checks that the page list
-covers every named URL of the ``public``, ``organiser`` and ``series`` namespaces, or says why
-not.
+covers every named URL of the ``public``, ``organiser``, ``series``, ``teammatch`` (team-match
+cups) and ``freedeal`` (free-deal tournaments) namespaces, or says why not.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from demo.services import DEMO_USERNAME, build_demo
 
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "phone-width-demo"
-NAMESPACES = ("public", "organiser", "series")
+NAMESPACES = ("public", "organiser", "series", "teammatch", "freedeal")
 
 OVERFLOW_JS = """() => {
   const width = window.innerWidth;

@@ -8,9 +8,10 @@ organiser pages (logged in as the demo organiser) at each width, in one language
 written. Every wait is bounded; bad arguments end with exit code 2 and one line.
 
 The pages are listed once, here (:data:`ROUTES`, :func:`site_pages`), for every named URL of the
-``public``, ``organiser`` and ``series`` namespaces: the phone-width browser test visits all of
-them and checks that the list covers the URL resolver (a URL is either visited or excluded with
-its reason in :data:`EXCLUDED`). The screenshots take the main ones; ``--all`` takes every one.
+``public``, ``organiser``, ``series``, ``teammatch`` and ``freedeal`` namespaces: the
+phone-width browser test visits all of them and checks that the list covers the URL resolver (a
+URL is either visited or excluded with its reason in :data:`EXCLUDED`). The screenshots take the
+main ones; ``--all`` takes every one.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ SIMULTANEOUS = "simultaneous"  # the league's simultaneous (its sections' parent
 SECTION = "section"  # a section whose last round is in play
 SITE = "site"  # pages of no event
 SERIES = "series"  # the demo club's series (its Target's ``event`` is the Series)
+CUP = "cup"  # the demo club's team-match cup, its final in play (``event`` is the Cup)
+FREE_DEAL = "free_deal"  # the demo club's free-deal tournament, its last party in play
 PLAYED = (INDIVIDUAL, TRIPLETTE, QUADRETTE, SECTION)
 EVENTS = (*PLAYED, SIMULTANEOUS)
 TEAMS = (TRIPLETTE, QUADRETTE)
@@ -123,6 +126,51 @@ def _table(target: Target) -> dict[str, object]:
     return {"code": target.table_code}
 
 
+def _cup(target: Target) -> dict[str, object]:
+    return {"cup_id": target.event.pk}
+
+
+def _cup_final(target: Target) -> dict[str, object]:
+    """The cup's last match (the final, in play)."""
+    final = target.event.matches.order_by("-round", "slot").first()
+    return {"cup_id": target.event.pk, "match_id": final.pk}
+
+
+def _cup_team(target: Target) -> dict[str, object]:
+    return {"cup_id": target.event.pk, "team_id": target.event.teams.order_by("seed")[0].pk}
+
+
+def _cup_result(target: Target) -> dict[str, object]:
+    """The director's page of the final's first deal in the open room."""
+    kwargs = _cup_final(target)
+    deal = target.event.matches.get(pk=kwargs["match_id"]).deals.order_by("number")[0]
+    return {**kwargs, "number": deal.number, "room": "open"}
+
+
+def _cup_room(target: Target) -> dict[str, object]:
+    final = target.event.matches.order_by("-round", "slot").first()
+    return {"code": final.rooms.get(room="open").code}
+
+
+def _free_deal(target: Target) -> dict[str, object]:
+    return {"pk": target.event.pk}
+
+
+def _free_deal_player(target: Target) -> dict[str, object]:
+    return {"pk": target.event.pk, "number": 1}
+
+
+def _free_deal_table(target: Target) -> dict[str, object]:
+    """A table still playing the last party (the highest number: the first one is done)."""
+    return {"code": target.event.tables.order_by("-number")[0].code}
+
+
+def _free_deal_result(target: Target) -> dict[str, object]:
+    result = target.event.results.order_by("party", "table__number", "deal")[0]
+    return {"pk": target.event.pk, "party": result.party, "table": result.table.number,
+            "deal": result.deal}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Route:
     kinds: tuple[str, ...]
@@ -175,6 +223,25 @@ ROUTES: dict[str, Route] = {
     "series:organiser_list": Route((SITE,), _none, organiser=True),
     "series:organiser_create": Route((SITE,), _none, organiser=True),
     "series:organiser_edit": Route((SERIES,), _series_pk, (SERIES,), organiser=True),
+    "teammatch:index": Route((SITE,), _none, (SITE,)),
+    "teammatch:bracket": Route((CUP,), _cup, (CUP,)),
+    "teammatch:match": Route((CUP,), _cup_final, (CUP,)),
+    "teammatch:room": Route((CUP,), _cup_room, (CUP,)),
+    "teammatch:organiser_list": Route((SITE,), _none, organiser=True),
+    "teammatch:organiser_create": Route((SITE,), _none, organiser=True),
+    "teammatch:organiser_cup": Route((CUP,), _cup, (CUP,), organiser=True),
+    "teammatch:organiser_team": Route((CUP,), _cup_team, organiser=True),
+    "teammatch:organiser_match": Route((CUP,), _cup_final, (CUP,), organiser=True),
+    "teammatch:organiser_result": Route((CUP,), _cup_result, organiser=True),
+    "freedeal:index": Route((SITE,), _none, (SITE,)),
+    "freedeal:ranking": Route((FREE_DEAL,), _free_deal, (FREE_DEAL,)),
+    "freedeal:seating": Route((FREE_DEAL,), _free_deal, (FREE_DEAL,)),
+    "freedeal:player": Route((FREE_DEAL,), _free_deal_player, (FREE_DEAL,)),
+    "freedeal:table": Route((FREE_DEAL,), _free_deal_table, (FREE_DEAL,)),
+    "freedeal:organiser_list": Route((SITE,), _none, organiser=True),
+    "freedeal:organiser_create": Route((SITE,), _none, organiser=True),
+    "freedeal:organiser_detail": Route((FREE_DEAL,), _free_deal, (FREE_DEAL,), organiser=True),
+    "freedeal:organiser_correct": Route((FREE_DEAL,), _free_deal_result, organiser=True),
 }
 
 _ACTION = "POST only: an action that redirects to a page listed here, no page of its own"
@@ -185,6 +252,16 @@ EXCLUDED: dict[str, str] = {
     "public:export_results": _FILE,
     "public:organiser_archive": _FILE + " (the event's JSON archive)",
     "series:export": _FILE,
+    "teammatch:room_deal": _ACTION + " (a room phone saves a deal)",
+    "freedeal:table_deal": _ACTION + " (a table phone saves a deal)",
+    "freedeal:organiser_action": _ACTION + " (the director's set-up and party actions)",
+    **{
+        f"teammatch:{name}": _ACTION
+        for name in (
+            "organiser_start", "organiser_finish_cup", "organiser_lineup",
+            "organiser_close_quarter", "organiser_finish_match",
+        )
+    },
     **{
         f"series:{name}": _ACTION
         for name in ("organiser_event_add", "organiser_event_remove", "organiser_delete")
@@ -226,7 +303,9 @@ def demo_targets() -> dict[str, Target]:
         SERIES_NAME,
         SIMULTANEOUS_NAME,
     )
+    from freedeal.models import FreeDealTournament
     from series.models import Series
+    from teammatch.models import Cup
     from tournaments.models import Entrant, Event, TableResult
     from tournaments.publication import deals_hidden_from
 
@@ -242,6 +321,10 @@ def demo_targets() -> dict[str, Target]:
     }
     series = Series.objects.get(club__name=DEMO_CLUB_NAME, name=SERIES_NAME)
     targets = {SITE: Target(SITE), SERIES: Target(SERIES, series)}
+    targets[CUP] = Target(CUP, Cup.objects.get(club__name=DEMO_CLUB_NAME))
+    targets[FREE_DEAL] = Target(
+        FREE_DEAL, FreeDealTournament.objects.get(club__name=DEMO_CLUB_NAME)
+    )
     for kind, event in events.items():
         if kind in (SIMULTANEOUS, SECTION):
             # A section plays its simultaneous's deals; the first one every section has played.

@@ -229,6 +229,9 @@ SPECTACULAR_SETTINGS = {
         "SideEnum": "tournaments.models.Side",
         "SizeEnum": "tournaments.models.PoigneeSize",
         "RulesetNameEnum": "tournaments.api.serializers.RULESET_NAME_CHOICES",
+        # draft / running / finished: events, cups and free-deal tournaments alike
+        "StatusEnum": "tournaments.models.Event.Status",
+        "CupMatchStatusEnum": "teammatch.models.CupMatch.Status",
     },
 }
 

@@ -21,7 +21,6 @@ stored with no taker, no outcome and every mark 0.
 from __future__ import annotations
 
 import datetime
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -50,6 +49,7 @@ from tournaments.movements.free_deal import (
     seat_parties,
     table_sizes,
 )
+from tournaments.services.deals import random_seed
 
 PASSED = "passed"
 Status = FreeDealTournament.Status
@@ -109,6 +109,13 @@ def _check_settings(parties: object, deals_per_party: object, tie_break: str) ->
 
 
 # --------------------------------------------------------------------------- set-up
+def _check_name(name: str) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise TournamentError("name_required", _("Give the tournament a name."), field="name")
+    return name[:200]
+
+
 def create_tournament(
     *,
     club: Club,
@@ -121,26 +128,26 @@ def create_tournament(
     public: bool = False,
     seed: int | None = None,
 ) -> FreeDealTournament:
-    name = (name or "").strip()
-    if not name:
-        raise TournamentError("name_required", _("Give the tournament a name."), field="name")
+    name = _check_name(name)
     count, deals = _check_settings(parties, deals_per_party, tie_break)
     return FreeDealTournament.objects.create(
         club=club,
-        name=name[:200],
+        name=name,
         date=date,
         ruleset=clean_ruleset(ruleset),
         parties=count,
         deals_per_party=deals,
         tie_break=tie_break,
         public=public,
-        seed=random.SystemRandom().randrange(1 << 31) if seed is None else seed,
+        seed=random_seed() if seed is None else seed,
     )
 
 
 def update_settings(
     tournament: FreeDealTournament,
     *,
+    name: str,
+    date: datetime.date,
     ruleset: Mapping[str, object] | str | None,
     parties: int,
     deals_per_party: int,
@@ -148,6 +155,7 @@ def update_settings(
     public: bool,
 ) -> FreeDealTournament:
     """Change the settings; the rules and the format only before the start."""
+    name = _check_name(name)
     with transaction.atomic():
         locked = _locked(tournament)
         count, deals = _check_settings(parties, deals_per_party, tie_break)
@@ -161,6 +169,7 @@ def update_settings(
             )
         locked.ruleset, locked.parties, locked.deals_per_party = stored, count, deals
         locked.tie_break, locked.public = tie_break, public
+        locked.name, locked.date = name, date
         locked.save()
     return locked
 

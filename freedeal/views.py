@@ -348,14 +348,13 @@ def organiser_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
             data = form.cleaned_data
             services.update_settings(
                 tournament,
+                name=data["name"],
+                date=data["date"],
                 ruleset=form.ruleset(),
                 parties=data["parties"],
                 deals_per_party=data["deals_per_party"],
                 tie_break=data["tie_break"],
                 public=data["public"],
-            )
-            FreeDealTournament.objects.filter(pk=tournament.pk).update(
-                name=data["name"], date=data["date"]
             )
             messages.success(request, _("Settings saved."))
         elif action == "register":

@@ -109,6 +109,29 @@ def test_organiser_creates_registers_starts(club, players, orga_client) -> None:
     assert orga_client.post(base + "close_party/", {"confirm": "1"}).status_code == 302
 
 
+def test_settings_change_name_and_date_and_keep_the_format_once_started(
+    club, players, orga_client
+) -> None:
+    tournament = make_tournament(club, players, 4, start=False)
+    url = f"/en/organiser/free-deal/{tournament.pk}/do/settings/"
+    fields = {"name": "Lundi soir", "date": "2026-11-30", "rules": "fft", "pousse_multiplier": 2,
+              "parties": 3, "deals_per_party": 2, "tie_break": "best_party",
+              "public": "on"}  # fmt: skip
+    assert orga_client.post(url, fields).status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.name, str(tournament.date), tournament.parties) == (
+        "Lundi soir", "2026-11-30", 3
+    )  # fmt: skip
+    assert orga_client.post(url, {**fields, "name": "  "}).status_code == 400
+    services.start(tournament)
+    refused = orga_client.post(url, {**fields, "name": "Mardi", "parties": 4})
+    assert refused.status_code == 400
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.parties) == ("Lundi soir", 3)  # nothing written
+    assert orga_client.post(url, {**fields, "name": "Mardi"}).status_code == 302
+    assert FreeDealTournament.objects.get(pk=tournament.pk).name == "Mardi"
+
+
 def test_table_phone_entry_and_refusals(club, players) -> None:
     tournament = make_tournament(club, players, 5)
     table = tournament.tables.get()

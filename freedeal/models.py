@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.enums import Contract
-from tournaments.models import Club, Player, new_table_code
+from tournaments.models import ChangeRecord, Club, Player, new_table_code
 
 MAX_PARTIES = 30
 MAX_DEALS_PER_PARTY = 12
@@ -191,7 +191,7 @@ class FreeDealResult(models.Model):
         return int(self.marks.get(str(number), 0))
 
 
-class FreeDealChange(models.Model):
+class FreeDealChange(ChangeRecord):
     """Append-only history of every result entry and correction: who, when, why, before/after."""
 
     class Action(models.TextChoices):
@@ -204,14 +204,6 @@ class FreeDealChange(models.Model):
     # PROTECT: a result with a history is never deleted (corrections are new lines).
     result = models.ForeignKey(FreeDealResult, on_delete=models.PROTECT, related_name="history")
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    actor_label = models.CharField(_("by"), max_length=120, blank=True)
-    at = models.DateTimeField(_("at"), auto_now_add=True)
-    reason = models.TextField(_("reason"), blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "at", "pk"]

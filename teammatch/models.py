@@ -13,13 +13,12 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from scoring.core.model import IMP_THRESHOLDS
-from tournaments.models import Club, Contract, Player, Seat, new_table_code
+from tournaments.models import ChangeRecord, Club, Contract, Player, Seat, new_table_code
 
 MAX_DEALS_PER_QUARTER = 12
 
@@ -278,7 +277,7 @@ class RoomResult(models.Model):
         return self.points_half // 2 if self.points_half % 2 == 0 else self.points_half / 2
 
 
-class RoomResultChange(models.Model):
+class RoomResultChange(ChangeRecord):
     """Append-only history of every room result change: who, when, why, before and after."""
 
     class Action(models.TextChoices):
@@ -287,14 +286,6 @@ class RoomResultChange(models.Model):
 
     result = models.ForeignKey(RoomResult, on_delete=models.PROTECT, related_name="history")
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    actor_label = models.CharField(_("by"), max_length=120, blank=True)
-    at = models.DateTimeField(_("at"), auto_now_add=True)
-    reason = models.TextField(_("reason"), blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["result", "at", "pk"]

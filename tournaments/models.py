@@ -501,7 +501,25 @@ class TableResult(models.Model):
         }
 
 
-class ResultChange(models.Model):
+class ChangeRecord(models.Model):
+    """A line of an append-only history of result changes: who (a user, or a label such as a
+    table), when, why, and the result before and after. Each history (duplicate results here,
+    room results of a team match, free-deal results) adds its result and its actions."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    actor_label = models.CharField(_("by"), max_length=120, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class ResultChange(ChangeRecord):
     """Append-only history of every result change: who, when, why, before and after."""
 
     class Action(models.TextChoices):
@@ -515,14 +533,6 @@ class ResultChange(models.Model):
     # PROTECT: a result with a history cannot be deleted (corrections are new history lines).
     result = models.ForeignKey(TableResult, on_delete=models.PROTECT, related_name="history")
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    actor_label = models.CharField(_("by"), max_length=120, blank=True)
-    at = models.DateTimeField(_("at"), auto_now_add=True)
-    reason = models.TextField(_("reason"), blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "at", "pk"]

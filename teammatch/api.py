@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from teammatch.models import Cup, CupMatch, CupTeam
-from teammatch.services import match_sheet
+from teammatch.services import match_sheets
 from teammatch.views import round_name
 from tournaments.api.serializers import ErrorSerializer
 
@@ -71,13 +71,15 @@ class CupBracketSerializer(serializers.Serializer):
 def bracket_data(cup: Cup) -> dict[str, Any]:
     matches = list(CupMatch.objects.filter(cup=cup).order_by("round", "slot"))
     rounds = max((m.round for m in matches), default=0)
+    played = [m for m in matches if m.team_a_id and m.team_b_id and not m.bye]
+    sheets = match_sheets(played, cup, everything=False)
     rows = []
     for match in matches:
         quarters: list[dict[str, Any]] = []
         pm_a = None
         counted = total = 0
-        if match.team_a_id and match.team_b_id and not match.bye:
-            sheet = match_sheet(match, everything=False)
+        sheet = sheets.get(match.pk)
+        if sheet is not None:
             quarters = [
                 {
                     "quarter": q.number,

@@ -771,20 +771,31 @@ def match_sheet(match: CupMatch, *, everything: bool) -> MatchSheet:
     ``everything`` (organisers) shows every entered result; otherwise (the public) a deal
     entered in one room only is not shown and counts for nothing (the publication rule).
     """
-    scale = tuple(match.cup.pm_scale)
+    return match_sheets([match], match.cup, everything=everything)[match.pk]
+
+
+def match_sheets(
+    matches: Sequence[CupMatch], cup: Cup, *, everything: bool
+) -> dict[int, MatchSheet]:
+    """:func:`match_sheet` of each of ``cup``'s ``matches`` (by match id), in three queries
+    whatever their number (the bracket shows every match's sheet totals)."""
+    scale = tuple(cup.pm_scale)
+    ids = [match.pk for match in matches]
     results: dict[tuple[int, str], RoomResult] = {
-        (r.deal_id, r.room): r for r in RoomResult.objects.filter(match=match)
+        (r.deal_id, r.room): r for r in RoomResult.objects.filter(match_id__in=ids)
     }
     lineups = {
-        lu.quarter: lu
-        for lu in QuarterLineup.objects.filter(match=match).select_related(
+        (lu.match_id, lu.quarter): lu
+        for lu in QuarterLineup.objects.filter(match_id__in=ids).select_related(
             *QuarterLineup.SEAT_FIELDS
         )
     }
-    quarters: dict[int, QuarterLine] = {}
-    for deal in MatchDeal.objects.filter(match=match).order_by("number"):
+    per_match: dict[int, dict[int, QuarterLine]] = {match_id: {} for match_id in ids}
+    for deal in MatchDeal.objects.filter(match_id__in=ids).order_by("match_id", "number"):
+        quarters = per_match[deal.match_id]
         line = quarters.setdefault(
-            deal.quarter, QuarterLine(deal.quarter, lineups.get(deal.quarter), [], 0, 0, 0)
+            deal.quarter,
+            QuarterLine(deal.quarter, lineups.get((deal.match_id, deal.quarter)), [], 0, 0, 0),
         )
         open_result = results.get((deal.pk, RoomName.OPEN.value))
         closed_result = results.get((deal.pk, RoomName.CLOSED.value))
@@ -800,12 +811,16 @@ def match_sheet(match: CupMatch, *, everything: bool) -> MatchSheet:
         elif not everything:
             open_result = closed_result = None
         line.deals.append(DealLine(deal, open_result, closed_result, net, pm))
-    ordered = [quarters[n] for n in sorted(quarters)]
-    return MatchSheet(
-        match=match,
-        quarters=ordered,
-        net_a=sum(q.net_a for q in ordered),
-        pm_a=sum(q.pm_a for q in ordered),
-        counted=sum(q.counted for q in ordered),
-        total=sum(len(q.deals) for q in ordered),
-    )
+    sheets = {}
+    for match in matches:
+        quarters = per_match[match.pk]
+        ordered = [quarters[n] for n in sorted(quarters)]
+        sheets[match.pk] = MatchSheet(
+            match=match,
+            quarters=ordered,
+            net_a=sum(q.net_a for q in ordered),
+            pm_a=sum(q.pm_a for q in ordered),
+            counted=sum(q.counted for q in ordered),
+            total=sum(len(q.deals) for q in ordered),
+        )
+    return sheets

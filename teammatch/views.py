@@ -77,17 +77,18 @@ def _match_of(cup: Cup, match_id: int) -> CupMatch:
 
 def bracket_rounds(cup: Cup, *, everything: bool) -> list[dict[str, Any]]:
     """The bracket round by round; each match with its (published) PM so far."""
-    matches = CupMatch.objects.filter(cup=cup).select_related("team_a", "team_b", "winner")
+    matches = list(
+        CupMatch.objects.filter(cup=cup)
+        .select_related("team_a", "team_b", "winner")
+        .order_by("round", "slot")
+    )
+    played = [m for m in matches if m.team_a_id and m.team_b_id and not m.bye]
+    sheets = services.match_sheets(played, cup, everything=everything)
     rounds: dict[int, list[dict[str, Any]]] = {}
     count = 0
-    for match in matches.order_by("round", "slot"):
+    for match in matches:
         count = max(count, match.round)
-        sheet = (
-            services.match_sheet(match, everything=everything)
-            if match.team_a_id and match.team_b_id and not match.bye
-            else None
-        )
-        rounds.setdefault(match.round, []).append({"match": match, "sheet": sheet})
+        rounds.setdefault(match.round, []).append({"match": match, "sheet": sheets.get(match.pk)})
     return [
         {"number": number, "name": round_name(number, count), "matches": rounds[number]}
         for number in sorted(rounds)

@@ -228,3 +228,21 @@ def test_organiser_creates_a_cup_and_adds_teams():
         reverse("teammatch:organiser_match", args=[cup.pk, CupMatch.objects.get(cup=cup).pk])
     )
     assert page.status_code == 200 and "/cups/room/" in page.content.decode()
+
+
+def test_the_bracket_reads_a_fixed_number_of_rows_whatever_the_matches() -> None:
+    """The bracket page and API read every match's sheet in one go: 2 or 8 teams (1 or 4
+    matches in play) cost the same number of queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for index, sizes in enumerate(((4, 4), (4,) * 8)):
+        club, players, _organiser = club_with_players(4 * len(sizes), name=f"Club {index}")
+        cup, _teams = cup_with_teams(club, players, sizes, public=True)
+        services.start_cup(cup)
+        for path in (f"/en/cups/{cup.pk}/", f"/api/v1/cups/{cup.pk}/bracket/"):
+            with CaptureQueriesContext(connection) as queries:
+                assert Client().get(path).status_code == 200
+            counts.append(len(queries))
+    assert counts[:2] == counts[2:]

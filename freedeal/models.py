@@ -64,7 +64,7 @@ class FreeDealTournament(models.Model):
         default=4,
         validators=[MinValueValidator(1), MaxValueValidator(MAX_DEALS_PER_PARTY)],
     )
-    seed = models.PositiveIntegerField(_("seating seed"), default=0)
+    seed = models.PositiveBigIntegerField(_("seating seed"), default=0)
     tie_break = models.CharField(
         _("tie-break"), max_length=12, choices=TieBreak.choices, default=TieBreak.BEST_PARTY
     )

@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
                 ('ruleset', models.JSONField(default=freedeal.models.default_ruleset, verbose_name='rules')),
                 ('parties', models.PositiveSmallIntegerField(default=5, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(30)], verbose_name='parties')),
                 ('deals_per_party', models.PositiveSmallIntegerField(default=4, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(12)], verbose_name='deals per party')),
-                ('seed', models.PositiveIntegerField(default=0, verbose_name='seating seed')),
+                ('seed', models.PositiveBigIntegerField(default=0, verbose_name='seating seed')),
                 ('tie_break', models.CharField(choices=[('best_party', 'The better best party, then shared'), ('shared', 'Shared place')], default='best_party', max_length=12, verbose_name='tie-break')),
                 ('seating', models.JSONField(blank=True, editable=False, null=True, verbose_name='seating')),
                 ('closed_parties', models.PositiveSmallIntegerField(default=0, verbose_name='parties closed')),

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     # Swagger UI and ReDoc served by the app (/api/docs/ and /api/redoc/ work offline).
     "drf_spectacular_sidecar",
     "axes",
+    "clubs",
     "tournaments",
     "scoring",
     "series",

@@ -65,20 +65,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
+from clubs.models import Club, Player
 from demo.services import FIRST_NAMES, LAST_NAMES, play_outcome
 from scoring.models import HandScore, RankingEntry, RecomputeState, StandingsSnapshot
 from tournaments import movements
-from tournaments.errors import TournamentError
-from tournaments.models import (
-    Club,
-    Deal,
-    Entrant,
-    Event,
-    Player,
-    ResultChange,
-    Table,
-    TableResult,
-)
+from tournaments.models import Deal, Entrant, Event, ResultChange, Table, TableResult
 from tournaments.movements import Schedule, TablePlay
 from tournaments.services import (
     event_create,
@@ -165,7 +157,7 @@ def scale_event_build(
     ``sections=K`` (K > 0) builds a simultaneous of K sections of ``tables`` tables instead and
     returns the simultaneous. ``start=False`` leaves the event (every section) a draft ready
     to start (players, movement, deals) and stores no results. Raises ``ValueError`` on bad
-    arguments and :class:`tournaments.errors.TournamentError` when no movement fits ``tables``
+    arguments and :class:`tournaments.errors.DomainError` when no movement fits ``tables``
     and ``rounds`` (for example 6 rounds on 4, 5 or 6 tables).
     """
     _check(tables, rounds, deals_per_round, fill, sections)
@@ -305,7 +297,7 @@ def _movement_document(*, tables: int, rounds: int, seed: int) -> dict[str, Any]
             Event.Format.INDIVIDUAL, 4 * tables, tables=tables, rounds=rounds, seed=seed
         )
     except (movements.MovementError, ValueError, TypeError) as exc:
-        raise TournamentError(
+        raise DomainError(
             "no_movement", _("No movement for these parameters: %(reason)s") % {"reason": exc}
         ) from exc
 

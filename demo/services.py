@@ -55,6 +55,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from clubs.models import Club, Player
 from rules import deal as rules_deal
 from rules.enums import Contract
 from rules.play import outcome_from_play
@@ -63,7 +64,7 @@ from rules.simulation import simulate_deal
 from scoring.services import standings_recompute
 from series.models import Series
 from series.services import series_create, series_event_add
-from tournaments.models import Club, Deal, Entrant, Event, Player, ResultChange, Table, TableResult
+from tournaments.models import Deal, Entrant, Event, ResultChange, Table, TableResult
 from tournaments.publication import deals_hidden_from
 from tournaments.services import (
     entrant_register,

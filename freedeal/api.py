@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.api import ErrorSerializer
 from freedeal import selectors
 from freedeal.models import FreeDealTournament
-from tournaments.api.serializers import ErrorSerializer
 
 
 class FreeDealRowSerializer(serializers.Serializer):

@@ -14,12 +14,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from clubs.models import Club, Player
 from freedeal import services
 from freedeal.models import FreeDealTournament
 from rules.ruleset import traditional
 from rules.scoring import outcome_to_dict
 from rules.simulation import deal_for_simulation, simulate_deal
-from tournaments.models import Club, Player
 
 DEMO_PLAYERS = 14
 DEMO_PARTIES = 5

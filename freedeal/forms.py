@@ -15,13 +15,13 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.errors import DomainError
+from clubs.forms import add_error, reason_field
+from clubs.models import Player
 from freedeal import services
 from freedeal.models import MAX_DEALS_PER_PARTY, MAX_PARTIES, FreeDealPlayer, FreeDealTournament
 from rules.enums import Contract, PoigneeSize, Side
 from rules.ruleset import RulesetName
-from tournaments.errors import TournamentError
-from tournaments.forms.base import add_error, reason_field
-from tournaments.models import Player
 
 BLANK = ("", "—")
 SIDES = [(Side.ATTACK.value, _("attack")), (Side.DEFENCE.value, _("defence"))]
@@ -243,7 +243,7 @@ class DealForm(forms.Form):
             return cleaned
         try:
             self.scored = services.score_result(self.tournament, self.seated, self.values())
-        except TournamentError as error:
+        except DomainError as error:
             add_error(self, error)
         return cleaned
 

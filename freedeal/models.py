@@ -20,8 +20,9 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import ChangeRecord, Competition, Player
+from clubs.phone_codes import new_phone_code
 from rules.enums import Contract
-from tournaments.models import ChangeRecord, Club, Player, new_table_code
 
 MAX_PARTIES = 30
 MAX_DEALS_PER_PARTY = 12
@@ -36,25 +37,13 @@ def empty_list() -> list[object]:
     return []
 
 
-class FreeDealTournament(models.Model):
-    class Status(models.TextChoices):
-        DRAFT = "draft", _("Registration")
-        RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
+class FreeDealTournament(Competition):
+    code_prefix = "free_deal"
 
     class TieBreak(models.TextChoices):
         BEST_PARTY = "best_party", _("The better best party, then shared")
         SHARED = "shared", _("Shared place")
 
-    club = models.ForeignKey(
-        Club, on_delete=models.PROTECT, related_name="free_deal_tournaments", verbose_name=_("club")
-    )
-    name = models.CharField(_("name"), max_length=200)
-    date = models.DateField(_("date"))
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
-    )
-    public = models.BooleanField(_("public"), default=False)
     ruleset = models.JSONField(_("rules"), default=default_ruleset)
     parties = models.PositiveSmallIntegerField(
         _("parties"), default=5, validators=[MinValueValidator(1), MaxValueValidator(MAX_PARTIES)]
@@ -70,7 +59,6 @@ class FreeDealTournament(models.Model):
     )
     seating = models.JSONField(_("seating"), null=True, blank=True, editable=False)
     closed_parties = models.PositiveSmallIntegerField(_("parties closed"), default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-date", "-pk"]
@@ -126,7 +114,7 @@ class FreeDealTable(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("number"))
     size = models.PositiveSmallIntegerField(_("players"))
-    code = models.CharField(_("entry code"), max_length=32, unique=True, default=new_table_code)
+    code = models.CharField(_("entry code"), max_length=32, unique=True, default=new_phone_code)
 
     class Meta:
         ordering = ["tournament", "number"]

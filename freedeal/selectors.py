@@ -1,6 +1,6 @@
 """Reading free-deal tournaments: who sees what, the ranking, a player's card, the progress.
 
-Visibility follows ``tournaments.access``: a public tournament for everybody, a private one for
+Visibility follows ``clubs.access``: a public tournament for everybody, a private one for
 the organisers of its club (and superusers) only; anybody else gets a 404.
 
 The ranking (:func:`ranking`) is ``tournaments.movements.free_deal.free_deal_ranking`` over
@@ -17,8 +17,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from clubs.access import UserLike, clubs_directed_by
 from freedeal.models import FreeDealPlayer, FreeDealResult, FreeDealTournament
-from tournaments.access import UserLike, clubs_directed_by
 from tournaments.movements.free_deal import RankingRow, free_deal_ranking
 
 

@@ -1,9 +1,9 @@
 """The only writer of free-deal tournaments: creation, registration, start, entry, correction,
 closing a party, finishing.
 
-Every refusal raises :class:`tournaments.errors.TournamentError` (a stable ``code``, a message
+Every refusal raises :class:`tournaments.errors.DomainError` (a stable ``code``, a message
 already translated, the ``field`` at fault); a refusal of the rules engine keeps its code
-(:meth:`TournamentError.from_rule`). Nothing stored changes when one is raised. Operations
+(:meth:`DomainError.from_rule`). Nothing stored changes when one is raised. Operations
 that two phones or the director could run at once lock the tournament row
 (``select_for_update``) first, so a party cannot close while a table saves, and the same deal
 cannot be created twice.
@@ -28,6 +28,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
+from clubs.models import Club, Player
 from freedeal.models import (
     MAX_DEALS_PER_PARTY,
     MAX_PARTIES,
@@ -40,8 +42,6 @@ from freedeal.models import (
 from rules.errors import RuleError
 from rules.ruleset import Ruleset, RulesetName, ruleset_from_dict
 from rules.scoring import Outcome, outcome_from_dict, outcome_to_dict, score_deal
-from tournaments.errors import TournamentError
-from tournaments.models import Club, Player
 from tournaments.movements.free_deal import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -69,9 +69,9 @@ def _whole(value: object, field: str, low: int, high: int, message: str) -> int:
     try:
         number = int(str(value).strip())
     except (TypeError, ValueError):
-        raise TournamentError("invalid_number", message, field=field) from None
+        raise DomainError("invalid_number", message, field=field) from None
     if not low <= number <= high:
-        raise TournamentError("out_of_range", message, field=field)
+        raise DomainError("out_of_range", message, field=field)
     return number
 
 
@@ -80,7 +80,7 @@ def clean_ruleset(data: Mapping[str, object] | str | None) -> dict[str, object]:
     try:
         return ruleset_from_dict(data).to_dict()
     except RuleError as error:
-        raise TournamentError.from_rule(error, field="ruleset") from error
+        raise DomainError.from_rule(error, field="ruleset") from error
 
 
 def _check_settings(parties: object, deals_per_party: object, tie_break: str) -> tuple[int, int]:
@@ -100,7 +100,7 @@ def _check_settings(parties: object, deals_per_party: object, tie_break: str) ->
         % {"max": MAX_DEALS_PER_PARTY},
     )
     if tie_break not in TIE_BREAKS:
-        raise TournamentError(
+        raise DomainError(
             "unknown_tie_break",
             _("Unknown tie-break %(value)s.") % {"value": tie_break},
             "tie_break",
@@ -112,7 +112,7 @@ def _check_settings(parties: object, deals_per_party: object, tie_break: str) ->
 def _check_name(name: str) -> str:
     name = (name or "").strip()
     if not name:
-        raise TournamentError("name_required", _("Give the tournament a name."), field="name")
+        raise DomainError("name_required", _("Give the tournament a name."), field="name")
     return name[:200]
 
 
@@ -163,7 +163,7 @@ def update_settings(
         if locked.status != Status.DRAFT and (
             stored != locked.ruleset or count != locked.parties or deals != locked.deals_per_party
         ):
-            raise TournamentError(
+            raise DomainError(
                 "already_started",
                 _("The rules, parties and deals cannot change once the tournament has started."),
             )
@@ -176,7 +176,7 @@ def update_settings(
 
 def _check_draft(tournament: FreeDealTournament) -> None:
     if tournament.status != Status.DRAFT:
-        raise TournamentError(
+        raise DomainError(
             "already_started",
             _("The tournament has started: its players can no longer change."),
         )
@@ -189,14 +189,14 @@ def register_player(tournament: FreeDealTournament, player: Player) -> FreeDealP
         _check_draft(locked)
         entries = locked.players.all()
         if entries.filter(player=player).exists():
-            raise TournamentError(
+            raise DomainError(
                 "already_registered",
                 _("%(player)s is already registered.") % {"player": player},
                 field="player",
             )
         count = entries.count()
         if count >= MAX_PLAYERS:
-            raise TournamentError(
+            raise DomainError(
                 "too_many_players",
                 _("A free-deal tournament seats at most %(max)s players.") % {"max": MAX_PLAYERS},
                 field="player",
@@ -210,11 +210,11 @@ def register_new_player(
     """Create a player of the tournament's club and register him."""
     first, last, licence = first_name.strip(), last_name.strip(), licence.strip()
     if not first or not last:
-        raise TournamentError(
+        raise DomainError(
             "name_required", _("Give the player's first and last names."), field="last_name"
         )
     if licence and Player.objects.filter(licence=licence).exists():
-        raise TournamentError(
+        raise DomainError(
             "licence_taken",
             _("Licence %(licence)s belongs to another player: pick him in the list.")
             % {"licence": licence},
@@ -237,7 +237,7 @@ def unregister_player(tournament: FreeDealTournament, number: int) -> None:
         _check_draft(locked)
         deleted, _details = locked.players.filter(number=number).delete()
         if not deleted:
-            raise TournamentError("unknown_player", _("No such player."), field="player")
+            raise DomainError("unknown_player", _("No such player."), field="player")
         for entry in locked.players.filter(number__gt=number).order_by("number"):
             entry.number -= 1
             entry.save(update_fields=["number"])
@@ -250,7 +250,7 @@ def start(tournament: FreeDealTournament) -> FreeDealTournament:
         _check_draft(locked)
         count = locked.players.count()
         if count < MIN_PLAYERS:
-            raise TournamentError(
+            raise DomainError(
                 "too_few_players",
                 _("A free-deal tournament needs at least %(min)s players.") % {"min": MIN_PLAYERS},
             )
@@ -272,11 +272,11 @@ def _player_number(value: object, field: str, seated: tuple[int, ...]) -> int | 
     try:
         number = int(str(value).strip())
     except ValueError:
-        raise TournamentError(
+        raise DomainError(
             "invalid_player", _("%(value)s is not a player number.") % {"value": value}, field
         ) from None
     if number not in seated:
-        raise TournamentError(
+        raise DomainError(
             "not_at_table",
             _("Player %(number)s does not sit at this table in this party.") % {"number": number},
             field=field,
@@ -299,7 +299,7 @@ def score_result(
     """
     contract = str(data.get("contract") or "").strip()
     if not contract:
-        raise TournamentError("missing_field", _("Choose the contract."), field="contract")
+        raise DomainError("missing_field", _("Choose the contract."), field="contract")
     if contract == PASSED:
         return {
             "passed": True,
@@ -314,11 +314,11 @@ def score_result(
     ruleset = ruleset_of(tournament)
     taker = _player_number(data.get("taker"), "taker", seated)
     if taker is None:
-        raise TournamentError("missing_field", _("Choose the taker."), field="taker")
+        raise DomainError("missing_field", _("Choose the taker."), field="taker")
     partner = _player_number(data.get("partner"), "partner", seated)
     calls_king = size == 5 and ruleset.calls_king
     if calls_king and partner is None:
-        raise TournamentError(
+        raise DomainError(
             "partner_required",
             _(
                 "At 5 players, say who had the called King (the taker himself if he called "
@@ -327,7 +327,7 @@ def score_result(
             field="partner",
         )
     if not calls_king and partner is not None:
-        raise TournamentError(
+        raise DomainError(
             "partner_not_allowed",
             _("In the flambeuse the taker plays alone: no partner.")
             if size == 5
@@ -349,7 +349,7 @@ def score_result(
         raw["partner"] = partner is not None
     for key in ("oudlers", "points"):
         if raw[key] is None or str(raw[key]).strip() == "":
-            raise TournamentError(
+            raise DomainError(
                 "missing_field",
                 _("Give the oudlers and the points of the attack."),
                 field=key,
@@ -363,7 +363,7 @@ def score_result(
         outcome: Outcome = outcome_from_dict(raw, ruleset)
         score = score_deal(outcome)
     except RuleError as error:
-        raise TournamentError.from_rule(error) from error
+        raise DomainError.from_rule(error) from error
     marks: dict[str, int] = {}
     for number in seated:
         if number == taker:
@@ -397,13 +397,13 @@ def _snapshot(result: FreeDealResult) -> dict[str, Any]:
 
 def _check_deal(tournament: FreeDealTournament, party: int, deal: int) -> None:
     if not 1 <= party <= tournament.parties:
-        raise TournamentError(
+        raise DomainError(
             "unknown_party",
             _("There is no party %(party)s.") % {"party": party},
             field="party",
         )
     if not 1 <= deal <= tournament.deals_per_party:
-        raise TournamentError(
+        raise DomainError(
             "unknown_deal",
             _("A party has deals 1 to %(max)s.") % {"max": tournament.deals_per_party},
             field="deal",
@@ -450,7 +450,7 @@ def _write(
         with transaction.atomic():
             result.save()
     except IntegrityError:
-        raise TournamentError(
+        raise DomainError(
             "result_exists", _("This deal was just entered: reload the page."), field="deal"
         ) from None
     after = _snapshot(result)
@@ -474,7 +474,7 @@ def enter_from_table(table: FreeDealTable, deal: int, data: Mapping[str, Any]) -
         tournament = _locked(table.tournament)
         party = tournament.open_party
         if party is None:
-            raise TournamentError(
+            raise DomainError(
                 "not_running",
                 _("The tournament is not running: results cannot be entered."),
             )
@@ -498,25 +498,25 @@ def director_correct(
     """The director enters or corrects any deal of a party already played, with a reason."""
     reason = (reason or "").strip()
     if not reason:
-        raise TournamentError(
+        raise DomainError(
             "reason_required", _("Give the reason for the correction."), field="reason"
         )
     with transaction.atomic():
         locked = _locked(tournament)
         if locked.status == Status.DRAFT:
-            raise TournamentError(
+            raise DomainError(
                 "not_started", _("The tournament has not started: there is nothing to correct.")
             )
         _check_deal(locked, party, deal)
         if locked.open_party is not None and party > locked.open_party:
-            raise TournamentError(
+            raise DomainError(
                 "party_not_started",
                 _("Party %(party)s has not started yet.") % {"party": party},
                 field="party",
             )
         table = locked.tables.filter(number=table_number).first()
         if table is None:
-            raise TournamentError("unknown_table", _("No such table."), field="table")
+            raise DomainError("unknown_table", _("No such table."), field="table")
         label = str(getattr(user, "get_username", lambda: "")()) or _("Director")
         return _write(
             locked, table, party, deal, data, actor=user, actor_label=label, reason=reason[:1000]
@@ -546,10 +546,10 @@ def close_party(tournament: FreeDealTournament, *, confirm: bool = False) -> int
         locked = _locked(tournament)
         party = locked.open_party
         if party is None:
-            raise TournamentError("no_open_party", _("There is no open party to close."))
+            raise DomainError("no_open_party", _("There is no open party to close."))
         missing = missing_deals(locked, party)
         if missing and not confirm:
-            raise TournamentError(
+            raise DomainError(
                 "party_incomplete",
                 _("Party %(party)s still misses %(count)s deals: confirm to close it anyway.")
                 % {"party": party, "count": len(missing)},
@@ -568,9 +568,9 @@ def finish(tournament: FreeDealTournament) -> FreeDealTournament:
     with transaction.atomic():
         locked = _locked(tournament)
         if locked.status != Status.RUNNING:
-            raise TournamentError("not_running", _("The tournament is not running."))
+            raise DomainError("not_running", _("The tournament is not running."))
         if locked.closed_parties < locked.parties:
-            raise TournamentError(
+            raise DomainError(
                 "parties_open",
                 _("Close every party before finishing (%(closed)s of %(parties)s closed).")
                 % {"closed": locked.closed_parties, "parties": locked.parties},

@@ -23,6 +23,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubs.access import clubs_directed_by
+from clubs.errors import DomainError
+from clubs.forms import add_error
 from freedeal import selectors, services
 from freedeal.forms import (
     ConfirmForm,
@@ -33,9 +36,6 @@ from freedeal.forms import (
     TournamentForm,
 )
 from freedeal.models import FreeDealResult, FreeDealTable, FreeDealTournament
-from tournaments.access import clubs_directed_by
-from tournaments.errors import TournamentError
-from tournaments.forms import add_error
 
 
 def _names(tournament: FreeDealTournament) -> dict[int, str]:
@@ -201,7 +201,7 @@ def table_deal_save(request: HttpRequest, code: str, deal: int) -> HttpResponse:
     if form.is_valid():
         try:
             services.enter_from_table(table, deal, form.values())
-        except TournamentError as error:
+        except DomainError as error:
             add_error(form, error)
         else:
             messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal})
@@ -248,7 +248,7 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
                     tie_break=data["tie_break"],
                     public=data["public"],
                 )
-            except TournamentError as error:
+            except DomainError as error:
                 add_error(form, error)
             else:
                 messages.success(request, _("Tournament created: register its players."))
@@ -324,7 +324,7 @@ def organiser_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _refused(
-    request: HttpRequest, tournament: FreeDealTournament, error: TournamentError, **extra: Any
+    request: HttpRequest, tournament: FreeDealTournament, error: DomainError, **extra: Any
 ) -> HttpResponse:
     context = _detail_context(tournament, request) | {"errors": error.messages} | extra
     return render(request, "freedeal/organiser_detail.html", context, status=400)
@@ -342,7 +342,7 @@ def organiser_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
                 return _refused(
                     request,
                     tournament,
-                    TournamentError("invalid", _("Check the settings.")),
+                    DomainError("invalid", _("Check the settings.")),
                     settings_form=form,
                 )
             data = form.cleaned_data
@@ -363,7 +363,7 @@ def organiser_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
                 return _refused(
                     request,
                     tournament,
-                    TournamentError("invalid", _("Choose a player of the club.")),
+                    DomainError("invalid", _("Choose a player of the club.")),
                     register_form=register,
                 )
             services.register_player(tournament, register.cleaned_data["player"])
@@ -374,7 +374,7 @@ def organiser_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
                 return _refused(
                     request,
                     tournament,
-                    TournamentError("invalid", _("Give the player's first and last names.")),
+                    DomainError("invalid", _("Give the player's first and last names.")),
                     new_player_form=new,
                 )
             services.register_new_player(tournament, **new.cleaned_data)
@@ -383,7 +383,7 @@ def organiser_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
             try:
                 number = int(request.POST.get("number", ""))
             except ValueError:
-                raise TournamentError("unknown_player", _("No such player.")) from None
+                raise DomainError("unknown_player", _("No such player.")) from None
             services.unregister_player(tournament, number)
             messages.success(request, _("Player removed."))
         elif action == "start":
@@ -397,7 +397,7 @@ def organiser_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
             messages.success(request, _("Tournament finished: the ranking is final."))
         else:
             raise Http404(_("Unknown action."))
-    except TournamentError as error:
+    except DomainError as error:
         return _refused(request, tournament, error)
     return redirect("freedeal:organiser_detail", tournament.pk)
 
@@ -438,7 +438,7 @@ def organiser_correct(
                     user=request.user,  # type: ignore[arg-type]
                     reason=form.cleaned_data["reason"],
                 )
-            except TournamentError as error:
+            except DomainError as error:
                 add_error(form, error)
             else:
                 messages.success(request, _("Correction saved."))

@@ -15,7 +15,7 @@ team numbers, section names), so an archive restores on any server.
   club given, matches players by licence (or creates them), restores results, history,
   penalties and the archived standings, and finally recomputes the standings and compares
   them with the archived ones (:attr:`RestoreReport.verified`). Any refusal raises
-  :class:`ArchiveError` (a translated ``TournamentError``) and stores nothing.
+  :class:`ArchiveError` (a translated ``DomainError``) and stores nothing.
 
 Table codes are table phones' credentials: a restore gives every table a new code unless asked
 to keep the archived ones (``keep_table_codes``), so that an archive file never opens entry on
@@ -36,27 +36,26 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
+from clubs.models import Club, Player
+from clubs.phone_codes import new_phone_code
 from rules.duplicate import DUPLICATE_SEATS
 from scoring import services as scoring_services
 from scoring.bulk import consistent_read
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot, key_pk, team_key
 from tournaments import movements, services
-from tournaments.errors import TournamentError
 from tournaments.models import (
-    Club,
     Contract,
     Deal,
     Entrant,
     Event,
     Penalty,
-    Player,
     ResultChange,
     Seat,
     Side,
     Table,
     TableResult,
     Team,
-    new_table_code,
 )
 from tournaments.movements import Schedule
 from tournaments.services import is_simultaneous
@@ -78,7 +77,7 @@ HAND_COLUMNS = ("section", "deal", "table", "seat", "slot", "round", "mark", "mp
                 "top", "percentage", "artificial")  # fmt: skip
 
 
-class ArchiveError(TournamentError):
+class ArchiveError(DomainError):
     """A file that is not a restorable archive; nothing was written."""
 
     def __init__(self, message: str, path: str = "") -> None:
@@ -841,7 +840,7 @@ def _check_outcome(result: dict[str, Any], deal: dict[str, Any], path: str) -> N
                 imposed_contract=deal["imposed_contract"])  # fmt: skip
     try:
         scored = services.outcome_score(deal=stub, outcome=outcome, director=True)
-    except TournamentError as error:
+    except DomainError as error:
         raise _refuse(error.describe(), path) from None
     fields = scored.fields
     marks = {seat: fields[f"mark_{seat.lower()}"] for seat in SEATS}
@@ -1302,7 +1301,7 @@ def _store_member(
     for deal in deals:
         restored.deals[(name, deal.number)] = deal.pk
     tables = Table.objects.bulk_create(
-        Table(event=event, number=number, code=table["code"] if keep_codes else new_table_code())
+        Table(event=event, number=number, code=table["code"] if keep_codes else new_phone_code())
         for number, table in sorted(section.tables.items())
     )
     table_ids = {table.number: table.pk for table in tables}

@@ -9,9 +9,9 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
+from clubs.errors import DomainError
 from series.models import Series, SeriesEvent
 from series.services import formula_check
-from tournaments.errors import TournamentError
 
 
 class SeriesEventInline(admin.TabularInline):
@@ -44,7 +44,7 @@ class SeriesAdminForm(forms.ModelForm):
                 best_n=cleaned.get("best_n"),
                 min_events=cleaned.get("min_events"),
             )
-        except TournamentError as error:
+        except DomainError as error:
             field = error.field if error.field in self.fields else None
             self.add_error(field, forms.ValidationError(error.message, code=error.code))
         return cleaned

@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.api import ErrorSerializer
 from series.models import Series
 from series.selectors import SeriesRanking, series_ranking, series_visible_to
-from tournaments.api.serializers import ErrorSerializer
 
 
 class SeriesFormulaSerializer(serializers.Serializer):

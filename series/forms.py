@@ -15,8 +15,9 @@ from django.core.exceptions import ValidationError
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club
 from series.models import Series
-from tournaments.models import Club, Event
+from tournaments.models import Event
 
 SEPARATORS = re.compile(r"[\s,;]+")
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club
 from series.core import PERCENTAGE, POINTS, Formula
-from tournaments.models import Club, Event
+from tournaments.models import Event
 
 
 def default_points_table() -> list[int]:

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q, QuerySet
 
+from clubs.access import UserLike, clubs_directed_by
+from clubs.models import Player
 from scoring.models import RankingEntry
 from scoring.selectors import ranking_rows, standings_status
 from series.core import PERCENTAGE, EventResult, Standing, series_standings
 from series.models import Series, SeriesEvent
-from tournaments.access import UserLike, clubs_directed_by
-from tournaments.models import Event, Player
+from tournaments.models import Event
 
 # Why an event of the series is not counted (None: counted).
 NOT_PUBLIC = "not_public"

@@ -1,6 +1,6 @@
 """Writes of series: create, change the formula, add and remove events, delete.
 
-Every refusal is a :class:`~tournaments.errors.TournamentError` (code, translated message,
+Every refusal is a :class:`~tournaments.errors.DomainError` (code, translated message,
 field) raised before anything is written. The formula checks (:func:`formula_check`): a
 points table of whole numbers of 0 or more, at least one place, never more points for a worse
 place (nor beyond the table than for its last place); best N and the minimum attendance at
@@ -16,10 +16,11 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
+from clubs.models import Club
 from series.core import METHODS, POINTS
 from series.models import Series, SeriesEvent
-from tournaments.errors import TournamentError
-from tournaments.models import Club, Event
+from tournaments.models import Event
 
 #: Places a points table may list (a big open tournament has a few hundred players).
 MAX_POINTS_PLACES = 500
@@ -41,7 +42,7 @@ def formula_check(
 ) -> None:
     """Refuse a formula that cannot rank (see the module docstring)."""
     if method not in METHODS:
-        raise TournamentError(
+        raise DomainError(
             "method_unknown",
             _("%(method)s is not a ranking method: choose points per place or average percentage")
             % {"method": method},
@@ -50,13 +51,13 @@ def formula_check(
     if method == POINTS:
         table = list(points_table)
         if not table:
-            raise TournamentError(
+            raise DomainError(
                 "points_table_empty",
                 _("the points table is empty: give at least the points of the 1st place"),
                 field="points_table",
             )
         if len(table) > MAX_POINTS_PLACES:
-            raise TournamentError(
+            raise DomainError(
                 "points_table_too_long",
                 _("the points table lists %(count)s places, more than %(max)s")
                 % {"count": len(table), "max": MAX_POINTS_PLACES},
@@ -64,41 +65,41 @@ def formula_check(
             )
         for place, points in enumerate(table, start=1):
             if not _whole(points) or points < 0:
-                raise TournamentError(
+                raise DomainError(
                     "points_negative",
                     _("place %(place)s: %(points)s is not a whole number of points of 0 or more")
                     % {"place": place, "points": points},
                     field="points_table",
                 )
             if place > 1 and points > table[place - 2]:
-                raise TournamentError(
+                raise DomainError(
                     "points_increasing",
                     _("place %(place)s earns more points than place %(previous)s")
                     % {"place": place, "previous": place - 1},
                     field="points_table",
                 )
         if not _whole(points_default) or points_default < 0:
-            raise TournamentError(
+            raise DomainError(
                 "points_negative",
                 _("beyond the table: %(points)s is not a whole number of points of 0 or more")
                 % {"points": points_default},
                 field="points_default",
             )
         if points_default > table[-1]:
-            raise TournamentError(
+            raise DomainError(
                 "points_increasing",
                 _("the places beyond the table earn more points than place %(place)s")
                 % {"place": len(table)},
                 field="points_default",
             )
     if best_n is not None and (not _whole(best_n) or best_n < 1):
-        raise TournamentError(
+        raise DomainError(
             "best_n_too_small",
             _("count at least 1 result, or leave the best results blank to count them all"),
             field="best_n",
         )
     if not _whole(min_events) or min_events < 1:
-        raise TournamentError(
+        raise DomainError(
             "min_events_too_small",
             _("the minimum attendance is at least 1 event"),
             field="min_events",
@@ -111,7 +112,7 @@ def _checked_fields(values: dict[str, Any]) -> dict[str, Any]:
         raise TypeError(f"unknown series fields: {sorted(unknown)}")
     name = str(values.get("name", "")).strip()
     if "name" in values and not name:
-        raise TournamentError("name_missing", _("give the series a name"), field="name")
+        raise DomainError("name_missing", _("give the series a name"), field="name")
     if "name" in values:
         values["name"] = name
     if "points_table" in values:
@@ -143,7 +144,7 @@ def series_update(*, series: Series, **values: Any) -> Series:
     if not series.league:
         other = series.events.exclude(club_id=series.club_id).first()
         if other is not None:
-            raise TournamentError(
+            raise DomainError(
                 "event_other_club",
                 _("%(event)s is an event of %(club)s: remove it first, or let events of other "
                   "clubs count") % {"event": other.name, "club": other.club.name},
@@ -173,14 +174,14 @@ def series_event_add(*, series: Series, event: Event) -> SeriesEvent:
     """Add ``event`` to ``series`` (the caller checked the user may see it)."""
     series = Series.objects.select_for_update().get(pk=series.pk)
     if not series.league and event.club_id != series.club_id:
-        raise TournamentError(
+        raise DomainError(
             "event_other_club",
             _("%(event)s is an event of %(club)s: this series counts only events of %(own)s")
             % {"event": event.name, "club": event.club.name, "own": series.club.name},
             field="event",
         )
     if SeriesEvent.objects.filter(series=series, event=event).exists():
-        raise TournamentError(
+        raise DomainError(
             "event_in_series",
             _("%(event)s is already in this series") % {"event": event.name},
             field="event",
@@ -191,7 +192,7 @@ def series_event_add(*, series: Series, event: Event) -> SeriesEvent:
         .first()
     )
     if overlap is not None:
-        raise TournamentError(
+        raise DomainError(
             "event_same_simultaneous",
             _("%(event)s and %(other)s belong to the same simultaneous: add one of them only")
             % {"event": event.name, "other": overlap.event.name},
@@ -201,7 +202,7 @@ def series_event_add(*, series: Series, event: Event) -> SeriesEvent:
         with transaction.atomic():
             return SeriesEvent.objects.create(series=series, event=event)
     except IntegrityError:  # added meanwhile by another request
-        raise TournamentError(
+        raise DomainError(
             "event_in_series",
             _("%(event)s is already in this series") % {"event": event.name},
             field="event",
@@ -213,7 +214,7 @@ def series_event_remove(*, series: Series, event: Event) -> None:
     """Remove ``event`` from ``series``."""
     deleted, _rows = SeriesEvent.objects.filter(series=series, event=event).delete()
     if not deleted:
-        raise TournamentError(
+        raise DomainError(
             "event_not_in_series",
             _("%(event)s is not in this series") % {"event": event.name},
             field="event",

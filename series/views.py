@@ -1,7 +1,7 @@
 """Series pages: the public list, a series' ranking and its export; the organiser's screens.
 
 Public pages show a public series to everybody and a private one to its club's organisers
-(a preview); anybody else gets a 404, never a 403 (as for events, ``tournaments.access``).
+(a preview); anybody else gets a 404, never a 403 (as for events, ``clubs.access``).
 Organiser screens need a login, then an organiser of the series' club (else 404). The export
 is the ranking page's rows as CSV (the active language's separators, as every export of the
 app: ``scoring.views.exports``) or XLSX.
@@ -22,7 +22,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring.views.exports import csv_response, xlsx_response
+from clubs.access import clubs_directed_by, directed_by, visible_to
+from clubs.errors import DomainError
+from clubs.exports import csv_response, xlsx_response
+from clubs.forms import add_error
 from series import services
 from series.core import POINTS
 from series.forms import EventAddForm, SeriesCreateForm, SeriesForm
@@ -35,9 +38,6 @@ from series.selectors import (
     series_ranking,
     series_visible_to,
 )
-from tournaments.access import clubs_directed_by, events_directed_by, events_visible_to
-from tournaments.errors import TournamentError
-from tournaments.forms import add_error
 from tournaments.models import Event
 
 #: Events offered in the organiser's "add an event" list (the latest first).
@@ -228,7 +228,7 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             series = services.series_create(club=form.cleaned_data["club"], **_formula_values(form))
-        except TournamentError as error:
+        except DomainError as error:
             add_error(form, error)
         else:
             messages.success(request, _("Series created. Now add its events."))
@@ -245,9 +245,9 @@ def addable_events(request: HttpRequest, series: Series) -> QuerySet[Event]:
     """Events the organiser may add: his club's (a club series), or any he may see (a league
     series), not in the series yet, the latest first."""
     if series.league:
-        events = events_visible_to(request.user)
+        events = visible_to(request.user, Event)
     else:
-        events = events_directed_by(request.user).filter(club=series.club)
+        events = directed_by(request.user, Event).filter(club=series.club)
     return (
         events.exclude(series_entries__series=series)
         .select_related("club")
@@ -286,7 +286,7 @@ def organiser_edit(request: HttpRequest, series_pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             services.series_update(series=series, **_formula_values(form))
-        except TournamentError as error:
+        except DomainError as error:
             add_error(form, error)
         else:
             messages.success(request, _("Series saved."))
@@ -302,7 +302,7 @@ def organiser_event_add(request: HttpRequest, series_pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             services.series_event_add(series=series, event=form.cleaned_data["event"])
-        except TournamentError as error:
+        except DomainError as error:
             add_error(form, error)
         else:
             messages.success(request, _("Event added to the series."))

@@ -16,10 +16,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.api import ErrorSerializer
 from teammatch.models import Cup, CupMatch, CupTeam
 from teammatch.services import match_sheets
 from teammatch.views import round_name
-from tournaments.api.serializers import ErrorSerializer
 
 
 class CupTeamSerializer(serializers.Serializer):

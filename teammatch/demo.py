@@ -15,10 +15,10 @@ import datetime
 import random
 from collections.abc import Sequence
 
+from clubs.models import Club, Player
 from demo.services import play_outcome
 from teammatch import services
 from teammatch.models import Cup, CupMatch, MatchDeal, MatchRoom, RoomName
-from tournaments.models import Club, Player
 
 ROOMS = (RoomName.OPEN.value, RoomName.CLOSED.value)
 TEAM_NAMES = ("Les Bouts", "Petit au bout", "Garde contre", "Les Poignées")

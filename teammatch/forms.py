@@ -8,8 +8,8 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club, Player
 from teammatch.models import MAX_DEALS_PER_QUARTER, Cup, QuarterLineup
-from tournaments.models import Club, Player
 
 
 class CupForm(forms.Form):

@@ -17,8 +17,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import ChangeRecord, Competition, Player
+from clubs.phone_codes import new_phone_code
 from scoring.core.model import IMP_THRESHOLDS
-from tournaments.models import ChangeRecord, Club, Contract, Player, Seat, new_table_code
+from tournaments.models import Contract, Seat
 
 MAX_DEALS_PER_QUARTER = 12
 
@@ -28,25 +30,13 @@ def default_pm_scale() -> list[int]:
     return list(IMP_THRESHOLDS)
 
 
-class Cup(models.Model):
-    class Status(models.TextChoices):
-        DRAFT = "draft", _("Draft")
-        RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
+class Cup(Competition):
+    code_prefix = "cup"
 
     class TieBreakOrder(models.TextChoices):
         NET_FIRST = "net,last_quarter", _("Net marks, then the last quarter")
         LAST_QUARTER_FIRST = "last_quarter,net", _("The last quarter, then net marks")
 
-    club = models.ForeignKey(
-        Club, on_delete=models.PROTECT, related_name="cups", verbose_name=_("club")
-    )
-    name = models.CharField(_("name"), max_length=120)
-    date = models.DateField(_("date"))
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
-    )
-    public = models.BooleanField(_("public"), default=False)
     deals_per_quarter = models.PositiveSmallIntegerField(
         _("deals per quarter"),
         default=6,
@@ -61,7 +51,6 @@ class Cup(models.Model):
     )
     tie_break_seed = models.BigIntegerField(_("tie-break seed"), default=0)
     deal_seed = models.BigIntegerField(_("deal seed"), default=0)
-    created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -183,7 +172,7 @@ class RoomName(models.TextChoices):
 class MatchRoom(models.Model):
     match = models.ForeignKey(CupMatch, on_delete=models.CASCADE, related_name="rooms")
     room = models.CharField(_("room"), max_length=6, choices=RoomName.choices)
-    code = models.CharField(_("entry code"), max_length=32, unique=True, default=new_table_code)
+    code = models.CharField(_("entry code"), max_length=32, unique=True, default=new_phone_code)
 
     class Meta:
         ordering = ["match", "-room"]

@@ -3,7 +3,7 @@
 The line-up checks, the scoring and the bracket are the pure ``scoring.core.team_match``; the
 outcome of a deal is validated and scored by ``tournaments.services.outcome_score`` (the table
 phone's validation, hand checks on the prepared cards included). A refusal raises
-:class:`~tournaments.errors.TournamentError` (a ``RuleError`` becomes one with its code) and
+:class:`~tournaments.errors.DomainError` (a ``RuleError`` becomes one with its code) and
 changes nothing stored.
 
 Writes to a match (line-up, room results, closing a quarter, finishing) lock the match row
@@ -33,6 +33,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
+from clubs.models import Club, Player
 from rules import deal as rules_deal
 from rules.duplicate import DUPLICATE_RULESET, DUPLICATE_SEATS
 from rules.errors import RuleError
@@ -72,16 +74,15 @@ from teammatch.models import (
     RoomResult,
     RoomResultChange,
 )
-from tournaments.errors import TournamentError
-from tournaments.models import Club, Deal, Player
+from tournaments.models import Deal
 from tournaments.services import outcome_score
 from tournaments.services.deals import random_seed
 
 ROOMS = (RoomName.OPEN.value, RoomName.CLOSED.value)
 
 
-def _rule(error: RuleError, field: str | None = None) -> TournamentError:
-    return TournamentError.from_rule(error, field=field)
+def _rule(error: RuleError, field: str | None = None) -> DomainError:
+    return DomainError.from_rule(error, field=field)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,7 +99,7 @@ def check_scale(scale: Sequence[Any]) -> tuple[int, ...]:
     try:
         return ScoringOptions(pm_scale=tuple(scale)).pm_scale
     except (ScoringInputError, TypeError):
-        raise TournamentError(
+        raise DomainError(
             "pm_scale",
             _("The scale lists positive whole thresholds in increasing order."),
             field="pm_scale",
@@ -119,15 +120,15 @@ def create_cup(
 ) -> Cup:
     name = (name or "").strip()
     if not name:
-        raise TournamentError("name_required", _("Give the cup a name."), field="name")
+        raise DomainError("name_required", _("Give the cup a name."), field="name")
     if not 1 <= deals_per_quarter <= MAX_DEALS_PER_QUARTER:
-        raise TournamentError(
+        raise DomainError(
             "deals_per_quarter",
             _("A quarter has 1 to %(max)s deals.") % {"max": MAX_DEALS_PER_QUARTER},
             field="deals_per_quarter",
         )
     if tie_break not in Cup.TieBreakOrder.values:
-        raise TournamentError("tie_break", _("Unknown tie-break."), field="tie_break")
+        raise DomainError("tie_break", _("Unknown tie-break."), field="tie_break")
     scale = check_scale(pm_scale) if pm_scale is not None else None
     cup = Cup(
         club=club,
@@ -151,9 +152,7 @@ def _locked_cup(cup: Cup) -> Cup:
 
 def _require_draft(cup: Cup) -> None:
     if cup.status != Cup.Status.DRAFT:
-        raise TournamentError(
-            "cup_started", _("The cup has started: its teams can no longer change.")
-        )
+        raise DomainError("cup_started", _("The cup has started: its teams can no longer change."))
 
 
 def _sentinel(roster: TeamRoster) -> TeamRoster:
@@ -177,12 +176,12 @@ def _labels(players: Sequence[Player]) -> dict[int, str]:
 def _check_team(cup: Cup, name: str, players: Sequence[Player], team: CupTeam | None) -> str:
     name = (name or "").strip()
     if not name:
-        raise TournamentError("name_required", _("Give the team a name."), field="name")
+        raise DomainError("name_required", _("Give the team a name."), field="name")
     others = CupTeam.objects.filter(cup=cup).prefetch_related("members__player")
     if team is not None:
         others = others.exclude(pk=team.pk)
     if any(other.name == name for other in others):
-        raise TournamentError(
+        raise DomainError(
             "team_name_taken",
             _("The cup already has a team named %(name)s.") % {"name": name},
             field="name",
@@ -326,9 +325,9 @@ def finish_cup(cup: Cup) -> Cup:
     with transaction.atomic():
         cup = _locked_cup(cup)
         if cup.status != Cup.Status.RUNNING:
-            raise TournamentError("cup_not_running", _("The cup is not running."))
+            raise DomainError("cup_not_running", _("The cup is not running."))
         if CupMatch.objects.filter(cup=cup).exclude(status=CupMatch.Status.FINISHED).exists():
-            raise TournamentError(
+            raise DomainError(
                 "matches_unfinished", _("Every match must be finished before the cup.")
             )
         cup.status = Cup.Status.FINISHED
@@ -350,7 +349,7 @@ def _locked_match(match: CupMatch) -> CupMatch:
 
 def _require_playing(match: CupMatch) -> None:
     if match.status != CupMatch.Status.PLAYING:
-        raise TournamentError("match_not_playing", _("This match is not in play."))
+        raise DomainError("match_not_playing", _("This match is not in play."))
 
 
 def match_labels(match: CupMatch) -> dict[int, str]:
@@ -392,14 +391,14 @@ def set_lineup(
         match = _locked_match(match)
         _require_playing(match)
         if not isinstance(quarter, int) or not match.quarter <= quarter <= QUARTERS:
-            raise TournamentError(
+            raise DomainError(
                 "quarter_played",
                 _("Quarter %(quarter)s is over: its line-up can no longer change.")
                 % {"quarter": quarter},
                 field="quarter",
             )
         if RoomResult.objects.filter(match=match, deal__quarter=quarter).exists():
-            raise TournamentError(
+            raise DomainError(
                 "quarter_started",
                 _(
                     "Quarter %(quarter)s has results: its line-up can no longer change "
@@ -555,7 +554,7 @@ def _write(
 def _deal_of(match: CupMatch, number: int) -> MatchDeal:
     deal = MatchDeal.objects.filter(match=match, number=number).first()
     if deal is None:
-        raise TournamentError(
+        raise DomainError(
             "unknown_deal",
             _("This match has no deal %(deal)s.") % {"deal": number},
             field="deal",
@@ -572,7 +571,7 @@ def room_result_enter(
         _require_playing(match)
         deal = _deal_of(match, deal_number)
         if deal.quarter != match.quarter:
-            raise TournamentError(
+            raise DomainError(
                 "deal_not_in_quarter",
                 _("Deal %(deal)s is not in quarter %(quarter)s, the quarter being played.")
                 % {"deal": deal.number, "quarter": match.quarter},
@@ -580,13 +579,13 @@ def room_result_enter(
             )
         lineup = QuarterLineup.objects.filter(match=match, quarter=match.quarter).first()
         if lineup is None:
-            raise TournamentError(
+            raise DomainError(
                 "no_lineup",
                 _("The line-up of quarter %(quarter)s is not set yet: ask the director.")
                 % {"quarter": match.quarter},
             )
         if lineup.closed:
-            raise TournamentError(
+            raise DomainError(
                 "quarter_closed",
                 _("Quarter %(quarter)s is closed: ask the director.") % {"quarter": match.quarter},
             )
@@ -606,15 +605,15 @@ def room_result_director(
     """The director enters or corrects a result of an unfinished match, with a reason."""
     reason = (reason or "").strip()
     if not reason:
-        raise TournamentError("reason_required", _("Give a reason."), field="reason")
+        raise DomainError("reason_required", _("Give a reason."), field="reason")
     if room not in ROOMS:
-        raise TournamentError("unknown_room", _("Unknown room."), field="room")
+        raise DomainError("unknown_room", _("Unknown room."), field="room")
     with transaction.atomic():
         match = _locked_match(match)
         _require_playing(match)
         deal = _deal_of(match, deal_number)
         if deal.quarter > match.quarter:
-            raise TournamentError(
+            raise DomainError(
                 "quarter_not_open",
                 _("Quarter %(quarter)s has not started yet.") % {"quarter": deal.quarter},
                 field="deal",
@@ -642,7 +641,7 @@ def close_quarter(*, match: CupMatch, quarter: int) -> CupMatch:
         match = _locked_match(match)
         _require_playing(match)
         if quarter != match.quarter:
-            raise TournamentError(
+            raise DomainError(
                 "not_current_quarter",
                 _("Quarter %(quarter)s is not the quarter being played.") % {"quarter": quarter},
                 field="quarter",
@@ -650,17 +649,17 @@ def close_quarter(*, match: CupMatch, quarter: int) -> CupMatch:
         lineup = QuarterLineup.objects.select_for_update().filter(match=match, quarter=quarter)
         current = lineup.first()
         if current is None:
-            raise TournamentError(
+            raise DomainError(
                 "no_lineup",
                 _("The line-up of quarter %(quarter)s is not set yet.") % {"quarter": quarter},
             )
         if current.closed:
-            raise TournamentError(
+            raise DomainError(
                 "quarter_closed", _("Quarter %(quarter)s is closed.") % {"quarter": quarter}
             )
         missing = _missing(match, quarter)
         if missing:
-            raise TournamentError(
+            raise DomainError(
                 "results_missing",
                 _("Results are missing: %(missing)s.") % {"missing": ", ".join(missing)},
             )
@@ -685,7 +684,7 @@ def pure_match(match: CupMatch) -> TeamMatch:
     for number in range(1, QUARTERS + 1):
         lineup = lineups.get(number)
         if lineup is None:
-            raise TournamentError(
+            raise DomainError(
                 "no_lineup",
                 _("The line-up of quarter %(quarter)s is not set yet.") % {"quarter": number},
             )
@@ -709,7 +708,7 @@ def finish_match(*, match: CupMatch) -> MatchResult:
         _require_playing(match)
         missing = _missing(match)
         if missing:
-            raise TournamentError(
+            raise DomainError(
                 "results_missing",
                 _("Results are missing: %(missing)s.") % {"missing": ", ".join(missing)},
             )

@@ -5,7 +5,7 @@
   finished in both rooms (``services.match_sheet(everything=False)``); organisers see all.
 - A room phone needs no account: the room's secret code is its key (as a table's code).
 - Organiser screens need a login (else the login page), then an organiser of the cup's club
-  (``tournaments.access.clubs_directed_by``): a cup of another club is a 404, and a user who
+  (``clubs.access.clubs_directed_by``): a cup of another club is a 404, and a user who
   organises no club gets a 403.
 """
 
@@ -23,6 +23,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubs.access import UserLike, clubs_directed_by
+from clubs.errors import DomainError
+from clubs.forms import add_error
+from clubs.models import Player
 from teammatch import services
 from teammatch.forms import CupForm, LineupForm, TeamForm
 from teammatch.models import (
@@ -36,11 +40,7 @@ from teammatch.models import (
     RoomResult,
     RoomResultChange,
 )
-from tournaments.access import UserLike, clubs_directed_by
-from tournaments.errors import TournamentError
-from tournaments.forms import add_error
 from tournaments.forms.results import CorrectionForm, DealOutcomeForm
-from tournaments.models import Player
 
 # ---------------------------------------------------------------------------------------------
 # Access
@@ -244,7 +244,7 @@ def room_deal_save(request: HttpRequest, code: str, number: int) -> HttpResponse
     if form.is_valid():
         try:
             services.room_result_enter(room=room, deal_number=number, outcome=form.outcome())
-        except TournamentError as error:
+        except DomainError as error:
             if error.field and error.field != "deal":
                 add_error(form, error)
             else:
@@ -297,7 +297,7 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
                     pm_scale=data["pm_scale"],
                     tie_break=data["tie_break"],
                 )
-            except TournamentError as error:
+            except DomainError as error:
                 add_error(form, error)
             else:
                 messages.success(request, _("Cup created."))
@@ -335,7 +335,7 @@ def organiser_cup(request: HttpRequest, cup_id: int) -> HttpResponse:
                 services.add_team(
                     cup=cup, name=form.cleaned_data["name"], players=form.cleaned_data["players"]
                 )
-            except TournamentError as error:
+            except DomainError as error:
                 add_error(form, error)
             else:
                 messages.success(request, _("Team added."))
@@ -358,7 +358,7 @@ def organiser_team(request: HttpRequest, cup_id: int, team_id: int) -> HttpRespo
                 services.update_team(
                     team=team, name=form.cleaned_data["name"], players=form.cleaned_data["players"]
                 )
-            except TournamentError as error:
+            except DomainError as error:
                 add_error(form, error)
             else:
                 messages.success(request, _("Team saved."))
@@ -368,7 +368,7 @@ def organiser_team(request: HttpRequest, cup_id: int, team_id: int) -> HttpRespo
     return render(request, "teammatch/organiser/team.html", context, status=status)
 
 
-def _refused(request: HttpRequest, error: TournamentError) -> None:
+def _refused(request: HttpRequest, error: DomainError) -> None:
     for line in error.messages:
         messages.error(request, line)
 
@@ -379,7 +379,7 @@ def organiser_start(request: HttpRequest, cup_id: int) -> HttpResponse:
     cup = _directed_cup(request, cup_id)
     try:
         services.start_cup(cup)
-    except TournamentError as error:
+    except DomainError as error:
         _refused(request, error)
         return render(request, "teammatch/organiser/cup.html", _cup_context(cup), status=409)
     messages.success(request, _("The cup has started."))
@@ -392,7 +392,7 @@ def organiser_finish_cup(request: HttpRequest, cup_id: int) -> HttpResponse:
     cup = _directed_cup(request, cup_id)
     try:
         services.finish_cup(cup)
-    except TournamentError as error:
+    except DomainError as error:
         _refused(request, error)
         return render(request, "teammatch/organiser/cup.html", _cup_context(cup), status=409)
     messages.success(request, _("The cup is finished."))
@@ -472,7 +472,7 @@ def organiser_lineup(
     if form.is_valid():
         try:
             services.set_lineup(match=match, quarter=quarter, seats=form.seats())
-        except TournamentError as error:
+        except DomainError as error:
             add_error(form, error)
         else:
             messages.success(
@@ -496,7 +496,7 @@ def organiser_close_quarter(
     match = _match_of(cup, match_id)
     try:
         services.close_quarter(match=match, quarter=quarter)
-    except TournamentError as error:
+    except DomainError as error:
         _refused(request, error)
         context = _match_context(request, match)
         return render(request, "teammatch/organiser/match.html", context, status=409)
@@ -511,7 +511,7 @@ def organiser_finish_match(request: HttpRequest, cup_id: int, match_id: int) -> 
     match = _match_of(cup, match_id)
     try:
         services.finish_match(match=match)
-    except TournamentError as error:
+    except DomainError as error:
         _refused(request, error)
         context = _match_context(request, match)
         return render(request, "teammatch/organiser/match.html", context, status=409)
@@ -545,7 +545,7 @@ def organiser_result(
                     actor=request.user,
                     reason=form.cleaned_data["reason"],
                 )
-            except TournamentError as error:
+            except DomainError as error:
                 add_error(form, error)
             else:
                 messages.success(request, _("Result saved."))

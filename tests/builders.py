@@ -23,12 +23,13 @@ import datetime as dt
 import random
 from typing import Any
 
+from clubs.models import Club
 from rules.feasibility import random_table_outcome
 from rules.hand_checks import fitting_outcome
 from scoring.services import standings_recompute
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments import services
-from tournaments.models import SEATS, Club, Deal, Event, Table
+from tournaments.models import SEATS, Deal, Event, Table
 from tournaments.movements import TablePlay
 from tournaments.services.results import prepared_hands
 

@@ -16,16 +16,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from factory.django import DjangoModelFactory
 
-from tournaments.models import (
-    SEATS,
-    Club,
-    Deal,
-    Entrant,
-    Event,
-    Player,
-    Table,
-    Team,
-)
+from clubs.models import Club, Player
+from tournaments.models import SEATS, Deal, Entrant, Event, Table, Team
 from tournaments.movements import deal_set_of
 
 DEFAULT_PASSWORD = "tarot-pass-123"

@@ -31,7 +31,7 @@ FRAMEWORKS = (
     "environ",
     "whitenoise",
 )
-APPS = ("tournaments", "scoring", "series", "freedeal", "teammatch", "demo", "config")
+APPS = ("clubs", "tournaments", "scoring", "series", "freedeal", "teammatch", "demo", "config")
 FORBIDDEN_IN_PURE = FRAMEWORKS + APPS
 
 

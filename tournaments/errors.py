@@ -1,87 +1,43 @@
-"""The one error convention of the tournaments services.
+"""The refusals of duplicate-event result entry (the kernel's :mod:`clubs.errors` semantics).
 
-Every refused operation raises :class:`TournamentError` (or a subclass) carrying:
-
-- ``code``: a stable snake_case identifier (API clients and tests match on it, never on text);
-- ``message``: the message, already translated in the active language;
-- ``field``: the input at fault (``"points"``, ``"licence"``...) or ``None`` for the request as
-  a whole;
-- ``details``: further translated lines (for example every problem preventing a start).
-
-A refusal of the pure ``rules`` (a :class:`~rules.errors.RuleError`) becomes one with
-:meth:`TournamentError.from_rule`, keeping its code. Nothing stored changes when one is
-raised. Views attach it to their form (:func:`tournaments.forms.add_error`), the API answers
-400 with ``code``/``field``/``message``, or 409 for a :class:`ResultConflict` (200 for its
-subclass :class:`ResultReplay`, the same outcome sent again).
+A result sent for a (deal, table) already entered is a :class:`ResultConflict` carrying the
+stored result (409 on the API), or a :class:`ResultReplay` when it is the very outcome stored
+(200, nothing written).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from rules.errors import RuleError
+from clubs.errors import EntryConflict, EntryReplay
 
 if TYPE_CHECKING:
     from tournaments.models import TableResult
 
 
-class TournamentError(Exception):
-    """A refused operation; see the module docstring."""
-
-    def __init__(
-        self, code: str, message: str, field: str | None = None, details: Sequence[str] = ()
-    ) -> None:
-        self.code = code
-        self.message = message
-        self.field = field
-        self.details = tuple(details)
-        super().__init__(self.describe())
-
-    @classmethod
-    def from_rule(cls, error: RuleError, *, field: str | None = None) -> TournamentError:
-        """``error`` translated, with its code; ``field`` replaces the one it names."""
-        return cls(error.code, error.translated(_), field=field or error.field)
-
-    @property
-    def messages(self) -> list[str]:
-        """The message followed by its details."""
-        return [self.message, *self.details]
-
-    def describe(self) -> str:
-        """The message naming its field: ``points: 95 is outside 0..91``."""
-        return f"{self.field}: {self.message}" if self.field else self.message
-
-
-class ResultConflict(TournamentError):
+class ResultConflict(EntryConflict):
     """A result for that deal and table is already stored; ``result`` is the stored one."""
 
     def __init__(self, result: TableResult) -> None:
         self.result = result
         super().__init__(
-            "result_exists",
+            result,
             _("a result for deal %(deal)s at table %(table)s is already stored")
             % {"deal": result.deal.number, "table": result.table.number},
-            field="deal",
         )
 
 
-class ResultReplay(ResultConflict):
+class ResultReplay(ResultConflict, EntryReplay):
     """The very outcome stored for that deal and table was sent again (a retry, a resend):
-    nothing was written; ``result`` is the stored one.
-
-    A subclass of :class:`ResultConflict`, so a caller that does not tell them apart still never
-    stores a result twice; the API (200) and the table page answer it as a success.
-    """
+    nothing was written; ``result`` is the stored one."""
 
     def __init__(self, result: TableResult) -> None:
         self.result = result
-        TournamentError.__init__(
+        EntryReplay.__init__(
             self,
-            "result_replay",
+            result,
             _("this result for deal %(deal)s at table %(table)s is already stored (identical)")
             % {"deal": result.deal.number, "table": result.table.number},
-            field="deal",
         )

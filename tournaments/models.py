@@ -1,4 +1,5 @@
-"""The organiser's world: clubs, players, events and everything set up before and during play.
+"""Duplicate events and everything set up before and during play (clubs, players and the
+competition base they share with the other kinds of competition: :mod:`clubs.models`).
 
 Vocabulary (see shared/domain/duplicate.md): an *event* (tournoi) is played in *rounds*
 (positions, read from its movement: ``Event.schedule``); in each round every *table* plays one
@@ -15,7 +16,6 @@ passed the validator (enforced by the services that set it).
 
 from __future__ import annotations
 
-import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -26,6 +26,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import ChangeRecord, Competition, Player
+from clubs.phone_codes import new_phone_code
 from rules import enums
 from rules.duplicate import DUPLICATE_SEATS
 from rules.ruleset import Ruleset, ruleset_from_dict
@@ -61,54 +63,12 @@ class PoigneeSize(models.TextChoices):
     TRIPLE = enums.PoigneeSize.TRIPLE.value, _("triple")
 
 
-class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120, unique=True)
-    city = models.CharField(_("city"), max_length=120, blank=True)
-    organisers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="clubs", blank=True, verbose_name=_("organisers")
-    )
-
-    class Meta:
-        ordering = ["name"]
-        verbose_name = _("club")
-        verbose_name_plural = _("clubs")
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Player(models.Model):
-    first_name = models.CharField(_("first name"), max_length=80)
-    last_name = models.CharField(_("last name"), max_length=80)
-    licence = models.CharField(
-        _("licence number"), max_length=20, unique=True, null=True, blank=True
-    )
-    club = models.ForeignKey(
-        Club,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="players",
-        verbose_name=_("club"),
-    )
-    series = models.CharField(_("series"), max_length=20, blank=True)
-
-    class Meta:
-        ordering = ["last_name", "first_name"]
-        verbose_name = _("player")
-        verbose_name_plural = _("players")
-        indexes = [models.Index(fields=["last_name", "first_name"])]
-
-    def __str__(self) -> str:
-        return f"{self.last_name.upper()} {self.first_name}"
-
-
 def default_ruleset() -> dict[str, object]:
     """The FFT's rules (``rules.ruleset.FFT``), as an event stores them."""
     return {"name": "fft"}
 
 
-class Event(models.Model):
+class Event(Competition):
     """A tournament: one room, or a *simultaneous* split into sections.
 
     A simultaneous (``Event`` with ``sections``) holds the deals every section plays and the
@@ -124,25 +84,13 @@ class Event(models.Model):
         TRIPLETTE = "triplette", _("Triplette")
         QUADRETTE = "quadrette", _("Quadrette")
 
-    class Status(models.TextChoices):
-        DRAFT = "draft", _("Draft")
-        RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
+    code_prefix = "event"
 
     class Ranking(models.TextChoices):
         PM = "pm", _("Total points de match")
         VP = "vp", _("Victory points (WBF)")
 
-    club = models.ForeignKey(
-        Club, on_delete=models.PROTECT, related_name="events", verbose_name=_("club")
-    )
-    name = models.CharField(_("name"), max_length=200)
-    date = models.DateField(_("date"))
     format = models.CharField(_("format"), max_length=12, choices=Format.choices)
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
-    )
-    public = models.BooleanField(_("public"), default=False)
     deals_per_round = models.PositiveSmallIntegerField(_("deals per round"), default=4)
     seed = models.BigIntegerField(_("deal seed"), default=0)
     movement = models.JSONField(_("movement"), null=True, blank=True)
@@ -165,7 +113,6 @@ class Event(models.Model):
         related_name="sections",
         verbose_name=_("simultaneous"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -182,6 +129,20 @@ class Event(models.Model):
         if fields is not None and "movement" in fields and "updated_at" not in fields:
             kwargs["update_fields"] = [*fields, "updated_at"]
         super().save(*args, **kwargs)
+
+    @classmethod
+    def directed_by_clubs(cls, clubs: Any) -> Q:
+        """Events of the clubs, and the sections of their simultaneous events."""
+        return Q(club__in=clubs) | Q(simultaneous__club__in=clubs)
+
+    def director_club_ids(self) -> list[int]:
+        """Its club's, and for a section its simultaneous's club's."""
+        clubs = [self.club_id]
+        if self.simultaneous_id is not None:
+            clubs.extend(
+                Event.objects.filter(pk=self.simultaneous_id).values_list("club_id", flat=True)
+            )
+        return clubs
 
     @property
     def is_team_event(self) -> bool:
@@ -365,23 +326,12 @@ class Entrant(models.Model):
         return str(self.player)
 
 
-#: Table codes: uppercase letters and digits without look-alikes (no 0/O, 1/I/L, U), read
-#: aloud or typed from the table card; 10 characters of 30 = 49 bits. Older codes (any
-#: URL-safe characters) stay valid: a code is looked up as it is.
-TABLE_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
-TABLE_CODE_LENGTH = 10
-
-
-def new_table_code() -> str:
-    return "".join(secrets.choice(TABLE_CODE_ALPHABET) for _ in range(TABLE_CODE_LENGTH))
-
-
 class Table(models.Model):
     """A physical table; its secret ``code`` (QR code on the table card) opens result entry."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("number"))
-    code = models.CharField(_("entry code"), max_length=32, unique=True, default=new_table_code)
+    code = models.CharField(_("entry code"), max_length=32, unique=True, default=new_phone_code)
 
     class Meta:
         ordering = ["event", "number"]
@@ -499,24 +449,6 @@ class TableResult(models.Model):
             "S": self.artificial_s,
             "W": self.artificial_w,
         }
-
-
-class ChangeRecord(models.Model):
-    """A line of an append-only history of result changes: who (a user, or a label such as a
-    table), when, why, and the result before and after. Each history (duplicate results here,
-    room results of a team match, free-deal results) adds its result and its actions."""
-
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    actor_label = models.CharField(_("by"), max_length=120, blank=True)
-    at = models.DateTimeField(_("at"), auto_now_add=True)
-    reason = models.TextField(_("reason"), blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-
-    class Meta:
-        abstract = True
 
 
 class ResultChange(ChangeRecord):

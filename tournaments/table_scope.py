@@ -31,13 +31,9 @@ every player who sits at that table during the event sees it. So the code is sco
   (:func:`tournaments.publication.deals_hidden_from`: played at every scheduled table, or the
   event finished); a later round shows where to sit and which deals, never a result. A table
   that is done reads every round as an earlier one.
-- **Unknown codes** (:func:`table_for_code`): a lookup of a code that does not exist counts
-  one failure for the client address (:class:`UnknownCodeThrottle`, a DRF throttle in the
-  Django cache); past :data:`DEFAULT_FAILURE_RATE` failures the next unknown code answers 429
-  with ``Retry-After``. A valid code is never throttled, even from a blocked address. The codes
-  carry 72 random bits, so guessing one is hopeless anyway: the throttle stops the flood of
-  useless lookups. A cache that fails (Redis down: ``IGNORE_EXCEPTIONS`` makes it a miss, and
-  any other cache error is caught here) counts nothing and blocks nobody.
+- **Unknown codes** (:func:`table_for_code`): looked up through the kernel's one path
+  (:func:`clubs.phone_codes.phone_code_lookup`), throttled per client address like every
+  phone code.
 """
 
 from __future__ import annotations
@@ -48,14 +44,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from rest_framework.settings import api_settings
-from rest_framework.throttling import SimpleRateThrottle
 
+from clubs.errors import DomainError
+from clubs.phone_codes import phone_code_lookup
 from tournaments import selectors, services
-from tournaments.errors import ResultConflict, ResultReplay, TournamentError
+from tournaments.errors import ResultConflict, ResultReplay
 from tournaments.models import Deal, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
 from tournaments.selectors import TableRound
@@ -63,12 +58,8 @@ from tournaments.services.results import table_result_table_correct
 
 logger = logging.getLogger(__name__)
 
-# Unknown table codes one client address may look up per period (``TABLE_CODE_FAILURE_RATE``
-# in the settings overrides it, in DRF's "number/period" form).
-DEFAULT_FAILURE_RATE = "20/min"
 
-
-class RoundNotOpen(TournamentError):
+class RoundNotOpen(DomainError):
     """A table code tried to write a deal outside its table's open round."""
 
     def __init__(self, deal: Deal, round_number: int, open_round: int | None) -> None:
@@ -107,7 +98,7 @@ class RoundClosed(RoundNotOpen):
         self.args = (self.describe(),)
 
 
-class NotOwnEntry(TournamentError):
+class NotOwnEntry(DomainError):
     """A table code tried to correct a result the director recorded."""
 
 
@@ -245,7 +236,7 @@ def _stored(table: Table, deal: Deal) -> bool:
     return TableResult.objects.filter(table=table, deal=deal).exists()
 
 
-def _closed_refusal(error: TournamentError, deal: Deal, scope: TableScope) -> TournamentError:
+def _closed_refusal(error: DomainError, deal: Deal, scope: TableScope) -> DomainError:
     """The service's ``round_closed`` (the round closed while the write ran) as RoundClosed."""
     if error.code == "round_closed":
         round_number = scope.round_of(deal) or 0
@@ -304,7 +295,7 @@ def submit(
             )
         except ResultConflict:
             raise
-        except TournamentError as error:
+        except DomainError as error:
             raise _closed_refusal(error, deal, scope) from error
     refusal = RoundNotOpen(deal, round_number, scope.open_round)
     return _refuse_stored(scope, deal, round_number, refusal, **kwargs)
@@ -346,86 +337,11 @@ def correct(
         return table_result_table_correct(result=stored, outcome=outcome, actor=actor, via=via)
     except ResultConflict:
         raise
-    except TournamentError as error:
+    except DomainError as error:
         raise _closed_refusal(error, deal, scope) from error
 
 
 # ------------------------------------------------------------------------ unknown codes
-
-
-class UnknownCodeThrottle(SimpleRateThrottle):
-    """Failed table code lookups per client address, in the Django cache (DRF's throttle).
-
-    Only failures are counted (:meth:`record_failure`), and :meth:`blocked` only reads. The
-    client address is ``REMOTE_ADDR``; ``X-Forwarded-For`` is read only when DRF's
-    ``NUM_PROXIES`` says how many proxies to trust (else any client could pick its address).
-    """
-
-    scope = "table_code_failures"
-    num_requests: int  # set by SimpleRateThrottle.__init__ from the rate
-    duration: int
-
-    def get_rate(self) -> str:
-        return str(getattr(settings, "TABLE_CODE_FAILURE_RATE", DEFAULT_FAILURE_RATE))
-
-    def get_ident(self, request: Any) -> str:
-        if api_settings.NUM_PROXIES is None:
-            return str(request.META.get("REMOTE_ADDR") or "")
-        return str(super().get_ident(request))
-
-    def get_cache_key(self, request: Any, view: Any) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-    def _history(self, request: Any) -> list[float]:
-        self.key = self.get_cache_key(request, None)
-        self.now = self.timer()
-        try:
-            history = self.cache.get(self.key, [])
-        except Exception:  # a cache outage counts nothing and blocks nobody
-            logger.warning("table code throttle: cache unavailable", exc_info=True)
-            history = []
-        if not isinstance(history, list):
-            history = []
-        cutoff = self.now - self.duration
-        self.history = [stamp for stamp in history if stamp > cutoff]
-        return self.history
-
-    def blocked(self, request: Any) -> bool:
-        """Whether the address has used up its failures (then :meth:`wait` tells how long)."""
-        return len(self._history(request)) >= self.num_requests
-
-    def record_failure(self, request: Any) -> None:
-        history = self._history(request)
-        history.insert(0, self.now)
-        del history[self.num_requests :]
-        try:
-            self.cache.set(self.key, history, self.duration)
-        except Exception:
-            logger.warning("table code throttle: cache unavailable", exc_info=True)
-
-    def retry_after(self) -> int:
-        """Whole seconds until the address may try an unknown code again (at least 1)."""
-        wait = self.wait()
-        return max(1, int(wait + 0.999)) if wait is not None else self.duration
-
-
-class CodeThrottled(Exception):
-    """Too many unknown table codes from this client address; ``retry_after`` in seconds."""
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(retry_after)
-        self.retry_after = retry_after
-
-    @property
-    def message(self) -> str:
-        return _(
-            "Too many unknown table codes from your address: check the code on the table card "
-            "and try again in %(seconds)s seconds."
-        ) % {"seconds": self.retry_after}
-
-
-class UnknownCode(Exception):
-    """No table has this code."""
 
 
 def table_for_code(request: HttpRequest | Any, code: str) -> Table:
@@ -433,16 +349,6 @@ def table_for_code(request: HttpRequest | Any, code: str) -> Table:
     failure counted for the address), :class:`CodeThrottled` once it has failed too often."""
     # The movement document is deferred: the schedule comes from the per-process cache
     # (``Event.schedule``), not from decoding a 200-table document on every save.
-    table = (
-        Table.objects.select_related("event__club")
-        .defer("event__movement")
-        .filter(code=code)
-        .first()
+    return phone_code_lookup(
+        request, Table.objects.select_related("event__club").defer("event__movement"), code
     )
-    if table is not None:
-        return table
-    throttle = UnknownCodeThrottle()
-    if throttle.blocked(request):
-        raise CodeThrottled(throttle.retry_after())
-    throttle.record_failure(request)
-    raise UnknownCode(code)

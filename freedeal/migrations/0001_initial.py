@@ -3,6 +3,7 @@
 import django.core.validators
 import django.db.models.deletion
 import freedeal.models
+import clubs.phone_codes
 import tournaments.models
 from django.conf import settings
 from django.db import migrations, models
@@ -48,7 +49,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('number', models.PositiveSmallIntegerField(verbose_name='number')),
                 ('size', models.PositiveSmallIntegerField(verbose_name='players')),
-                ('code', models.CharField(default=tournaments.models.new_table_code, max_length=32, unique=True, verbose_name='entry code')),
+                ('code', models.CharField(default=clubs.phone_codes.new_phone_code, max_length=32, unique=True, verbose_name='entry code')),
                 ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='freedeal.freedealtournament')),
             ],
             options={

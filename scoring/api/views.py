@@ -21,6 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.access import user_directs, visible_or_404
+from clubs.api import ErrorSerializer
 from scoring.api.serializers import HandScoreSerializer, RankingSerializer
 from scoring.models import RankingEntry
 from scoring.selectors import (
@@ -30,8 +32,7 @@ from scoring.selectors import (
     snapshot_matches,
     standings_status,
 )
-from tournaments.access import user_directs, visible_event_or_404
-from tournaments.api.serializers import ErrorSerializer
+from tournaments.models import Event
 from tournaments.publication import deals_hidden_from
 
 
@@ -71,7 +72,7 @@ class RankingView(APIView):
         responses={200: RankingSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, event_id: int) -> Response:
-        event = visible_event_or_404(request, event_id)
+        event = visible_or_404(request, Event, event_id)
         kind = request.query_params.get("kind", RankingEntry.Kind.INDIVIDUAL)
         if kind not in RankingEntry.Kind.values:
             message = _("kind: %(kind)s is not one of %(choices)s") % {
@@ -104,7 +105,7 @@ class DealHandScoresView(APIView):
 
     @extend_schema(responses={200: HandScoreSerializer(many=True), 404: ErrorSerializer})
     def get(self, request: Request, event_id: int, number: int) -> Response:
-        event = visible_event_or_404(request, event_id)
+        event = visible_or_404(request, Event, event_id)
         deal = get_object_or_404(deals_of(event), number=number)
         if deal.number in deals_hidden_from(event, directs=user_directs(request.user, event)):
             raise NotFound(

@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+from clubs.access import clubs_directed_by, directs
+from clubs.models import Club
 from scoring.archive import (
     ArchiveError,
     RestoreReport,
@@ -31,8 +33,7 @@ from scoring.archive import (
     dumps,
     restore_archive,
 )
-from tournaments.access import clubs_directed_by, directs_event
-from tournaments.models import Club, Event
+from tournaments.models import Event
 
 #: The largest archive the restore page takes (the command takes larger ones).
 UPLOAD_MAX_BYTES = 32 * 1024 * 1024
@@ -69,7 +70,7 @@ class RestoreForm(forms.Form):
 
 @login_required
 @require_GET
-@directs_event
+@directs(Event)
 def organiser_archive(request: HttpRequest, event: Event) -> HttpResponse:
     """The event's archive as a file to download."""
     try:

@@ -3,6 +3,7 @@
 import django.core.validators
 import django.db.models.deletion
 import teammatch.models
+import clubs.phone_codes
 import tournaments.models
 from django.conf import settings
 from django.db import migrations, models
@@ -118,7 +119,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('room', models.CharField(choices=[('open', 'Open room'), ('closed', 'Closed room')], max_length=6, verbose_name='room')),
-                ('code', models.CharField(default=tournaments.models.new_table_code, max_length=32, unique=True, verbose_name='entry code')),
+                ('code', models.CharField(default=clubs.phone_codes.new_phone_code, max_length=32, unique=True, verbose_name='entry code')),
                 ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rooms', to='teammatch.cupmatch')),
             ],
             options={

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
+from clubs.models import Player
 from scoring.models import RankingEntry
 from scoring.services import standings_recompute
 from tests.builders import enter_round, running_event
-from tournaments.models import Deal, Entrant, Event, Player, Table, TableResult
+from tournaments.models import Deal, Entrant, Event, Table, TableResult
 
 PHONE = {"width": 390, "height": 844}
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

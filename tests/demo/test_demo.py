@@ -17,13 +17,14 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
+from clubs.models import Club, Player
 from demo.services import DEMO_CLUB_NAME, DEMO_USERNAME, demo_reset
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from series.models import Series
 from series.selectors import series_ranking
 from tests.builders import enter_round, running_event
 from tests.factories import ClubFactory
-from tournaments.models import Club, Entrant, Event, Player, Table, TableResult
+from tournaments.models import Entrant, Event, Table, TableResult
 
 PASSWORD = "demo-pass-2026"
 

@@ -20,6 +20,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from clubs.models import Club, Player
 from demo.services import (
     DEMO_CLUB_NAME,
     DEMO_LEAGUE_NAME,
@@ -32,7 +33,7 @@ from scoring.selectors import standings_status
 from tests.builders import EVENT_DATE, enter_round, running_event
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments import services
-from tournaments.models import Club, Entrant, Event, Player, Table, TableResult
+from tournaments.models import Entrant, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
 
 PASSWORD = "demo-pass-2026"

@@ -19,19 +19,11 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
+from clubs.models import Club, Player
 from demo.scale import SCALE_CLUB_NAME, scale_event_build, scale_event_delete, section_club_name
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from scoring.services import standings_recompute
-from tournaments.models import (
-    Club,
-    Deal,
-    Entrant,
-    Event,
-    Player,
-    ResultChange,
-    Table,
-    TableResult,
-)
+from tournaments.models import Deal, Entrant, Event, ResultChange, Table, TableResult
 from tournaments.movements import Schedule
 from tournaments.selectors import result_outcome
 from tournaments.services import table_result_submit

@@ -8,10 +8,10 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 
+from clubs.models import Club, Player
 from freedeal import services
 from freedeal.models import FreeDealTournament
 from tests.browser.conftest import new_page  # noqa: F401  (the browser test's fixture)
-from tournaments.models import Club, Player
 
 TODAY = datetime.date(2026, 11, 23)
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from clubs.errors import DomainError
+from clubs.models import Player
 from freedeal import services
 from freedeal.models import FreeDealChange, FreeDealResult, FreeDealTournament
 from tests.freedeal.conftest import TODAY, make_tournament
-from tournaments.errors import TournamentError
-from tournaments.models import Player
 from tournaments.movements.free_deal import seat_parties
 
 pytestmark = pytest.mark.django_db
@@ -21,16 +21,16 @@ def table_of_size(tournament: FreeDealTournament, size: int):
 
 
 def test_create_refuses_bad_settings(club) -> None:
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.create_tournament(club=club, name="X", date=TODAY, parties=31)
     assert error.value.field == "parties"
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.create_tournament(club=club, name="X", date=TODAY, deals_per_party=0)
     assert error.value.field == "deals_per_party"
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.create_tournament(club=club, name="X", date=TODAY, ruleset={"name": "nope"})
     assert error.value.code == "unknown_ruleset"
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.create_tournament(
             club=club, name="X", date=TODAY, ruleset={"name": "traditional", "pousse_multiplier": 9}
         )
@@ -39,11 +39,11 @@ def test_create_refuses_bad_settings(club) -> None:
 
 def test_registration_bounds(club, players) -> None:
     tournament = make_tournament(club, players, 2, start=False)
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.start(tournament)
     assert error.value.code == "too_few_players"
     assert "at least 3" in error.value.message
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.register_player(tournament, players[0])
     assert error.value.code == "already_registered"
     new = services.register_new_player(tournament, first_name="Ana", last_name="Neuve")
@@ -63,7 +63,7 @@ def test_registration_stops_at_400(club) -> None:
         [FreeDealPlayer(tournament=tournament, number=n + 1, player=p) for n, p in
          enumerate(people[:400])]
     )  # fmt: skip
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.register_player(tournament, people[400])
     assert error.value.code == "too_many_players"
 
@@ -74,10 +74,10 @@ def test_start_stores_the_seeded_seating_and_tables(club, players) -> None:
     expected = seat_parties(9, 3, 11)
     assert tournament.seating == [[list(t) for t in party] for party in expected]
     assert [t.size for t in tournament.tables.order_by("number")] == [5, 4]
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.register_player(tournament, players[12])
     assert error.value.code == "already_started"
-    with pytest.raises(TournamentError):
+    with pytest.raises(DomainError):
         services.start(tournament)
 
 
@@ -98,26 +98,26 @@ def test_entry_refusals(club, players) -> None:
     four = table_of_size(tournament, 4)
     seated5 = tournament.table_players(1, five.number)
     elsewhere = tournament.table_players(1, four.number)[0]
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.enter_from_table(five, 1, {**GARDE, "taker": elsewhere, "partner": seated5[1]})
     assert error.value.field == "taker" and "does not sit at this table" in error.value.message
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.enter_from_table(five, 1, {**GARDE, "taker": seated5[0]})
     assert error.value.code == "partner_required" and "called King" in error.value.message
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.enter_from_table(
             five, 1, {**GARDE, "taker": seated5[0], "partner": seated5[1], "points": 95}
         )
     assert error.value.field == "points" and "91" in error.value.message
-    with pytest.raises(TournamentError) as error:  # infeasible: 3 oudlers need 12 points
+    with pytest.raises(DomainError) as error:  # infeasible: 3 oudlers need 12 points
         services.enter_from_table(
             four, 1, {"contract": "garde", "oudlers": 3, "points": 5, "taker": elsewhere}
         )
     assert error.value.field == "points"
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.enter_from_table(five, 9, {**GARDE, "taker": seated5[0], "partner": seated5[0]})
     assert error.value.code == "unknown_deal"
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.enter_from_table(
             four, 1, {"contract": "pousse", "oudlers": 2, "points": 50, "taker": elsewhere}
         )
@@ -143,7 +143,7 @@ def test_flambeuse_refuses_a_partner(club, players) -> None:
     tournament = make_tournament(club, players, 5, ruleset=ruleset)
     table = tournament.tables.get()
     s = tournament.table_players(1, 1)
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.enter_from_table(table, 1, {**GARDE, "taker": s[0], "partner": s[1]})
     assert error.value.code == "partner_not_allowed"
     result = services.enter_from_table(
@@ -164,7 +164,7 @@ def test_corrections_keep_the_history(club, players, organiser) -> None:
     s = tournament.table_players(1, 1)
     services.enter_from_table(table, 1, {**GARDE, "taker": s[0]})
     services.enter_from_table(table, 1, {**GARDE, "taker": s[1]})
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.director_correct(
             tournament, table_number=1, party=1, deal=1, data=GARDE | {"taker": s[2]},
             user=organiser, reason=" ",
@@ -185,12 +185,12 @@ def test_corrections_keep_the_history(club, players, organiser) -> None:
 def test_close_party_and_finish(club, players, organiser) -> None:
     tournament = make_tournament(club, players, 4, parties=2, deals_per_party=1)
     table = tournament.tables.get()
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.close_party(tournament)
     assert error.value.code == "party_incomplete" and error.value.details
     services.enter_from_table(table, 1, {"contract": "passed"})
     assert services.close_party(tournament) == 1
-    with pytest.raises(TournamentError) as error:  # party 1 is closed at the table
+    with pytest.raises(DomainError) as error:  # party 1 is closed at the table
         tournament.refresh_from_db()
         s = tournament.table_players(2, 1)
         services.enter_from_table(table, 1, {**GARDE, "taker": s[0]})
@@ -209,7 +209,7 @@ def test_close_party_and_finish(club, players, organiser) -> None:
 
 def test_finish_needs_every_party_closed(club, players) -> None:
     tournament = make_tournament(club, players, 4, parties=2)
-    with pytest.raises(TournamentError) as error:
+    with pytest.raises(DomainError) as error:
         services.finish(tournament)
     assert error.value.code == "parties_open"
     services.close_party(tournament, confirm=True)

@@ -21,6 +21,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
+from clubs.models import Player
 from scoring import archive
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from scoring.services import standings_recompute
@@ -28,15 +29,7 @@ from tests.builders import enter_round, running_event, scored_event, team_event
 from tests.factories import ClubFactory, OrganiserFactory, UserFactory
 from tests.tournaments.test_sections import section, simultaneous
 from tournaments import services
-from tournaments.models import (
-    Entrant,
-    Event,
-    Penalty,
-    Player,
-    ResultChange,
-    Table,
-    TableResult,
-)
+from tournaments.models import Entrant, Event, Penalty, ResultChange, Table, TableResult
 
 pytestmark = pytest.mark.django_db
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from clubs.errors import DomainError
 from series import services
 from series.models import Series, SeriesEvent
 from tests.factories import ClubFactory, EventFactory
-from tournaments.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
 
@@ -15,8 +15,8 @@ FORMULA = {"method": "points", "points_table": [10, 8, 6], "points_default": 1,
            "best_n": None, "min_events": 1}  # fmt: skip
 
 
-def refusal(**changes) -> TournamentError:
-    with pytest.raises(TournamentError) as caught:
+def refusal(**changes) -> DomainError:
+    with pytest.raises(DomainError) as caught:
         services.series_create(club=ClubFactory(), **{"name": "Saison", **FORMULA, **changes})
     assert not Series.objects.exists()
     return caught.value
@@ -71,14 +71,14 @@ def test_a_club_series_takes_only_its_clubs_events_once():
     series = services.series_create(club=club, name="Saison", **FORMULA)
     own = EventFactory(club=club, name="Mardi")
     services.series_event_add(series=series, event=own)
-    with pytest.raises(TournamentError) as twice:
+    with pytest.raises(DomainError) as twice:
         services.series_event_add(series=series, event=own)
     assert (twice.value.code, twice.value.message) == (
         "event_in_series",
         "Mardi is already in this series",
     )
     other = EventFactory(club=ClubFactory(name="Tarot Vienne"), name="Open de Vienne")
-    with pytest.raises(TournamentError) as foreign:
+    with pytest.raises(DomainError) as foreign:
         services.series_event_add(series=series, event=other)
     assert foreign.value.code == "event_other_club"
     assert foreign.value.message == (
@@ -92,7 +92,7 @@ def test_a_league_series_takes_other_clubs_events_and_cannot_turn_club_only_then
     series = services.series_create(club=club, name="Comité", league=True, **FORMULA)
     other = EventFactory(club=ClubFactory(name="Tarot Vienne"), name="Open de Vienne")
     services.series_event_add(series=series, event=other)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.series_update(series=series, league=False)
     assert caught.value.code == "event_other_club"
     assert caught.value.field == "league"
@@ -106,7 +106,7 @@ def test_a_simultaneous_and_one_of_its_sections_never_both():
     simultaneous = EventFactory(club=club, name="Simultané")
     section = EventFactory(club=ClubFactory(), name="Section Bron", simultaneous=simultaneous)
     services.series_event_add(series=series, event=section)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.series_event_add(series=series, event=simultaneous)
     assert caught.value.code == "event_same_simultaneous"
     assert "Simultané and Section Bron" in caught.value.message
@@ -114,7 +114,7 @@ def test_a_simultaneous_and_one_of_its_sections_never_both():
 
 def test_update_checks_the_formula_and_writes_nothing_when_refused():
     series = services.series_create(club=ClubFactory(), name="Saison", **FORMULA)
-    with pytest.raises(TournamentError):
+    with pytest.raises(DomainError):
         services.series_update(series=series, best_n=0, name="Autre")
     series.refresh_from_db()
     assert (series.name, series.best_n) == ("Saison", None)
@@ -130,7 +130,7 @@ def test_remove_an_event_and_delete_a_series_keep_the_events():
     services.series_event_add(series=series, event=event)
     services.series_event_remove(series=series, event=event)
     assert not SeriesEvent.objects.exists()
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.series_event_remove(series=series, event=event)
     assert caught.value.code == "event_not_in_series"
     services.series_event_add(series=series, event=event)

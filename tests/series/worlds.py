@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from clubs.models import Club, Player
 from scoring.models import RankingEntry, StandingsSnapshot
 from tests.factories import EntrantFactory, EventFactory, TeamFactory
-from tournaments.models import Club, Event, Player
+from tournaments.models import Event
 
 
 def finished_event(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from clubs.errors import DomainError
 from teammatch import services
 from teammatch.models import Cup, CupMatch, MatchDeal, MatchRoom
 from tests.teammatch.worlds import (
@@ -20,7 +21,6 @@ from tests.teammatch.worlds import (
     members,
     seats_for,
 )
-from tournaments.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +105,7 @@ def test_four_team_knockout_with_substitutions_and_hand_computed_pm():
     a, b = members(semi.team_a), members(semi.team_b)
     bad = seats_for(semi, a, b)
     bad["open_defender_1"] = a[4]  # a team 1 player in a team 4 seat
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.set_lineup(match=semi, quarter=1, seats=bad)
     assert refused.value.code == "lineup_wrong_team"
     assert refused.value.field == "open_defender_1"
@@ -114,7 +114,7 @@ def test_four_team_knockout_with_substitutions_and_hand_computed_pm():
     )
     twice = seats_for(semi, a, b)
     twice["closed_defender_3"] = a[0]
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.set_lineup(match=semi, quarter=1, seats=twice)
     assert refused.value.code == "lineup_player_twice"
     assert f"{a[0]} is seated twice" in refused.value.message
@@ -149,7 +149,7 @@ def test_substitution_between_quarters_only():
     services.set_lineup(match=match, quarter=1, seats=seats_for(match, a, b))
     play_quarter(match, 1, varied(0))
     # the quarter has results: its line-up is fixed
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.set_lineup(match=match, quarter=1, seats=seats_for(match, a[2:], b))
     assert refused.value.code == "quarter_started"
     services.close_quarter(match=match, quarter=1)
@@ -157,6 +157,6 @@ def test_substitution_between_quarters_only():
     lineup = services.set_lineup(match=match, quarter=2, seats=seats_for(match, a[2:], b))
     assert lineup.open_taker == a[2]
     assert {lineup.closed_defender_2, lineup.closed_defender_3} == {a[4], a[5]}
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.set_lineup(match=match, quarter=1, seats=seats_for(match, a, b))
     assert refused.value.code == "quarter_played"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from clubs.errors import DomainError
 from teammatch import services
 from teammatch.models import Cup, CupMatch, MatchDeal, MatchRoom, RoomResult
 from tests.teammatch.worlds import (
@@ -16,7 +17,6 @@ from tests.teammatch.worlds import (
     members,
     seats_for,
 )
-from tournaments.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
 
@@ -50,21 +50,21 @@ def same(deal, first):
 def test_roster_refusals():
     club, players, _ = club_with_players(12)
     cup, _teams = cup_with_teams(club, players, (4,))
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.add_team(cup=cup, name="Big", players=players[4:11])
     assert refused.value.code == "roster_size"
     assert "team Big has 7 players; a team has 4 to 6 players" in refused.value.message
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.add_team(cup=cup, name="Thief", players=players[3:7])
     assert refused.value.code == "roster_shared_player"
     assert f"{players[3]} is in both teams Thief and Team 1" in refused.value.message
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.add_team(cup=cup, name="Team 1", players=players[4:8])
     assert refused.value.code == "team_name_taken"
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.add_team(cup=cup, name="Lone", players=players[8:11])
     assert refused.value.code == "roster_size"
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.start_cup(cup)
     assert refused.value.code == "bracket_too_few_teams"
     assert Cup.objects.get(pk=cup.pk).status == Cup.Status.DRAFT
@@ -75,7 +75,7 @@ def test_lineup_refusals_name_the_seat():
     a, b = members(match.team_a), members(match.team_b)
     empty = seats_for(match, a, b)
     empty["closed_taker"] = None
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.set_lineup(match=match, quarter=1, seats=empty)
     assert refused.value.code == "lineup_seat_empty"
     assert refused.value.message == "quarter 1: the taker seat in the closed room is empty"
@@ -83,7 +83,7 @@ def test_lineup_refusals_name_the_seat():
     _club2, others, _ = club_with_players(4, name="Elsewhere")
     stranger = seats_for(match, a, b)
     stranger["open_defender_3"] = others[0]
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.set_lineup(match=match, quarter=1, seats=stranger)
     assert refused.value.code == "lineup_unknown_player"
     # two players share a name: the licence tells them apart
@@ -96,18 +96,18 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
     _cup, match, _ = two_teams()
     rooms = {r.room: r for r in MatchRoom.objects.filter(match=match)}
     deal = MatchDeal.objects.get(match=match, number=1)
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.room_result_enter(
             room=rooms["open"], deal_number=1, outcome=feasible(deal, "garde", 50)
         )
     assert refused.value.code == "no_lineup"
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.close_quarter(match=match, quarter=1)
     assert refused.value.code == "no_lineup"
     services.set_lineup(
         match=match, quarter=1, seats=seats_for(match, members(match.team_a), members(match.team_b))
     )
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.room_result_enter(
             room=rooms["open"],
             deal_number=1,
@@ -117,7 +117,7 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
     services.room_result_enter(
         room=rooms["open"], deal_number=1, outcome=feasible(deal, "garde", 50)
     )
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.close_quarter(match=match, quarter=1)
     assert refused.value.code == "results_missing"
     assert "deal 1 in the closed room" in refused.value.message
@@ -126,12 +126,12 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
     )
     services.close_quarter(match=match, quarter=1)
     # closed: the phone can no longer correct; the director can, with a reason
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.room_result_enter(
             room=rooms["closed"], deal_number=1, outcome=feasible(deal, "garde", 30)
         )
     assert refused.value.code == "deal_not_in_quarter"
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.room_result_director(
             match=match,
             room="closed",
@@ -155,7 +155,7 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
 
 def test_finish_needs_every_deal():
     _cup, match, _ = two_teams()
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.finish_match(match=match)
     assert refused.value.code == "results_missing"
 
@@ -226,9 +226,9 @@ def test_three_teams_bye_then_final():
     final.refresh_from_db()
     assert final.team_b.name == "Team 2" and final.status == "playing"
     assert MatchDeal.objects.filter(match=final).count() == 4
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.finish_match(match=semi)
     assert refused.value.code == "match_not_playing"
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.finish_cup(cup)
     assert refused.value.code == "matches_unfinished"

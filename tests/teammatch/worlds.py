@@ -10,10 +10,10 @@ import datetime
 from bisect import bisect_right
 from typing import Any
 
+from clubs.errors import DomainError
 from teammatch import services
 from teammatch.models import Cup, CupMatch, CupTeam, MatchDeal, QuarterLineup
 from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory
-from tournaments.errors import TournamentError
 from tournaments.services import outcome_score
 
 THRESHOLD = {0: 56, 1: 51, 2: 41, 3: 36}
@@ -55,7 +55,7 @@ def feasible(deal: MatchDeal, contract: str, points: int) -> dict[str, Any]:
                 candidate = outcome(tried, oudlers, min(91, max(0, points + shift)))
                 try:
                     outcome_score(deal=services.rules_deal_of(deal), outcome=candidate)
-                except TournamentError:
+                except DomainError:
                     continue
                 return candidate
     raise AssertionError(f"no plain outcome fits deal {deal.number}")

@@ -17,10 +17,11 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext
 
+from clubs.models import Club, Player
 from tests.builders import running_event
 from tests.factories import ClubFactory, EventFactory, OrganiserFactory, PlayerFactory
 from tournaments import services
-from tournaments.models import Club, Entrant, Event, Player, ResultChange, TableResult
+from tournaments.models import Entrant, Event, ResultChange, TableResult
 from tournaments.services.registration import MAX_IMPORT_LINE_CHARS, MAX_IMPORT_LINES
 
 pytestmark = pytest.mark.django_db

@@ -12,12 +12,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from clubs.errors import DomainError
+from clubs.phone_codes import PHONE_CODE_ALPHABET, new_phone_code
 from rules import deal as rules_deal
 from tests.builders import running_event, running_team_event
 from tests.factories import ClubFactory, EventFactory, OrganiserFactory, PlayerFactory
 from tournaments import services
-from tournaments.errors import TournamentError
-from tournaments.models import TABLE_CODE_ALPHABET, Deal, Event, Table, new_table_code
+from tournaments.models import Deal, Event, Table
 from tournaments.views.printing import qr_svg
 
 pytestmark = pytest.mark.django_db
@@ -186,7 +187,7 @@ def test_a_team_event_keeps_the_movements_taker_seat() -> None:
     seat = event.schedule.team_taker_seat()
     other = next(s for s in "NESW" if s != seat)
     text = deals_file(event, {1: other}).read().decode()
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.event_deals_import(event=event, text=text)
     assert refused.value.code == "team_taker_seat"
     services.event_deals_import(event=event, text=deals_file(event, {1: seat}).read().decode())
@@ -197,13 +198,13 @@ def test_a_team_event_keeps_the_movements_taker_seat() -> None:
 
 
 def test_new_table_codes_avoid_look_alikes_and_carry_40_bits() -> None:
-    assert not LOOK_ALIKES & set(TABLE_CODE_ALPHABET)
-    assert len(set(TABLE_CODE_ALPHABET)) == len(TABLE_CODE_ALPHABET)
-    codes = {new_table_code() for _ in range(200)}
+    assert not LOOK_ALIKES & set(PHONE_CODE_ALPHABET)
+    assert len(set(PHONE_CODE_ALPHABET)) == len(PHONE_CODE_ALPHABET)
+    codes = {new_phone_code() for _ in range(200)}
     assert len(codes) == 200
     for code in codes:
-        assert set(code) <= set(TABLE_CODE_ALPHABET)
-        assert len(TABLE_CODE_ALPHABET) ** len(code) >= 2**40
+        assert set(code) <= set(PHONE_CODE_ALPHABET)
+        assert len(PHONE_CODE_ALPHABET) ** len(code) >= 2**40
     event = running_event(tables=3)
     for code in Table.objects.filter(event=event).values_list("code", flat=True):
         assert not LOOK_ALIKES & set(code) and code == code.upper()

@@ -165,7 +165,7 @@ def test_a_complete_round_closes_at_once_and_an_unknown_round_is_refused(directo
 
 def test_closing_needs_a_running_event():
     event = running_event(tables=5, rounds=2, status=Event.Status.DRAFT)
-    with pytest.raises(services.TournamentError) as refused:
+    with pytest.raises(services.DomainError) as refused:
         event_services.round_close(event=event, round_number=1, confirm=True)
     assert refused.value.code == "event_not_running"
 
@@ -245,6 +245,6 @@ def test_reopening_a_section_runs_its_finished_simultaneous_again():
     assert parent.status == Event.Status.RUNNING
     assert Event.objects.get(pk=large.pk).status == Event.Status.FINISHED
     assert version(parent) == before + 1  # the simultaneous's standings republish
-    with pytest.raises(services.TournamentError) as refused:
+    with pytest.raises(services.DomainError) as refused:
         event_services.event_reopen(event=parent, reason="no")
     assert refused.value.code == "simultaneous_reopen"

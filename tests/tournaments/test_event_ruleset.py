@@ -7,10 +7,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from clubs.errors import DomainError
 from rules.ruleset import FFT, HOUSE, TRADITIONAL, RulesetName, traditional
 from tests.factories import ClubFactory, EventFactory
 from tournaments import services
-from tournaments.errors import TournamentError
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def test_a_new_event_plays_the_fft_rules() -> None:
 @pytest.mark.parametrize("format", ["individual", "triplette", "quadrette"])
 @pytest.mark.parametrize("ruleset", [TRADITIONAL, HOUSE, traditional(3, flambeuse=True)])
 def test_a_duplicate_competition_refuses_another_ruleset(format: str, ruleset: object) -> None:
-    with translation.override("fr"), pytest.raises(TournamentError) as exc:
+    with translation.override("fr"), pytest.raises(DomainError) as exc:
         services.event_create(
             club=ClubFactory(),
             name="Open",

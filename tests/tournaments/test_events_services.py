@@ -7,6 +7,9 @@ from typing import Any
 
 import pytest
 
+from clubs.access import directed_by
+from clubs.errors import DomainError
+from clubs.models import Club, Player
 from rules import deal as rules_deal
 from rules import enums as rules_enums
 from rules.duplicate import DUPLICATE_SEATS
@@ -19,9 +22,7 @@ from tests.factories import (
     UserFactory,
 )
 from tournaments import models, selectors, services
-from tournaments.access import events_directed_by
-from tournaments.errors import TournamentError
-from tournaments.models import Club, Deal, Entrant, Event, Player, Table, Team
+from tournaments.models import Deal, Entrant, Event, Table, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -47,12 +48,12 @@ def test_organiser_sees_only_events_of_his_clubs() -> None:
     bob = OrganiserFactory(clubs=[club_b])
     both = OrganiserFactory(clubs=[club_a, club_b])
     event_a, event_b = EventFactory(club=club_a), EventFactory(club=club_b)
-    assert list(events_directed_by(alice)) == [event_a]
-    assert list(events_directed_by(bob)) == [event_b]
-    assert set(events_directed_by(both)) == {event_a, event_b}
-    assert list(events_directed_by(UserFactory())) == []
+    assert list(directed_by(alice, Event)) == [event_a]
+    assert list(directed_by(bob, Event)) == [event_b]
+    assert set(directed_by(both, Event)) == {event_a, event_b}
+    assert list(directed_by(UserFactory(), Event)) == []
     admin = UserFactory(is_superuser=True, is_staff=True)
-    assert set(events_directed_by(admin)) == {event_a, event_b}
+    assert set(directed_by(admin, Event)) == {event_a, event_b}
 
 
 # --- events and players --------------------------------------------------------------------
@@ -70,7 +71,7 @@ def test_event_create_makes_a_draft() -> None:
 
 
 def test_event_create_rejects_bad_deals_per_round() -> None:
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_create(
             club=ClubFactory(), name="X", date="2026-12-05", format="individual", deals_per_round=0
         )
@@ -80,7 +81,7 @@ def test_event_create_rejects_bad_deals_per_round() -> None:
 
 def test_player_create_refuses_a_known_licence() -> None:
     PlayerFactory(licence="123456")
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.player_create(first_name="A", last_name="B", licence="123456")
     assert (exc.value.code, exc.value.field) == ("licence_taken", "licence")
     assert exc.value.message == "A player with licence 123456 already exists."
@@ -90,7 +91,7 @@ def test_player_create_refuses_a_known_licence() -> None:
 def test_register_twice_is_refused() -> None:
     event, player = EventFactory(), PlayerFactory()
     services.entrant_register(event=event, player=player)
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.entrant_register(event=event, player=player)
     assert (exc.value.code, exc.value.field) == ("already_registered", "player")
     assert event.entrants.count() == 1
@@ -152,7 +153,7 @@ def test_csv_import_bad_line_leaves_no_club_behind() -> None:
 )
 def test_csv_import_unreadable_file_is_refused(payload: bytes, code: str, needle: str) -> None:
     event = EventFactory()
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.players_import_csv(event=event, file=payload)
     assert (exc.value.code, exc.value.field) == (code, "file")
     assert needle in exc.value.message
@@ -165,16 +166,16 @@ def test_csv_import_unreadable_file_is_refused(payload: bytes, code: str, needle
 def test_team_create_checks_size_and_membership() -> None:
     event = EventFactory(format=Event.Format.TRIPLETTE)
     entrants = register(event, 4)
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.team_create(event=event, name="T", entrants=entrants[:2])
     assert (exc.value.code, exc.value.field) == ("team_size", "members")
     other = EntrantFactory()  # another event's entrant
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.team_create(event=event, name="T", entrants=[*entrants[:2], other])
     assert exc.value.code == "member_not_registered"
     team = services.team_create(event=event, name="Les As", entrants=entrants[:3])
     assert set(team.members.all()) == set(entrants[:3])
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.team_create(
             event=event, name="Autre", entrants=[entrants[0], entrants[3], entrants[1]]
         )
@@ -184,7 +185,7 @@ def test_team_create_checks_size_and_membership() -> None:
 
 def test_individual_event_has_no_teams() -> None:
     event = EventFactory()
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.team_create(event=event, name="T", entrants=register(event, 3))
     assert exc.value.code == "individual_event"
 
@@ -226,7 +227,7 @@ def test_movement_with_a_hard_error_is_never_saved() -> None:
     first = broken["schedule"][0]["tables"]
     first[0]["seats"]["N"], first[1]["seats"]["N"] = first[1]["seats"]["N"], first[0]["seats"]["N"]
     first[0]["seats"]["E"] = first[1]["seats"]["E"]  # one entrant at two tables
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_movement_set(event=event, movement=broken)
     assert exc.value.code == "movement_invalid"
     assert "hard errors" in exc.value.message and exc.value.details
@@ -241,7 +242,7 @@ def test_movement_for_another_player_count_is_refused() -> None:
     register(other, 32)
     services.event_movement_set(event=other, tables=8)
     other.refresh_from_db()
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_movement_set(event=event, movement=other.movement)
     assert exc.value.code == "movement_player_count"
     event.refresh_from_db()
@@ -278,7 +279,7 @@ def test_late_arrival_makes_movement_stale() -> None:
 def test_team_movement_binds_team_members(format: str, players: int) -> None:
     event = EventFactory(format=format, deals_per_round=2)
     register(event, players)
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_movement_set(event=event)
     assert exc.value.code == "no_entrants"  # no team yet
     services.teams_build_in_order(event=event)
@@ -316,14 +317,14 @@ def test_deals_generate_numbering_and_seats() -> None:
 
 def test_deals_need_a_movement_and_refuse_prise() -> None:
     event = EventFactory()
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_deals_generate(event=event, seed=1)
     assert exc.value.code == "movement_missing"
     event = ready_event(tables=7)
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_deals_generate(event=event, seed=1, imposed_contract="prise")
     assert (exc.value.code, exc.value.field) == ("prise_not_allowed", "imposed_contract")
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_deals_generate(event=event, seed=1, imposed_contract="pass")
     assert (exc.value.code, exc.value.field) == ("unknown_contract", "imposed_contract")
     assert not Deal.objects.filter(event=event).exists()
@@ -356,11 +357,11 @@ def test_deals_import_names_the_bad_deal_and_line() -> None:
     # Deal 2's header is line 9, its N hand line 11: break a card there.
     assert lines[8] == "# Deal 2" and lines[10].startswith("N: ")
     lines[10] = lines[10].replace("N: ", "N: Z99 ", 1)
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_deals_import(event=event, text="\n".join(lines))
     assert exc.value.field == "file"
     assert "Deal 2" in exc.value.message and "line 11" in exc.value.message
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_deals_import(event=event, text=_deals_file(count - 1))
     assert exc.value.code == "deal_count" and "needs" in exc.value.message
     assert list(Deal.objects.filter(event=event).values_list("cards", flat=True)) == before
@@ -371,7 +372,7 @@ def test_deals_import_names_the_bad_deal_and_line() -> None:
 
 def test_start_checks_then_runs_then_finishes() -> None:
     event = ready_event(tables=7)
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_start(event=event)
     assert exc.value.code == "event_not_ready"
     assert any("Deals are missing" in line for line in exc.value.details)
@@ -379,18 +380,18 @@ def test_start_checks_then_runs_then_finishes() -> None:
     assert event.status == Event.Status.DRAFT
     services.event_deals_generate(event=event, seed=3)
     Deal.objects.filter(event=event, deal_set=2).first().delete()
-    with pytest.raises(TournamentError):
+    with pytest.raises(DomainError):
         services.event_start(event=event)
     services.event_deals_generate(event=event, seed=3)
     assert services.event_start(event=event).status == Event.Status.RUNNING
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.entrant_register(event=event, player=PlayerFactory())
     assert exc.value.code == "event_started"
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_start(event=event)
     assert exc.value.details == ("The event is not a draft.",)
     assert services.event_finish(event=event).status == Event.Status.FINISHED
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_finish(event=event)
     assert exc.value.code == "event_not_running"
 
@@ -398,7 +399,7 @@ def test_start_checks_then_runs_then_finishes() -> None:
 def test_start_without_movement_is_refused() -> None:
     event = EventFactory()
     register(event, 8)
-    with pytest.raises(TournamentError) as exc:
+    with pytest.raises(DomainError) as exc:
         services.event_start(event=event)
     assert "movement" in " ".join(exc.value.details)
 

@@ -13,12 +13,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from clubs.errors import DomainError
 from rules.deal import deal_to_text
 from tests.builders import running_event
 from tests.factories import OrganiserFactory
 from tests.rules.test_hand_checks import make_deal
 from tournaments import services
-from tournaments.errors import TournamentError
 from tournaments.hand_flags import result_flags
 from tournaments.models import Deal, Event, Table, TableResult
 
@@ -126,7 +126,7 @@ def test_a_director_correction_is_checked_too(event: Event) -> None:
         table=table, deal=deal, outcome={"contract": "garde", "oudlers": 1, "points": 55}
     )
     director = OrganiserFactory(clubs=[event.club])
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.table_result_correct(
             result=result,
             outcome={"contract": "garde", "oudlers": 1, "points": 55, "poignees": [

@@ -12,8 +12,9 @@ from django.db import connection, connections
 from django.test import Client
 from rest_framework.test import APIClient
 
+from clubs.errors import DomainError
 from tests.builders import GARDE_46, first_play, running_event
-from tournaments.errors import ResultConflict, ResultReplay, TournamentError
+from tournaments.errors import ResultConflict, ResultReplay
 from tournaments.models import Event, ResultChange, TableResult
 from tournaments.services import (
     table_result_assign_artificial,
@@ -233,7 +234,7 @@ def run_in_threads(works: list[Callable[[], str]]) -> list[str]:
         try:
             start.wait(timeout=30)
             answer = work()
-        except TournamentError as error:
+        except DomainError as error:
             answer = error.code
         except Exception as error:  # reported in the outcomes, asserted below
             answer = f"error: {error!r}"

@@ -19,6 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
+from clubs.errors import DomainError
 from scoring.models import HandScore, RankingEntry
 from scoring.services import standings_recompute
 from tests.builders import (
@@ -30,7 +31,6 @@ from tests.builders import (
 )
 from tests.factories import OrganiserFactory, PlayerFactory
 from tournaments import movements, services
-from tournaments.errors import TournamentError
 from tournaments.models import Deal, Entrant, EntrantChange, Event, Table, TableResult
 from tournaments.services import late_changes
 
@@ -177,7 +177,7 @@ def test_the_substitute_keeps_the_replaced_players_tables_and_seats(event: Event
 def test_a_round_outside_the_movement_is_refused(event: Event, from_round: int) -> None:
     replaced = entrant_at(event, table=1, round_number=1, seat="N")
     movement = event.movement
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         late_changes.entrant_substitute(
             event=event, entrant=replaced, player=PlayerFactory(), from_round=from_round
         )
@@ -188,7 +188,7 @@ def test_a_round_outside_the_movement_is_refused(event: Event, from_round: int) 
 
 def test_a_round_with_results_is_refused(event: Event) -> None:
     replaced = entrant_at(event, table=1, round_number=2, seat="W")
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         late_changes.entrant_withdraw_late(event=event, entrant=replaced, from_round=2)
     assert refused.value.code == "round_has_results"
     assert "3" in refused.value.message  # the earliest round possible
@@ -199,7 +199,7 @@ def test_a_round_with_results_is_refused(event: Event) -> None:
 def test_a_player_already_in_the_event_is_refused(event: Event) -> None:
     replaced = entrant_at(event, table=1, round_number=1, seat="N")
     other = entrant_at(event, table=2, round_number=1, seat="N")
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         late_changes.entrant_substitute(
             event=event, entrant=replaced, player=other.player, from_round=3
         )
@@ -211,10 +211,10 @@ def test_a_player_is_replaced_once_and_a_substitute_not_before_his_round(event: 
     change = late_changes.entrant_substitute(
         event=event, entrant=replaced, player=PlayerFactory(), from_round=4
     )
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         late_changes.entrant_withdraw_late(event=event, entrant=replaced, from_round=5)
     assert refused.value.code == "already_changed"
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         late_changes.entrant_withdraw_late(event=event, entrant=change.replacement, from_round=3)
     assert refused.value.code == "before_substitution"
     # The substitute may be replaced in turn, from his own round on.
@@ -231,7 +231,7 @@ def test_only_a_running_event_changes() -> None:
     draft = running_event(tables=5, rounds=3, status=Event.Status.DRAFT)
     entrant = Entrant.objects.filter(event=draft, phantom=False).first()
     assert entrant is not None
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         late_changes.entrant_substitute(
             event=draft, entrant=entrant, player=PlayerFactory(), from_round=2
         )
@@ -265,7 +265,7 @@ def test_a_withdrawal_turns_the_seat_into_a_phantom_whose_tables_sit_out(event: 
     table = Table.objects.get(event=event, number=play.table)
     deal = event.deals.filter(deal_set=play.deal_set).first()
     assert deal is not None
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert refused.value.code == "table_sits_out"
     # The deals those tables would have played are scheduled once less (Neuberg's N).
@@ -313,7 +313,7 @@ def test_a_team_event_withdrawal_is_refused_but_a_substitute_joins_the_team() ->
     event = running_team_event(format=Event.Format.TRIPLETTE, teams=4)
     entrant = Entrant.objects.filter(event=event, phantom=False).select_related("team").first()
     assert entrant is not None
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         late_changes.entrant_withdraw_late(event=event, entrant=entrant, from_round=2)
     assert refused.value.code == "team_withdrawal"
     change = late_changes.entrant_substitute(
@@ -545,7 +545,7 @@ def test_a_result_read_under_the_old_seating_is_refused_after_a_change(
         return real_stored(*args, **kwargs)
 
     monkeypatch.setattr(results_services, "_stored", change_then_look)
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         results_services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert refused.value.code == "seating_changed"
     assert not TableResult.objects.filter(deal=deal, table=table).exists()

@@ -8,13 +8,14 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import DealFactory, EntrantFactory, TableFactory, TeamFactory, UserFactory
+from clubs import models as club_models
 from tournaments import models
 
 pytestmark = pytest.mark.django_db
 
 MODELS = [
-    models.Club,
-    models.Player,
+    club_models.Club,
+    club_models.Player,
     models.Event,
     models.Deal,
     models.Team,

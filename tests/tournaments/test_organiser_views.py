@@ -10,9 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from clubs.models import Player
 from tests.factories import ClubFactory, EventFactory, OrganiserFactory, PlayerFactory
 from tournaments import services
-from tournaments.models import Deal, Entrant, Event, Player, Team
+from tournaments.models import Deal, Entrant, Event, Team
 
 pytestmark = pytest.mark.django_db
 

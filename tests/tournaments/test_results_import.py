@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from clubs.errors import DomainError
 from tests.builders import EVENT_DATE, random_outcome
 from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory
 from tournaments import services
-from tournaments.errors import TournamentError
 from tournaments.models import Deal, Event, ResultChange, TableResult
 from tournaments.services.imports import MAX_LINES
 
@@ -353,7 +353,7 @@ def test_csv_cells_that_cannot_be_read_are_line_errors(director, line: str, frag
 )
 def test_bad_files_get_one_clear_error(director, content: bytes, code: str) -> None:
     section = make_section()
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.section_results_import(section=section, file=content, actor=director)
     assert caught.value.code == code and caught.value.field == "file"
     assert caught.value.message
@@ -361,7 +361,7 @@ def test_bad_files_get_one_clear_error(director, content: bytes, code: str) -> N
 
 def test_a_json_array_is_not_a_score_event_file(director) -> None:
     section = make_section()
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.section_results_import(section=section, file=b"[1, 2]", actor=director)
     assert caught.value.code == "file_not_event"
 
@@ -369,7 +369,7 @@ def test_a_json_array_is_not_a_score_event_file(director) -> None:
 def test_a_file_over_the_line_limit_is_refused(director) -> None:
     section = make_section()
     text = CSV_HEADER + "\n" + "1;1;garde;2;46;;;;;;\n" * MAX_LINES
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.section_results_import(section=section, file=text, actor=director)
     assert caught.value.code == "file_too_long"
     assert str(MAX_LINES) in caught.value.message or "20" in caught.value.message
@@ -378,10 +378,10 @@ def test_a_file_over_the_line_limit_is_refused(director) -> None:
 def test_no_import_into_a_draft_section_nor_the_simultaneous(director) -> None:
     section = make_section(start=False)
     text = f"{CSV_HEADER}\n1;1;garde;2;46;;;;;;\n"
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.section_results_import(section=section, file=text, actor=director)
     assert caught.value.code == "event_not_started"
     parent = Event.objects.get(pk=section.simultaneous_id)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.section_results_import(section=parent, file=text, actor=director)
     assert caught.value.code == "simultaneous_results"

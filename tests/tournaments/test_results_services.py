@@ -10,9 +10,10 @@ from decimal import Decimal
 import pytest
 from django.db import connection, connections, transaction
 
+from clubs.errors import DomainError
 from tests.builders import GARDE_46, first_play, running_event
 from tests.factories import OrganiserFactory, UserFactory
-from tournaments.errors import ResultConflict, TournamentError
+from tournaments.errors import ResultConflict
 from tournaments.models import Event, Penalty, ResultChange, TableResult
 from tournaments.services import (
     event_finish,
@@ -119,7 +120,7 @@ def test_second_entry_is_a_conflict_carrying_the_stored_result(event):
 def test_invalid_outcome_names_the_field_and_stores_nothing(event, outcome, field):
     table, deal, _ = first_play(event)
     before = state(event)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_submit(table=table, deal=deal, outcome=outcome)
     assert caught.value.field == field
     assert caught.value.describe().startswith(f"{field}: ")
@@ -129,7 +130,7 @@ def test_invalid_outcome_names_the_field_and_stores_nothing(event, outcome, fiel
 def test_taker_seat_other_than_the_etuis_is_refused(event):
     table, deal, _ = first_play(event)
     other = next(s for s in "NESW" if s != deal.taker_seat)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "taker_seat": other})
     assert caught.value.field == "taker_seat"
 
@@ -138,7 +139,7 @@ def test_imposed_contract_is_enforced(event):
     table, deal, _ = first_play(event)
     deal.imposed_contract = "garde_sans"
     deal.save()
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "contract_imposed"
     result = table_result_submit(
@@ -151,7 +152,7 @@ def test_deal_not_scheduled_at_that_table_is_refused(event):
     table, _, _ = first_play(event)
     scheduled_sets = {play.deal_set for play in event.schedule.plays_of_table(table.number)}
     deal = event.deals.exclude(deal_set__in=scheduled_sets).first()
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "deal_not_scheduled"
     assert caught.value.field == "deal"
@@ -162,7 +163,7 @@ def test_deal_not_scheduled_at_that_table_is_refused(event):
 def test_event_not_running_is_refused(status):
     event = running_event(tables=5, rounds=2, status=status)
     table, deal, _ = first_play(event)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "event_not_running"
 
@@ -183,7 +184,7 @@ def test_opponent_confirmation_keeps_table_results_unconfirmed_until_a_defender_
     table, deal, _ = first_play(event)
     result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert result.confirmed is False
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_confirm(result=result, seat=deal.taker_seat)
     assert caught.value.field == "seat"
     defender = next(s for s in "NESW" if s != deal.taker_seat)
@@ -205,7 +206,7 @@ def test_correction_rescores_and_keeps_the_history(event):
     organiser = OrganiserFactory(clubs=[event.club])
     table, deal, _ = first_play(event)
     result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_correct(result=result, outcome=GARDE_46, actor=organiser, reason="  ")
     assert caught.value.field == "reason"
     corrected = table_result_correct(
@@ -231,7 +232,7 @@ def test_invalid_correction_changes_nothing(event):
     table, deal, _ = first_play(event)
     result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     before = state(event)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_correct(
             result=result, outcome={**GARDE_46, "oudlers": 9}, actor=organiser, reason="typo"
         )
@@ -256,7 +257,7 @@ def test_artificial_scores_replace_or_create_a_result(event):
     assert created.artificial_n == Decimal("60.00")
     assert created.seat_n is not None
     assert created.mark_n is None
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_assign_artificial(
             event=event,
             table=table,
@@ -309,10 +310,10 @@ def test_penalty(event):
     event.refresh_from_db()
     assert event.results_version == 1
     for bad, code in [(0, "penalty_out_of_range"), ("abc", "invalid_type")]:
-        with pytest.raises(TournamentError) as caught:
+        with pytest.raises(DomainError) as caught:
             penalty_record(event=event, entrant=entrant, points=bad, reason="r", actor=organiser)
         assert (caught.value.code, caught.value.field) == (code, "points")
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         penalty_record(event=event, points=1, reason="r", actor=organiser)
     assert caught.value.field == "entrant"
     assert Penalty.objects.count() == 1
@@ -361,7 +362,7 @@ def test_director_decisions_are_refused_where_a_phantom_sits(event, decision):
     table, deal, _ = first_play(event)
     phantom_at_first_table(event)
     before = state(event)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         if decision == "artificial":
             table_result_assign_artificial(
                 event=event,
@@ -400,7 +401,7 @@ def test_confirmation_needs_a_running_event():
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
     before = state(event)
     defender = next(s for s in "NESW" if s != deal.taker_seat)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_confirm(result=result, seat=defender)
     assert caught.value.code == "event_not_running"
     assert state(event) == before
@@ -414,7 +415,7 @@ def test_a_confirmed_result_is_not_confirmed_again(event):
     assert result.confirmed is True  # the event asks no confirmation
     before = state(event)
     defender = next(s for s in "NESW" if s != deal.taker_seat)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_confirm(result=result, seat=defender)
     assert caught.value.code == "already_confirmed"
     assert state(event) == before
@@ -432,7 +433,7 @@ def test_only_a_seated_defender_confirms(vacancy):
     else:
         event.entrants.filter(pk=getattr(result, f"{field}_id")).update(phantom=True, player=None)
     before = state(event)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_confirm(result=result, seat=seat)
     assert (caught.value.code, caught.value.field) == ("seat_not_seated", "seat")
     assert state(event) == before
@@ -452,7 +453,7 @@ def test_a_result_never_commits_into_an_event_finished_meanwhile(event, monkeypa
 
     monkeypatch.setattr(service, "outcome_score", score_then_finish)
     before = state(event)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         table_result_submit(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "event_not_running"
     assert state(event) == before
@@ -471,7 +472,7 @@ def in_thread(work: Callable[[], str], outcomes: list[str]) -> threading.Thread:
     def run() -> None:
         try:
             outcomes.append(work())
-        except TournamentError as error:
+        except DomainError as error:
             outcomes.append(error.code)
         finally:
             connections.close_all()

@@ -12,12 +12,13 @@ import random
 
 import pytest
 
+from clubs.access import directed_by, user_directs, visible_to
+from clubs.errors import DomainError
+from clubs.models import Club
 from tests.builders import EVENT_DATE, random_outcome
 from tests.factories import ClubFactory, EventFactory, OrganiserFactory, PlayerFactory, UserFactory
 from tournaments import services
-from tournaments.access import events_directed_by, events_visible_to, user_directs
-from tournaments.errors import TournamentError
-from tournaments.models import Club, Deal, Event, Table, TableResult
+from tournaments.models import Deal, Event, Table, TableResult
 from tournaments.movements import dispatch
 
 pytestmark = pytest.mark.django_db
@@ -107,24 +108,24 @@ def test_a_triplette_simultaneous_names_the_team_taker_seat() -> None:
     ],
 )
 def test_simultaneous_create_refuses_bad_input(changes: dict[str, object], code: str) -> None:
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         simultaneous(**changes)
     assert caught.value.code == code
     assert not Event.objects.exists()
 
 
 def test_quadrette_refusal_says_why() -> None:
-    with pytest.raises(TournamentError, match="two tables of one room"):
+    with pytest.raises(DomainError, match="two tables of one room"):
         simultaneous(format=Event.Format.QUADRETTE)
 
 
 def test_a_simultaneous_is_never_started_nor_finished_directly() -> None:
     parent = simultaneous()
     section(parent, 3)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.event_start(event=parent)
     assert caught.value.code == "simultaneous_start"
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.event_finish(event=parent)
     assert caught.value.code == "simultaneous_finish"
     assert status(parent) == Event.Status.DRAFT
@@ -153,15 +154,15 @@ def test_a_section_copies_the_simultaneous_and_its_deals() -> None:
 def test_section_create_refusals() -> None:
     parent = simultaneous()
     services.section_create(simultaneous=parent, club=ClubFactory(), name="Lyon")
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.section_create(simultaneous=parent, club=ClubFactory(), name="lyon")
     assert caught.value.code == "section_name_taken"
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.section_create(simultaneous=parent, club=ClubFactory(), name="")
     assert caught.value.code == "name_required"
     child = Event.objects.get(simultaneous=parent)
     for not_a_simultaneous in (child, EventFactory()):
-        with pytest.raises(TournamentError) as caught:
+        with pytest.raises(DomainError) as caught:
             services.section_create(simultaneous=not_a_simultaneous, club=ClubFactory(), name="X")
         assert caught.value.code == "not_simultaneous"
 
@@ -187,7 +188,7 @@ def test_deals_generated_or_imported_on_the_simultaneous_are_copied_to_every_sec
         rules_deal.deal_to_text(deal)
         for deal in rules_deal.generate_deals(players=4, count=10, seed=3)
     ]
-    with pytest.raises(TournamentError, match="needs 8"):
+    with pytest.raises(DomainError, match="needs 8"):
         services.event_deals_import(event=parent, text="\n\n".join(texts))
     services.event_deals_import(event=parent, text="\n\n".join(texts), rounds=5)
     assert services.simultaneous_rounds(parent) == 5
@@ -202,7 +203,7 @@ def test_a_section_never_generates_deals_of_its_own() -> None:
         lambda: services.event_deals_generate(event=child, seed=1),
         lambda: services.event_deals_import(event=child, text=""),
     ):
-        with pytest.raises(TournamentError) as caught:
+        with pytest.raises(DomainError) as caught:
             call()
         assert caught.value.code == "section_deals"
     assert deal_rows(child) == deal_rows(parent)
@@ -213,7 +214,7 @@ def test_the_deals_are_frozen_once_a_section_has_started() -> None:
     started, waiting = section(parent, 3), section(parent, 4)
     services.event_start(event=started)
     before = deal_rows(parent)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.event_deals_generate(event=parent, seed=42)
     assert caught.value.code == "section_started"
     assert "being played" in caught.value.message
@@ -224,7 +225,7 @@ def test_deals_per_round_are_fixed_for_a_simultaneous_and_its_sections() -> None
     parent = simultaneous()
     child = section(parent, 3)
     for event in (parent, child):
-        with pytest.raises(TournamentError) as caught:
+        with pytest.raises(DomainError) as caught:
             services.event_update(
                 event=event, name="Renamed", date=EVENT_DATE, deals_per_round=3, public=False
             )
@@ -249,7 +250,7 @@ def test_a_section_movement_uses_only_the_simultaneous_deal_sets() -> None:
     for _ in range(28):
         services.entrant_register(event=child, player=PlayerFactory())
     # Seven tables in a line movement need seven deal sets: refused, nothing changes.
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.event_movement_set(event=child, tables=7, rounds=4)
     assert caught.value.code == "movement_section"
     assert "holds 5 deal sets" in caught.value.message and "needs 7" in caught.value.message
@@ -261,7 +262,7 @@ def test_a_section_movement_uses_only_the_simultaneous_deal_sets() -> None:
     child = Event.objects.get(pk=child.pk)
     problem = services.section_movement_problem(child, child.schedule)
     assert problem is not None and "needs 7" in problem
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.event_start(event=child)
     assert caught.value.code == "event_not_ready"
     assert problem in caught.value.details
@@ -282,7 +283,7 @@ def test_a_section_needs_the_simultaneous_deals_to_start() -> None:
     parent = simultaneous()
     child = section(parent, 3)
     Deal.objects.filter(event=child, number=1).update(cards="")
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.event_start(event=child)
     assert any("differ from the simultaneous" in line for line in caught.value.details)
 
@@ -324,7 +325,7 @@ def test_three_sections_start_and_finish_at_different_times() -> None:
     assert TableResult.objects.filter(event__simultaneous=parent).count() == (
         (3 + 4 + 5) * ROUNDS * DPR
     )
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.section_create(simultaneous=parent, club=ClubFactory(), name="Too late")
     assert caught.value.code == "simultaneous_finished"
 
@@ -346,14 +347,14 @@ def test_deleting_the_last_unstarted_section_finishes_the_simultaneous() -> None
     parent = simultaneous()
     played, never = section(parent, 3), section(parent, 4)
     services.event_start(event=played)
-    with pytest.raises(TournamentError):
+    with pytest.raises(DomainError):
         services.section_delete(section=played)
     services.event_finish(event=played)
     assert status(parent) == Event.Status.RUNNING  # ``never`` is still a draft
     services.section_delete(section=never)
     assert not Event.objects.filter(pk=never.pk).exists()
     assert status(parent) == Event.Status.FINISHED
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.section_delete(section=parent)
     assert caught.value.code == "not_section"
 
@@ -371,20 +372,20 @@ def test_the_simultaneous_directors_direct_every_section_a_section_club_only_its
     in_lille = services.section_create(simultaneous=parent, club=lille, name="Lille")
     other = EventFactory(club=brest)
 
-    assert set(events_directed_by(federation)) == {parent, in_brest, in_lille}
-    assert set(events_directed_by(brest_organiser)) == {in_brest, other}
-    assert set(events_directed_by(lille_organiser)) == {in_lille}
+    assert set(directed_by(federation, Event)) == {parent, in_brest, in_lille}
+    assert set(directed_by(brest_organiser, Event)) == {in_brest, other}
+    assert set(directed_by(lille_organiser, Event)) == {in_lille}
     assert user_directs(federation, in_brest) and user_directs(federation, in_lille)
     assert user_directs(brest_organiser, in_brest)
     assert not user_directs(brest_organiser, in_lille)
     assert not user_directs(brest_organiser, parent)
     assert not user_directs(UserFactory(), in_brest)
     # Private events: each sees what he directs, nothing else.
-    assert set(events_visible_to(lille_organiser)) == {in_lille}
-    assert set(events_visible_to(federation)) == {parent, in_brest, in_lille}
+    assert set(visible_to(lille_organiser, Event)) == {in_lille}
+    assert set(visible_to(federation, Event)) == {parent, in_brest, in_lille}
     # No duplicate rows when a user organises both clubs.
     both = OrganiserFactory(clubs=[national, brest])
-    directed = list(events_directed_by(both))
+    directed = list(directed_by(both, Event))
     assert len(directed) == len(set(directed)) == 4
 
 
@@ -564,7 +565,7 @@ def test_a_simultaneous_has_no_players_teams_or_movement_of_its_own() -> None:
         lambda: services.players_import_csv(event=parent, file="first_name;last_name\nA;B\n"),
         lambda: services.event_movement_set(event=parent, tables=3, rounds=3),
     ):
-        with pytest.raises(TournamentError) as caught:
+        with pytest.raises(DomainError) as caught:
             attempt()
         assert caught.value.code == "simultaneous_has_sections"
     assert not parent.entrants.exists() and Event.objects.get(pk=parent.pk).movement is None

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from clubs.errors import DomainError
 from scoring.models import RankingEntry
 from scoring.services import standings_recompute
 from tests.builders import EVENT_DATE, enter_round
 from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory
 from tournaments import movements, services
-from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Event
 from tournaments.movements.swiss import LiveSwiss, next_pairing
 from tournaments.services import events as event_services
@@ -112,7 +112,7 @@ def test_ten_teams_five_rounds_paired_from_the_standings_without_rematch() -> No
 
 def test_a_pending_round_cannot_be_closed() -> None:
     event = live_event(teams=6, rounds=3)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         event_services.round_close(event=event, round_number=2, confirm=True)
     assert caught.value.code == "round_not_paired"
     assert "paired at the close of round 1" in caught.value.message
@@ -138,7 +138,7 @@ def test_reopening_unpairs_the_next_round_or_is_refused_once_it_has_results() ->
     event = Event.objects.get(pk=event.pk)
     assert event.schedule.round_numbers == [1, 2]
     enter_round(event, 2, rng)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         event_services.round_reopen(event=event, round_number=1, actor=director)
     assert caught.value.code == "swiss_round_played"
     event = Event.objects.get(pk=event.pk)
@@ -155,7 +155,7 @@ def test_the_default_is_live_and_prepaired_can_be_chosen() -> None:
     # beyond the guarantee the default is pre-paired, and live is refused
     services.event_movement_set(event=event, rounds=7)
     assert not Event.objects.get(pk=event.pk).schedule.live_swiss
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.event_movement_set(event=event, rounds=7, swiss="live")
     assert caught.value.code == "swiss_live_rounds"
 
@@ -176,7 +176,7 @@ def test_live_is_refused_for_other_formats(format: str, kwargs: dict[str, Any]) 
             services.entrant_register(event=event, player=PlayerFactory(club=club))
     else:
         event = team_setup(format, 8)
-    with pytest.raises(TournamentError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.event_movement_set(event=event, swiss="live", **kwargs)
     assert caught.value.code == "swiss_live_format"
     assert caught.value.message == "Live Swiss pairing is for quadrette events only."
@@ -224,7 +224,7 @@ def test_a_substitute_from_a_round_not_paired_yet_is_seated_when_it_is_paired() 
         seated = {slot for play in played.tables for slot in play.slots}
         assert substitute.slot in seated and 2 not in seated and 2 in played.byes
     # a round beyond the planned ones is still refused
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         late_changes.entrant_substitute(
             event=Event.objects.get(pk=event.pk),
             entrant=Entrant.objects.get(event=event, slot=3),

@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from clubs.errors import DomainError
 from tests.builders import enter_round
 from tests.factories import OrganiserFactory
 from tests.tournaments.test_swiss_live import live_event
-from tournaments.errors import TournamentError
 from tournaments.models import Event
 from tournaments.services import events as event_services
 
@@ -31,7 +31,7 @@ def test_finishing_with_rounds_not_paired_needs_confirmation() -> None:
     event = _round_one_entered_and_closed()
     assert event.schedule.pending_rounds == (3,)
     enter_round(event, 2, random.Random(2))
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         event_services.event_finish(event=event, confirm=False)
     assert refused.value.code == "rounds_not_paired"
     assert "Round 3: not paired yet" in refused.value.details
@@ -60,7 +60,7 @@ def test_the_finish_page_lists_the_rounds_not_paired() -> None:
 def test_missing_results_come_first_and_the_unpaired_rounds_are_listed_with_them() -> None:
     event = live_event(teams=6, rounds=3)
     assert event.schedule.pending_rounds == (2, 3)
-    with pytest.raises(TournamentError) as refused:
+    with pytest.raises(DomainError) as refused:
         event_services.event_finish(event=event, confirm=False)
     # Results missing in round 1 come first; the unpaired rounds are listed with them.
     assert refused.value.code == "results_missing"

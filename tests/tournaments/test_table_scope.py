@@ -17,12 +17,13 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
+from clubs.phone_codes import UnknownCodeThrottle
 from tests.builders import GARDE_46, running_event
 from tests.factories import OrganiserFactory
 from tournaments import services
 from tournaments.models import Deal, Event, ResultChange, Table, TableResult
 from tournaments.services import events as event_services
-from tournaments.table_scope import TableScope, UnknownCodeThrottle
+from tournaments.table_scope import TableScope
 
 pytestmark = pytest.mark.django_db
 
@@ -406,7 +407,7 @@ def test_unknown_codes_are_throttled_per_address_valid_codes_never(api, client: 
     blocked = client.get("/en/table/nope-again/")
     assert blocked.status_code == 429
     assert 1 <= int(blocked["Retry-After"]) <= 60
-    assert "Too many unknown table codes" in blocked.content.decode()
+    assert "Too many unknown codes" in blocked.content.decode()
     api_blocked = api.get("/api/v1/tables/nope/results/")
     assert api_blocked.status_code == 429
     assert api_blocked.json()["code"] == "throttled"

@@ -238,19 +238,6 @@ class ResultConflictSerializer(serializers.Serializer):
     result = TableResultSerializer()
 
 
-class ErrorSerializer(serializers.Serializer):
-    """4xx: ``detail``, a message; a refused entry (400) adds ``code`` and a message per faulty
-    field (each message names its field). The framework's own answers (404 not found, 403, a
-    body that is not JSON) carry ``detail`` alone."""
-
-    code = serializers.CharField(required=False)
-    detail = serializers.CharField()
-    # The documented key shadows Serializer.errors; this serializer only describes the schema.
-    errors = serializers.DictField(  # type: ignore[assignment]
-        child=serializers.ListField(child=serializers.CharField()), required=False
-    )
-
-
 class TableSeatSerializer(serializers.Serializer):
     seat = serializers.ChoiceField(choices=Seat.choices)
     entrant = EntrantSerializer()

@@ -39,17 +39,19 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import generics, permissions, status, viewsets
-from rest_framework.exceptions import APIException, PermissionDenied
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.access import user_directs, visible_or_404, visible_to
+from clubs.api import ErrorSerializer
+from clubs.errors import DomainError
+from clubs.phone_codes import PhoneCodeAPIView
 from tournaments import selectors, services
-from tournaments.access import events_visible_to, user_directs, visible_event_or_404
 from tournaments.api.serializers import (
     DealSerializer,
     EntrantSerializer,
-    ErrorSerializer,
     EventResultInputSerializer,
     EventSerializer,
     ResultConflictSerializer,
@@ -57,23 +59,17 @@ from tournaments.api.serializers import (
     TableResultSerializer,
     TableSerializer,
 )
-from tournaments.errors import ResultConflict, ResultReplay, TournamentError
+from tournaments.errors import ResultConflict, ResultReplay
 from tournaments.models import Deal, Entrant, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
-from tournaments.table_scope import (
-    CodeThrottled,
-    RoundNotOpen,
-    TableScope,
-    UnknownCode,
-    table_for_code,
-)
+from tournaments.table_scope import RoundNotOpen, TableScope
 from tournaments.table_scope import submit as scoped_submit
 
 # Fields of a result request that are not inside the outcome object.
 REQUEST_FIELDS = {"deal", "table"}
 
 
-def error_response(error: TournamentError) -> Response:
+def error_response(error: DomainError) -> Response:
     """400 body: ``code`` and ``errors`` {field: [message naming the field]}; the fields of
     the outcome are named ``outcome.<field>``."""
     field = error.field or "non_field_errors"
@@ -109,34 +105,16 @@ def round_not_open_response(refused: RoundNotOpen) -> Response:
     )
 
 
-class UnknownTableCode(APIException):
-    """404 ``unknown_table_code``: no table has this code."""
+class TablePhoneAPIView(PhoneCodeAPIView):
+    """An API view reached by a table code (404 ``unknown_table_code``, 429 throttled)."""
 
-    status_code = status.HTTP_404_NOT_FOUND
+    unknown_code_error = "unknown_table_code"
 
-    def __init__(self) -> None:
-        message = _("No table has this code.")
-        super().__init__({"code": "unknown_table_code", "detail": message, "errors": {}})
+    def unknown_code_message(self) -> str:
+        return _("No table has this code.")
 
-
-class TooManyUnknownCodes(APIException):
-    """429 ``throttled`` with ``Retry-After``: too many unknown table codes from the address."""
-
-    status_code = status.HTTP_429_TOO_MANY_REQUESTS
-
-    def __init__(self, throttled: CodeThrottled) -> None:
-        super().__init__({"code": "throttled", "detail": throttled.message, "errors": {}})
-        self.wait = throttled.retry_after  # DRF's handler sends it as Retry-After
-
-
-def table_of_code(request: Request, code: str) -> Table:
-    """The table of ``code``: 404 if none, 429 once the address has failed too often."""
-    try:
-        return table_for_code(request, code)
-    except UnknownCode:
-        raise UnknownTableCode() from None
-    except CodeThrottled as throttled:
-        raise TooManyUnknownCodes(throttled) from None
+    def phone_queryset(self) -> QuerySet[Table]:
+        return Table.objects.select_related("event__club").defer("event__movement")
 
 
 def conflict_response(conflict: ResultConflict) -> Response:
@@ -156,12 +134,12 @@ IDEMPOTENCY_KEY_MAX = 255
 
 
 def _idempotency_key(request: Request) -> str | None:
-    """The optional ``Idempotency-Key`` header; raises :class:`TournamentError` if malformed."""
+    """The optional ``Idempotency-Key`` header; raises :class:`DomainError` if malformed."""
     key = request.headers.get(IDEMPOTENCY_KEY)
     if key is None:
         return None
     if not 0 < len(key) <= IDEMPOTENCY_KEY_MAX or not all(" " <= c <= "~" for c in key):
-        raise TournamentError(
+        raise DomainError(
             "invalid",
             _("%(header)s: expected 1 to %(max)s printable ASCII characters")
             % {"header": IDEMPOTENCY_KEY, "max": IDEMPOTENCY_KEY_MAX},
@@ -183,12 +161,12 @@ def submit(
     with a table code's ``scope``, 403 for a deal outside its open round."""
     try:
         key = _idempotency_key(request) if request is not None else None
-    except TournamentError as error:
+    except DomainError as error:
         return error_response(error)
     deal = selectors.deal_by_number(table.event_id, deal_number)
     if deal is None:
         message = _("no deal %(deal)s in this event") % {"deal": deal_number}
-        return error_response(TournamentError("unknown_deal", message, field="deal"))
+        return error_response(DomainError("unknown_deal", message, field="deal"))
     try:
         if scope is not None:
             result = scoped_submit(scope, deal=deal, outcome=outcome, actor=actor, via=via)
@@ -203,7 +181,7 @@ def submit(
         response = conflict_response(conflict)
     except RoundNotOpen as refused:
         response = round_not_open_response(refused)
-    except TournamentError as error:
+    except DomainError as error:
         return error_response(error)
     else:
         # The stored row as created, its deal and table already loaded: no need to read it back.
@@ -285,7 +263,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [permissions.AllowAny]  # visibility: events_visible_to
 
     def get_queryset(self) -> QuerySet[Event]:
-        return events_visible_to(self.request.user).order_by("-date", "name")
+        return visible_to(self.request.user, Event).order_by("-date", "name")
 
 
 class EventScopedListView(generics.ListAPIView):
@@ -295,7 +273,7 @@ class EventScopedListView(generics.ListAPIView):
 
     def event(self) -> Event:
         if not hasattr(self, "_event"):
-            self._event = visible_event_or_404(self.request, self.kwargs["event_id"])
+            self._event = visible_or_404(self.request, Event, self.kwargs["event_id"])
         return self._event
 
 
@@ -346,7 +324,7 @@ class MovementView(APIView):
 
     @extend_schema(parameters=[EVENT_ID], responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND})
     def get(self, request: Request, event_id: int) -> Response:
-        event = visible_event_or_404(request, event_id)
+        event = visible_or_404(request, Event, event_id)
         return Response(event.movement or {})
 
 
@@ -391,7 +369,7 @@ class EventResultsView(EventScopedListView):
             message = _("no table %(table)s in this event") % {
                 "table": body.validated_data["table"]
             }
-            return error_response(TournamentError("unknown_table", message, field="table"))
+            return error_response(DomainError("unknown_table", message, field="table"))
         return submit(
             table=table,
             deal_number=body.validated_data["deal"],
@@ -424,7 +402,7 @@ TABLE_CODE_HEADERS = [
 ]
 
 
-class TableView(APIView):
+class TableView(TablePhoneAPIView):
     """What a table plays (rounds, seats, deals) and the results its code may read: the open
     round's, an earlier round's for the deals played at every table, a later round's none."""
 
@@ -435,7 +413,7 @@ class TableView(APIView):
         responses={200: TableSerializer, **TABLE_CODE_RESPONSES}, parameters=TABLE_CODE_HEADERS
     )
     def get(self, request: Request, code: str) -> Response:
-        table = table_of_code(request, code)
+        table = self.phone_object(request, code)
         scope = TableScope.of(table)
         rounds = [
             {
@@ -458,7 +436,7 @@ class TableView(APIView):
         return Response(TableSerializer(data, context={"show_cards": show}).data)
 
 
-class TableResultsView(APIView):
+class TableResultsView(TablePhoneAPIView):
     """``GET``: the table's results its code may read. ``POST``: enter a deal of the table's
     open round (no account: the code is the credential)."""
 
@@ -470,7 +448,7 @@ class TableResultsView(APIView):
         parameters=TABLE_CODE_HEADERS,
     )
     def get(self, request: Request, code: str) -> Response:
-        scope = TableScope.of(table_of_code(request, code))
+        scope = TableScope.of(self.phone_object(request, code))
         return Response(TableResultSerializer(scope.visible_result_list(), many=True).data)
 
     @extend_schema(
@@ -489,7 +467,7 @@ class TableResultsView(APIView):
         parameters=[*WRITE_HEADERS, *TABLE_CODE_HEADERS],
     )
     def post(self, request: Request, code: str) -> Response:
-        table = table_of_code(request, code)
+        table = self.phone_object(request, code)
         body = TableResultInputSerializer(data=request.data)
         if not body.is_valid():
             return invalid_input_response(body.errors)

@@ -2,11 +2,10 @@
 
 One module per subject: ``events`` (details), ``registration`` (players), ``teams``,
 ``movement``, ``deals``, ``results`` (entry, director decisions, penalties), ``sections``
-(simultaneous tournaments, a results file); ``base`` holds
-:func:`add_error`, the one way a refused operation (``TournamentError``) reaches a form.
+(simultaneous tournaments, a results file); ``base`` holds uploads. A refused operation
+reaches a form through :func:`clubs.forms.add_error`.
 """
 
-from tournaments.forms.base import add_error, error_field
 from tournaments.forms.deals import DealSeatsForm, DealsGenerateForm, DealsImportForm
 from tournaments.forms.events import EventCreateForm, EventDetailsForm
 from tournaments.forms.movement import MovementForm, MovementImportForm
@@ -55,6 +54,4 @@ __all__ = [
     "SimultaneousDealsGenerateForm",
     "SimultaneousDealsImportForm",
     "TeamForm",
-    "add_error",
-    "error_field",
 ]

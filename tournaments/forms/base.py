@@ -1,20 +1,14 @@
-"""What every form of the app shares: attaching a refused operation, uploads, reasons.
-
-A service refuses with a :class:`~tournaments.errors.TournamentError`; :func:`add_error` puts
-its message on the form field it names (a form may translate service field names with a
-``field_for_error`` method), else form-wide, and its details as further form-wide lines.
-"""
+"""What the forms of duplicate events share: uploads and the contracts of a duplicate deal
+(attaching a refused operation and a director's reason: :mod:`clubs.forms`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext_lazy as _
 
+from clubs.errors import DomainError
 from rules.duplicate import DUPLICATE_CONTRACTS
-from tournaments.errors import TournamentError
 from tournaments.models import Contract
 from tournaments.services import uploads
 
@@ -26,22 +20,6 @@ MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 MAX_TEXT_LINE_CHARS = 1_000
 #: Lines of a deals file (a deal takes a handful; 200 deals at most).
 MAX_TEXT_LINES = 20_000
-
-
-def error_field(form: forms.Form, field: str | None) -> str | None:
-    """The field of ``form`` where an error on the service input ``field`` belongs, or None."""
-    if not field:
-        return None
-    translate = getattr(form, "field_for_error", None)
-    name = translate(field) if translate is not None else field
-    return name if name in form.fields else None
-
-
-def add_error(form: forms.Form, error: TournamentError) -> None:
-    """Attach ``error`` to ``form`` (see the module docstring)."""
-    form.add_error(error_field(form, error.field), error.message)
-    for line in error.details:
-        form.add_error(None, line)
 
 
 def checked_upload(file: Any, max_bytes: int = MAX_UPLOAD_BYTES) -> Any:
@@ -57,15 +35,8 @@ def uploaded_text(file: Any, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     checked_upload(file, max_bytes)
     try:
         return uploads.decode_text(file, max_bytes=max_bytes)
-    except TournamentError as error:
+    except DomainError as error:
         raise ValidationError(error.message, code=error.code) from error
-
-
-def reason_field() -> forms.CharField:
-    """The reason a director gives for a decision (kept in the history)."""
-    return forms.CharField(
-        label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}), max_length=1000
-    )
 
 
 def contract_choices() -> list[tuple[str, StrOrPromise]]:

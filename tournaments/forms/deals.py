@@ -9,7 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.errors import TournamentError
+from clubs.errors import DomainError
 from tournaments.forms.base import (
     MAX_TEXT_LINE_CHARS,
     MAX_TEXT_LINES,
@@ -81,6 +81,6 @@ class DealsImportForm(forms.Form):
         text = uploaded_text(self.cleaned_data["file"])
         try:
             uploads.check_lines(text, max_lines=MAX_TEXT_LINES, max_line_chars=MAX_TEXT_LINE_CHARS)
-        except TournamentError as error:
+        except DomainError as error:
             raise ValidationError(error.message, code=error.code) from error
         return text

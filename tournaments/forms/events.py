@@ -8,7 +8,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Club, Event
+from clubs.models import Club
+from tournaments.models import Event
 
 
 class DateInput(forms.DateInput):

@@ -9,7 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.errors import TournamentError
+from clubs.errors import DomainError
 from tournaments.forms.base import uploaded_text
 from tournaments.services import uploads
 
@@ -57,7 +57,7 @@ class MovementImportForm(forms.Form):
         text = uploaded_text(self.cleaned_data["file"])
         try:
             document = uploads.load_json(text, max_depth=MAX_MOVEMENT_DEPTH)
-        except TournamentError as error:
+        except DomainError as error:
             if isinstance(error.__cause__, json.JSONDecodeError):
                 raise ValidationError(
                     _("The file is not a JSON document."), code=error.code

@@ -7,8 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club, Player
 from tournaments.forms.base import checked_upload
-from tournaments.models import Club, Player
 
 
 class PlayerForm(forms.Form):

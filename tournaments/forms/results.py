@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.errors import DomainError
+from clubs.forms import add_error, reason_field
 from tournaments import services
-from tournaments.errors import TournamentError
-from tournaments.forms.base import add_error, contract_choices, reason_field
+from tournaments.forms.base import contract_choices
 from tournaments.models import (
     SEATS,
     Contract,
@@ -156,7 +157,7 @@ class DealOutcomeForm(forms.Form):
             self.scored = services.outcome_score(
                 deal=self.deal, outcome=self.outcome(), director=self.director
             )
-        except TournamentError as error:
+        except DomainError as error:
             add_error(self, error)
         return cleaned
 

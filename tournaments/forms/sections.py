@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club
 from tournaments.forms.base import checked_upload
 from tournaments.forms.deals import (
     DealsGenerateForm,
@@ -15,7 +16,7 @@ from tournaments.forms.deals import (
     seed_field,
 )
 from tournaments.forms.events import EventDetailsForm, new_event_defaults
-from tournaments.models import Club, Event
+from tournaments.models import Event
 from tournaments.services.deals import MAX_SIMULTANEOUS_ROUNDS, random_seed
 from tournaments.services.imports import MAX_BYTES as MAX_RESULTS_BYTES
 

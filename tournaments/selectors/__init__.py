@@ -3,7 +3,7 @@
 ``setup`` (events directed, entrants, teams, players, deals, readiness to start),
 ``printouts`` (table cards, route cards, deal-set routes), ``results`` (what a table plays
 round by round, a stored outcome, the entry grid of a round, results, their history,
-penalties). Access rules live in :mod:`tournaments.access`; the
+penalties). Access rules live in :mod:`clubs.access`; the
 movement is read through ``Event.schedule``. Import from here:
 ``from tournaments import selectors``.
 """

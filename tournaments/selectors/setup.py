@@ -1,6 +1,6 @@
 """Reads of the organiser's setup: events directed, entrants, teams, players, deals, readiness.
 
-Who may see which event is decided by :mod:`tournaments.access`; these selectors take the
+Who may see which event is decided by :mod:`clubs.access`; these selectors take the
 event (or the user) as given. Every selector owns its ``select_related``/``prefetch_related``:
 no query per row. The movement is read through ``Event.schedule``.
 """
@@ -13,14 +13,15 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from clubs.access import UserLike, directed_by
+from clubs.models import Player
 from tournaments import movements
-from tournaments.access import UserLike, events_directed_by
-from tournaments.models import Deal, Entrant, Event, Player, Table, Team
+from tournaments.models import Deal, Entrant, Event, Table, Team
 
 
 def events_directed_with_counts(user: UserLike) -> QuerySet[Event]:
     """The events ``user`` directs, with their number of real entrants (``entrant_count``)."""
-    return events_directed_by(user).annotate(
+    return directed_by(user, Event).annotate(
         entrant_count=Count("entrants", filter=Q(entrants__phantom=False), distinct=True)
     )
 

@@ -5,13 +5,14 @@ entrants, CSV import), ``teams``, ``movement``, ``deals``, ``results`` (table re
 decisions, penalties), ``sections`` (simultaneous tournaments and their sections), ``imports``
 (a section's results from a JSON or CSV file); ``common`` holds what the setup services share
 (event lock, draft rule).
-Every refusal raises :class:`tournaments.errors.TournamentError` (code, translated message,
+Every refusal raises :class:`tournaments.errors.DomainError` (code, translated message,
 field, details) and leaves the database as it was. Reads live in :mod:`tournaments.selectors`.
 
 Import from here, whatever module a service lives in: ``from tournaments import services``.
 """
 
-from tournaments.errors import ResultConflict, TournamentError
+from clubs.errors import DomainError
+from tournaments.errors import ResultConflict
 from tournaments.services.deals import deal_seats_set, event_deals_generate, event_deals_import
 from tournaments.services.events import event_create, event_finish, event_start, event_update
 from tournaments.services.imports import ResultsImportReport, section_results_import
@@ -50,12 +51,12 @@ from tournaments.services.sections import (
 from tournaments.services.teams import team_create, team_delete, teams_build_in_order
 
 __all__ = [
+    "DomainError",
     "ImportLineError",
     "ImportReport",
     "ResultConflict",
     "ResultsImportReport",
     "ScoredOutcome",
-    "TournamentError",
     "deal_seats_set",
     "entrant_register",
     "entrant_withdraw",

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from tournaments.errors import TournamentError
+from clubs.errors import DomainError
 from tournaments.models import Entrant, Event
 from tournaments.signals import results_changed
 
@@ -24,7 +24,7 @@ def locked(event: Event) -> Event:
 def require_draft(event: Event) -> None:
     """The setup of an event changes only before its start."""
     if event.status != Event.Status.DRAFT:
-        raise TournamentError(
+        raise DomainError(
             "event_started", _("The event has already started: its setup can no longer change.")
         )
 
@@ -61,7 +61,7 @@ def require_own_tables(event: Event) -> None:
     from tournaments.services.deals import is_simultaneous
 
     if is_simultaneous(event):
-        raise TournamentError(
+        raise DomainError(
             "simultaneous_has_sections",
             _(
                 "A simultaneous has no players, teams or tables of its own: "

@@ -32,11 +32,11 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
 from rules import deal as rules_deal
 from rules.duplicate import DUPLICATE_SEATS, check_duplicate_play
 from rules.enums import Contract
 from rules.errors import RuleError
-from tournaments.errors import TournamentError
 from tournaments.models import Deal, Event, Table
 from tournaments.movements import deal_set_of
 from tournaments.services.common import locked, require_draft
@@ -69,13 +69,13 @@ def _imposed(imposed_contract: str) -> str:
     try:
         contract = Contract(imposed_contract)
     except ValueError:
-        raise TournamentError(
+        raise DomainError(
             "unknown_contract", _("Unknown contract."), field="imposed_contract"
         ) from None
     try:
         check_duplicate_play(contract=contract)
     except RuleError as error:
-        raise TournamentError.from_rule(error, field="imposed_contract") from error
+        raise DomainError.from_rule(error, field="imposed_contract") from error
     return imposed_contract
 
 
@@ -142,7 +142,7 @@ def check_rounds(rounds: object) -> int:
         or not isinstance(rounds, int)
         or not 1 <= rounds <= MAX_SIMULTANEOUS_ROUNDS
     ):
-        raise TournamentError(
+        raise DomainError(
             "rounds_out_of_range",
             _("The number of rounds must be between 1 and %(max)s.")
             % {"max": MAX_SIMULTANEOUS_ROUNDS},
@@ -153,7 +153,7 @@ def check_rounds(rounds: object) -> int:
 
 def _refuse_section(event: Event) -> None:
     if event.simultaneous_id is not None:
-        raise TournamentError(
+        raise DomainError(
             "section_deals",
             _(
                 "A section plays the deals of its simultaneous: generate or import them on the "
@@ -165,7 +165,7 @@ def _refuse_section(event: Event) -> None:
 def _require_simultaneous_draft(event: Event) -> None:
     """The deals of a simultaneous change only while no section has started."""
     if event.status != Event.Status.DRAFT:
-        raise TournamentError(
+        raise DomainError(
             "section_started",
             _(
                 "A section has started: the deals of the simultaneous are being played and can "
@@ -180,7 +180,7 @@ def _deal_count(event: Event, *, simultaneous: bool = False, rounds: int | None 
             rounds = simultaneous_rounds(event)
         return check_rounds(rounds) * event.deals_per_round
     if not event.movement:
-        raise TournamentError("movement_missing", _("Choose the movement before the deals."))
+        raise DomainError("movement_missing", _("Choose the movement before the deals."))
     return event.schedule.deal_set_count * event.deals_per_round
 
 
@@ -234,7 +234,7 @@ def deal_seats_set(*, event: Event, number: int, dealer_seat: str, taker_seat: s
     """
     _refuse_section(event)
     if is_simultaneous(event):
-        raise TournamentError(
+        raise DomainError(
             "simultaneous_deal_seats",
             _("The seats of a simultaneous's deals are set by importing its deals."),
         )
@@ -242,19 +242,19 @@ def deal_seats_set(*, event: Event, number: int, dealer_seat: str, taker_seat: s
     require_draft(event)
     for field, seat in (("dealer_seat", dealer_seat), ("taker_seat", taker_seat)):
         if seat not in DUPLICATE_SEATS:
-            raise TournamentError(
+            raise DomainError(
                 "unknown_seat",
                 _("%(seat)s is not a seat (N, E, S, W)") % {"seat": seat},
                 field=field,
             )
     deal = Deal.objects.filter(event=event, number=number).first()
     if deal is None:
-        raise TournamentError(
+        raise DomainError(
             "unknown_deal", _("No deal has the number %(deal)s.") % {"deal": number}, field="deal"
         )
     team_taker = event.schedule.team_taker_seat() if event.is_team_event else None
     if team_taker and taker_seat != team_taker:
-        raise TournamentError(
+        raise DomainError(
             "team_taker_seat",
             _("In this team event the movement seats the taker in %(seat)s.")
             % {"seat": team_taker},
@@ -283,7 +283,7 @@ def event_deals_generate(
     else:
         require_draft(event)
         if rounds is not None:
-            raise TournamentError(
+            raise DomainError(
                 "rounds_not_applicable",
                 _("The movement fixes the number of deals of this event."),
                 field="rounds",
@@ -304,7 +304,7 @@ def deals_replace_generated(
     try:
         generated = rules_deal.generate_deals(players=4, count=count, seed=seed)
     except RuleError as exc:
-        raise TournamentError.from_rule(exc, field="seed") from exc
+        raise DomainError.from_rule(exc, field="seed") from exc
     Deal.objects.filter(event=event).delete()
     rows = Deal.objects.bulk_create(_deal_rows(event, generated, imposed_contract))
     event.seed = seed
@@ -325,7 +325,7 @@ def _taker_line(
             continue
         at = first_line + offset
         if taker is not None:
-            raise TournamentError(
+            raise DomainError(
                 "duplicate_taker",
                 _("Deal %(deal)s (line %(line)s): a second taker line.")
                 % {"deal": deal, "line": at},
@@ -333,7 +333,7 @@ def _taker_line(
             )
         seat = TAKER_SEATS.get(match["seat"].upper())
         if seat is None:
-            raise TournamentError(
+            raise DomainError(
                 "unknown_taker_seat",
                 _(
                     "Deal %(deal)s (line %(line)s): the taker seat must be N, E, S or W (O), "
@@ -343,7 +343,7 @@ def _taker_line(
                 field="file",
             )
         if team_taker is not None and seat != team_taker:
-            raise TournamentError(
+            raise DomainError(
                 "team_taker_seat",
                 _(
                     "Deal %(deal)s (line %(line)s): in this team event the movement seats the "
@@ -397,7 +397,7 @@ def event_deals_import(
     else:
         require_draft(event)
         if rounds is not None:
-            raise TournamentError(
+            raise DomainError(
                 "rounds_not_applicable",
                 _("The movement fixes the number of deals of this event."),
                 field="rounds",
@@ -416,14 +416,14 @@ def event_deals_import(
             # The engine counts lines inside the block; name the line of the whole file.
             inner = (exc.field or "").removeprefix("line ")
             at = line + int(inner) - 1 if inner.isdigit() else line
-            raise TournamentError(
+            raise DomainError(
                 exc.code,
                 _("Deal %(deal)s (line %(line)s): %(reason)s")
                 % {"deal": index, "line": at, "reason": exc.translated(_)},
                 field="file",
             ) from exc
         if deal.players != 4:
-            raise TournamentError(
+            raise DomainError(
                 "players_not_four",
                 _("Deal %(deal)s (line %(line)s): a duplicate deal has 4 hands.")
                 % {"deal": index, "line": line},
@@ -448,7 +448,7 @@ def event_deals_import(
                 "(%(sets)s deal sets of %(per)s)."
             )
         )
-        raise TournamentError("deal_count", message % numbers, field="file")
+        raise DomainError("deal_count", message % numbers, field="file")
     Deal.objects.filter(event=event).delete()
     rows = Deal.objects.bulk_create(_deal_rows(event, parsed, imposed_contract, takers))
     event.seed = NO_SEED

@@ -42,10 +42,11 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
+from clubs.models import Club
 from rules.duplicate import DUPLICATE_RULESET
 from rules.ruleset import FFT, Ruleset
-from tournaments.errors import TournamentError
-from tournaments.models import Club, Deal, Event, Table, TableResult
+from tournaments.models import Deal, Event, Table, TableResult
 from tournaments.movements import Schedule
 from tournaments.selectors import event_start_problems
 from tournaments.services.common import locked, require_draft
@@ -56,7 +57,7 @@ from tournaments.signals import results_changed
 
 def _check_deals_per_round(deals_per_round: int) -> None:
     if not 1 <= deals_per_round <= 12:
-        raise TournamentError(
+        raise DomainError(
             "deals_per_round_out_of_range",
             _("Deals per round must be between 1 and 12."),
             field="deals_per_round",
@@ -77,10 +78,10 @@ def event_create(
 ) -> Event:
     """A draft event, played under ``ruleset`` (duplicate formats: the FFT's only)."""
     if format not in Event.Format.values:
-        raise TournamentError("unknown_format", _("Unknown format."), field="format")
+        raise DomainError("unknown_format", _("Unknown format."), field="format")
     _check_deals_per_round(deals_per_round)
     if not name.strip():
-        raise TournamentError("name_required", _("The event needs a name."), field="name")
+        raise DomainError("name_required", _("The event needs a name."), field="name")
     check_event_ruleset(format, ruleset)
     return Event.objects.create(
         club=club,
@@ -104,7 +105,7 @@ def check_event_ruleset(format: str, ruleset: Ruleset) -> None:
     (every table must be able to play the same cards the same way); free-play events may use
     any ruleset."""
     if format in DUPLICATE_FORMATS and ruleset != DUPLICATE_RULESET:
-        raise TournamentError(
+        raise DomainError(
             "ruleset_not_for_duplicate",
             _("A duplicate competition is played under the FFT rules, not under %(ruleset)s.")
             % {"ruleset": _(ruleset.name.label)},
@@ -129,7 +130,7 @@ def event_update(
     _check_deals_per_round(deals_per_round)
     if deals_per_round != event.deals_per_round:
         if simultaneous or event.is_section:
-            raise TournamentError(
+            raise DomainError(
                 "simultaneous_deals_per_round",
                 _(
                     "Every section of a simultaneous plays the same deal sets: the deals per "
@@ -214,13 +215,13 @@ def event_start(*, event: Event) -> Event:
     A section's first start also starts its simultaneous; a simultaneous never starts itself.
     """
     if event.simultaneous_id is None and is_simultaneous(event):
-        raise TournamentError(
+        raise DomainError(
             "simultaneous_start", _("A simultaneous starts with its sections: start each section.")
         )
     event = locked(event)
     problems = event_start_problems(event) + section_start_problems(event)
     if problems:
-        raise TournamentError("event_not_ready", _("The event cannot start yet."), details=problems)
+        raise DomainError("event_not_ready", _("The event cannot start yet."), details=problems)
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status", "updated_at"])
     if event.simultaneous_id is not None:
@@ -372,7 +373,7 @@ def gap_lines(board: list[RoundState]) -> list[str]:
     return lines
 
 
-class ResultsMissing(TournamentError):
+class ResultsMissing(DomainError):
     """Closing a round or finishing the event while results are missing, unconfirmed: the
     ``details`` list them, ``board`` holds the rounds concerned."""
 
@@ -502,14 +503,14 @@ def event_log(event: Event) -> list[LogLine]:
 
 def _require_round(event: Event, round_number: int) -> None:
     if round_number in event.schedule.pending_rounds:
-        raise TournamentError(
+        raise DomainError(
             "round_not_paired",
             _("Round %(round)s is not paired yet: it is paired at the close of round %(last)s.")
             % {"round": round_number, "last": round_number - 1},
             field="round",
         )
     if round_number not in event.schedule.round_numbers:
-        raise TournamentError(
+        raise DomainError(
             "unknown_round",
             _("Round %(round)s is not a round of the movement.") % {"round": round_number},
             field="round",
@@ -518,7 +519,7 @@ def _require_round(event: Event, round_number: int) -> None:
 
 def _require_running(event: Event, code: str, message: str) -> None:
     if event.status != Event.Status.RUNNING:
-        raise TournamentError(code, message)
+        raise DomainError(code, message)
 
 
 @transaction.atomic
@@ -562,7 +563,7 @@ def round_reopen(*, event: Event, round_number: int, actor: Any = None, reason: 
     )
     _require_round(event, round_number)
     if round_number not in set(event.closed_rounds or []):
-        raise TournamentError(
+        raise DomainError(
             "round_not_closed", _("Round %(round)s is not closed.") % {"round": round_number}
         )
     unpair_before_reopen(event, round_number, actor)  # live Swiss: later rounds (services.swiss)
@@ -602,13 +603,13 @@ def event_finish(
     front of him. The final standings are produced either way (a new results version).
     """
     if event.simultaneous_id is None and is_simultaneous(event):
-        raise TournamentError(
+        raise DomainError(
             "simultaneous_finish",
             _("A simultaneous finishes with its last section: finish each section."),
         )
     event = locked(event)
     if event.status != Event.Status.RUNNING:
-        raise TournamentError("event_not_running", _("Only a running event can be finished."))
+        raise DomainError("event_not_running", _("Only a running event can be finished."))
     board = [rnd for rnd in results_board(event) if not rnd.complete]
     pending = event.schedule.pending_rounds
     if board and not confirm:
@@ -647,16 +648,16 @@ def event_reopen(*, event: Event, actor: Any = None, reason: str = "") -> Event:
     enter their missing results again, the standings are provisional again; a section's
     finished simultaneous runs again with it. Kept in the history with its ``reason``."""
     if event.simultaneous_id is None and is_simultaneous(event):
-        raise TournamentError(
+        raise DomainError(
             "simultaneous_reopen",
             _("A simultaneous is reopened with its sections: reopen a section."),
         )
     reason = (reason or "").strip()
     if not reason:
-        raise TournamentError("reason_required", _("a reason is required"), field="reason")
+        raise DomainError("reason_required", _("a reason is required"), field="reason")
     event = locked(event)
     if event.status != Event.Status.FINISHED:
-        raise TournamentError("event_not_finished", _("Only a finished event can be reopened."))
+        raise DomainError("event_not_finished", _("Only a finished event can be reopened."))
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status", "updated_at"])
     if event.simultaneous_id is not None:

@@ -29,7 +29,7 @@ Invariants:
   than :data:`MAX_BYTES`; read as UTF-8, UTF-16 or Windows-1252; more than :data:`MAX_LINES`
   lines or :data:`MAX_RESULTS` results; a CSV line longer than :data:`MAX_CSV_LINE_CHARS`,
   wrong columns; not JSON, JSON nested deeper than :data:`MAX_JSON_DEPTH` or with a number of
-  thousands of digits) raises :class:`~tournaments.errors.TournamentError` (``field="file"``)
+  thousands of digits) raises :class:`~tournaments.errors.DomainError` (``field="file"``)
   with one clear message.
 
 Results are imported into a running or finished section (or a plain event), never into a
@@ -50,9 +50,9 @@ from typing import IO, Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
 from rules.errors import RuleError
 from rules.numbers import as_decimal, percentage_hundredths
-from tournaments.errors import TournamentError
 from tournaments.models import (
     SEATS,
     Deal,
@@ -129,8 +129,8 @@ class _LineError(Exception):
     """A line-level refusal: its translated message."""
 
 
-def _file_error(code: str, message: str) -> TournamentError:
-    return TournamentError(code, message, field="file")
+def _file_error(code: str, message: str) -> DomainError:
+    return DomainError(code, message, field="file")
 
 
 # ------------------------------------------------------------------------------ reading
@@ -209,7 +209,7 @@ def _positive_int(value: object, name: str) -> int:
 
 
 def _rule_message(error: RuleError, prefix: str = "") -> str:
-    message = TournamentError.from_rule(error).describe()
+    message = DomainError.from_rule(error).describe()
     return f"{prefix}{message}"
 
 
@@ -616,14 +616,14 @@ class _Checker:
         if key not in self.plays:
             try:
                 self.plays[key] = _scheduled_play(self.event, table, deal)
-            except TournamentError as error:
+            except DomainError as error:
                 self.plays[key] = error.message
         found = self.plays[key]
         if isinstance(found, str):
             # The refusal names the first deal of the set it was found for: say it again.
             try:
                 _scheduled_play(self.event, table, deal)
-            except TournamentError as error:
+            except DomainError as error:
                 raise _LineError(error.message) from error
             raise AssertionError("a deal set's play changed")
         return found
@@ -698,7 +698,7 @@ class _Checker:
         if line.outcome is not None:
             try:
                 scored = outcome_score(deal=deal, outcome=line.outcome)
-            except TournamentError as error:
+            except DomainError as error:
                 raise _LineError(error.describe()) from error
             row.kind = TableResult.Kind.PLAYED
             for name, value in scored.fields.items():
@@ -723,12 +723,12 @@ class _Checker:
 
 def _require_importable(event: Event) -> None:
     if event.simultaneous_id is None and is_simultaneous(event):
-        raise TournamentError(
+        raise DomainError(
             "simultaneous_results",
             _("Results are entered on the sections of a simultaneous, not on the simultaneous."),
         )
     if event.status == Event.Status.DRAFT:
-        raise TournamentError(
+        raise DomainError(
             "event_not_started", _("the event has not started: no result can be recorded yet")
         )
 
@@ -744,7 +744,7 @@ def _store(event: Event, rows: list[tuple[_Line, TableResult]], actor: User) -> 
                     [row for _entry, row in rows], batch_size=1000
                 )
         except IntegrityError as exc:
-            raise TournamentError(
+            raise DomainError(
                 "result_exists",
                 _(
                     "Results of this event were entered while the file was read: nothing was "
@@ -782,7 +782,7 @@ def section_results_import(
     *, section: Event, file: IO[bytes] | IO[str] | bytes | str, actor: User
 ) -> ResultsImportReport:
     """Import a section's results from a JSON (``score_event``) or CSV file; see the module
-    docstring. Returns the report; raises :class:`TournamentError` for an unreadable file."""
+    docstring. Returns the report; raises :class:`DomainError` for an unreadable file."""
     event = Event.objects.get(pk=section.pk)
     _require_importable(event)
     text = _read_text(file)

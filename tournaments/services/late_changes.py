@@ -57,9 +57,10 @@ from django.db import transaction
 from django.db.models import F, Max, Q
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
+from clubs.models import Player
 from tournaments import movements
-from tournaments.errors import TournamentError
-from tournaments.models import Deal, Entrant, EntrantChange, Event, Player, TableResult
+from tournaments.models import Deal, Entrant, EntrantChange, Event, TableResult
 from tournaments.services.common import locked
 from tournaments.services.events import log_director_action
 from tournaments.signals import results_changed
@@ -110,7 +111,7 @@ def event_late_changes(event: Event) -> list[EntrantChange]:
 
 def _require_running(event: Event) -> None:
     if event.status != Event.Status.RUNNING:
-        raise TournamentError(
+        raise DomainError(
             "event_not_running",
             _("A player is replaced or withdrawn only while the event is running."),
         )
@@ -120,21 +121,21 @@ def _check_round(event: Event, entrant: Entrant, from_round: int) -> None:
     schedule = event.schedule
     rounds = [*schedule.round_numbers, *schedule.pending_rounds]
     if from_round not in rounds:
-        raise TournamentError(
+        raise DomainError(
             "round_out_of_range",
             _("Round %(round)s is not a round of the movement (1 to %(last)s).")
             % {"round": from_round, "last": max(rounds, default=0)},
             field="from_round",
         )
     if EntrantChange.objects.filter(entrant=entrant).exists():
-        raise TournamentError(
+        raise DomainError(
             "already_changed",
             _("%(player)s has already been replaced or has withdrawn.") % {"player": entrant},
             field="entrant",
         )
     replaced = EntrantChange.objects.filter(replacement=entrant).first()
     if replaced is not None and from_round < replaced.from_round:
-        raise TournamentError(
+        raise DomainError(
             "before_substitution",
             _("%(player)s plays from round %(round)s only.")
             % {"player": entrant, "round": replaced.from_round},
@@ -146,7 +147,7 @@ def _check_round(event: Event, entrant: Entrant, from_round: int) -> None:
         .aggregate(last=Max("round_number"))["last"]
     )
     if played is not None:
-        raise TournamentError(
+        raise DomainError(
             "round_has_results",
             _(
                 "%(player)s already has results in round %(played)s: the change can start "
@@ -160,7 +161,7 @@ def _check_round(event: Event, entrant: Entrant, from_round: int) -> None:
         entrant.slot in play.slots for play in schedule.plays() if play.round >= from_round
     )
     if not seated:
-        raise TournamentError(
+        raise DomainError(
             "no_seat_left",
             _("%(player)s has no seat from round %(round)s on.")
             % {"player": entrant, "round": from_round},
@@ -175,9 +176,7 @@ def _entrant_of(event: Event, entrant: Entrant) -> Entrant:
         .first()
     )
     if row is None:
-        raise TournamentError(
-            "unknown_entrant", _("This player is not in the event."), field="entrant"
-        )
+        raise DomainError("unknown_entrant", _("This player is not in the event."), field="entrant")
     return row
 
 
@@ -212,14 +211,14 @@ def _handed_over(document: dict[str, Any], old: int, from_round: int, phantom: b
 def _document(event: Event) -> dict[str, Any]:
     """A copy of the event's movement document, to change."""
     if not isinstance(event.movement, dict):
-        raise TournamentError("no_movement", _("The event has no movement."))
+        raise DomainError("no_movement", _("The event has no movement."))
     return copy.deepcopy(event.movement)
 
 
 def _store_movement(event: Event, document: dict[str, Any]) -> None:
     report = movements.validate(document)
     if not report.ok:
-        raise TournamentError(
+        raise DomainError(
             "movement_invalid",
             _("This change would leave the movement with hard errors:"),
             details=[str(error) for error in report.errors],
@@ -309,7 +308,7 @@ def entrant_substitute(
     entrant = _entrant_of(event, entrant)
     _check_round(event, entrant, from_round)
     if Entrant.objects.filter(event=event, player=player).exists():
-        raise TournamentError(
+        raise DomainError(
             "already_registered",
             _("%(player)s is already in this event.") % {"player": player},
             field="player",
@@ -321,7 +320,7 @@ def entrant_substitute(
         try:
             document = movements.replace_in_pending(document, entrant.slot, slot, from_round)
         except movements.MovementError as exc:  # pragma: no cover - the checks above hold
-            raise TournamentError("movement_invalid", str(exc)) from exc
+            raise DomainError("movement_invalid", str(exc)) from exc
     _store_movement(event, document)
     substitute = Entrant.objects.create(
         event=event, slot=slot, player=player, team=entrant.team, line=entrant.line
@@ -342,7 +341,7 @@ def entrant_withdraw_late(
     event = locked(event)
     _require_running(event)
     if event.is_team_event:
-        raise TournamentError(
+        raise DomainError(
             "team_withdrawal",
             _("A team cannot play with an empty seat: replace the player by a substitute."),
         )

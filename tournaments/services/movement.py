@@ -17,8 +17,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
 from tournaments import movements
-from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Event, Table, Team
 from tournaments.movements import Schedule
 from tournaments.movements.document import Entrant as Slot
@@ -40,9 +40,7 @@ def _entrant_count_for_movement(event: Event) -> int:
     else:
         count = Entrant.objects.filter(event=event, phantom=False).count()
     if count == 0:
-        raise TournamentError(
-            "no_entrants", _("Register the entrants before choosing the movement.")
-        )
+        raise DomainError("no_entrants", _("Register the entrants before choosing the movement."))
     return count
 
 
@@ -56,7 +54,7 @@ def event_movement_propose(*, event: Event) -> dict[str, Any]:
     try:
         proposal = movements.propose(event.format, count)
     except movements.MovementError as exc:
-        raise TournamentError(
+        raise DomainError(
             "no_movement", _("No movement can be proposed: %(reason)s") % {"reason": exc}
         ) from exc
     return dict(proposal)
@@ -83,7 +81,7 @@ def event_movement_build(
         )
     except (movements.MovementError, ValueError, TypeError) as exc:
         # The pure package speaks English; the sentence around its reason is translated.
-        raise TournamentError(
+        raise DomainError(
             "no_movement", _("No movement for these parameters: %(reason)s") % {"reason": exc}
         ) from exc
     return doc
@@ -114,27 +112,27 @@ def event_movement_set(
     )
     report = movements.validate(doc)
     if not report.ok:
-        raise TournamentError(
+        raise DomainError(
             "movement_invalid",
             _("The movement has hard errors and cannot be used:"),
             details=[str(error) for error in report.errors],
         )
     problem = movements.live_problem(doc)
     if problem is not None:
-        raise TournamentError(
+        raise DomainError(
             "movement_invalid",
             _("The movement has hard errors and cannot be used:"),
             details=[problem],
         )
     schedule = Schedule.from_document(doc)
     if schedule.format != event.format:
-        raise TournamentError(
+        raise DomainError(
             "movement_format",
             _("This movement is for another format (%(format)s).") % {"format": schedule.format},
         )
     problem = section_movement_problem(event, schedule)
     if problem is not None:
-        raise TournamentError("movement_section", problem)
+        raise DomainError("movement_section", problem)
     _bind_entrants(event, schedule)
     _sync_tables(event, schedule)
     event.movement = doc
@@ -151,7 +149,7 @@ def _bind_entrants(event: Event, schedule: Schedule) -> None:
         ordered = _team_order(event, entrants, real_slots)
     else:
         if len(entrants) != len(real_slots):
-            raise TournamentError(
+            raise DomainError(
                 "movement_player_count",
                 _("The movement seats %(slots)s players but %(players)s are registered.")
                 % {"slots": len(real_slots), "players": len(entrants)},
@@ -169,8 +167,8 @@ def _bind_entrants(event: Event, schedule: Schedule) -> None:
     )
 
 
-def _team_incomplete(size: int) -> TournamentError:
-    return TournamentError(
+def _team_incomplete(size: int) -> DomainError:
+    return DomainError(
         "team_incomplete", _("Every team must have %(size)s members.") % {"size": size}
     )
 
@@ -181,7 +179,7 @@ def _team_order(event: Event, entrants: list[Entrant], real_slots: Sequence[Slot
     assert size is not None
     loose = [e for e in entrants if e.team_id is None]
     if loose:
-        raise TournamentError(
+        raise DomainError(
             "players_without_team",
             _("%(count)s registered players are not in a team.") % {"count": len(loose)},
         )
@@ -195,7 +193,7 @@ def _team_order(event: Event, entrants: list[Entrant], real_slots: Sequence[Slot
     for slot in real_slots:
         doc_teams.setdefault(slot.team, []).append(slot)
     if len(doc_teams) != len(by_team):
-        raise TournamentError(
+        raise DomainError(
             "movement_team_count",
             _("The movement has %(slots)s teams but %(teams)s are registered.")
             % {"slots": len(doc_teams), "teams": len(by_team)},

@@ -18,8 +18,9 @@ from django.db.models import Max, Q
 from django.db.models.functions import Upper
 from django.utils.translation import gettext as _
 
-from tournaments.errors import TournamentError
-from tournaments.models import Club, Entrant, Event, Player
+from clubs.errors import DomainError
+from clubs.models import Club, Player
+from tournaments.models import Entrant, Event
 from tournaments.services.common import locked, movement_stale, require_draft, require_own_tables
 from tournaments.services.uploads import check_lines, csv_delimiter, csv_rows, decode_text
 
@@ -31,7 +32,7 @@ def _clean_licence(licence: str) -> str | None:
     if not licence:
         return None
     if not LICENCE_RE.match(licence):
-        raise TournamentError(
+        raise DomainError(
             "invalid_licence",
             _("A licence number is 1 to 20 letters, digits, '.', '/' or '-'."),
             field="licence",
@@ -39,20 +40,16 @@ def _clean_licence(licence: str) -> str | None:
     return licence
 
 
-def _first_name_required() -> TournamentError:
-    return TournamentError(
-        "first_name_required", _("The first name is required."), field="first_name"
-    )
+def _first_name_required() -> DomainError:
+    return DomainError("first_name_required", _("The first name is required."), field="first_name")
 
 
-def _last_name_required() -> TournamentError:
-    return TournamentError("last_name_required", _("The last name is required."), field="last_name")
+def _last_name_required() -> DomainError:
+    return DomainError("last_name_required", _("The last name is required."), field="last_name")
 
 
-def _series_too_long() -> TournamentError:
-    return TournamentError(
-        "series_too_long", _("The series is at most 20 characters."), field="series"
-    )
+def _series_too_long() -> DomainError:
+    return DomainError("series_too_long", _("The series is at most 20 characters."), field="series")
 
 
 @transaction.atomic
@@ -71,14 +68,12 @@ def player_create(
     if not last_name:
         raise _last_name_required()
     if len(first_name) > 80 or len(last_name) > 80:
-        raise TournamentError(
-            "name_too_long", _("Names are at most 80 characters."), field="last_name"
-        )
+        raise DomainError("name_too_long", _("Names are at most 80 characters."), field="last_name")
     if len(series) > 20:
         raise _series_too_long()
     clean = _clean_licence(licence)
     if clean is not None and Player.objects.filter(licence=clean).exists():
-        raise TournamentError(
+        raise DomainError(
             "licence_taken",
             _("A player with licence %(licence)s already exists.") % {"licence": clean},
             field="licence",
@@ -100,7 +95,7 @@ def entrant_register(*, event: Event, player: Player) -> Entrant:
     require_draft(event)
     require_own_tables(event)
     if Entrant.objects.filter(event=event, player=player).exists():
-        raise TournamentError(
+        raise DomainError(
             "already_registered",
             _("%(player)s is already registered.") % {"player": player},
             field="player",
@@ -115,7 +110,7 @@ def entrant_withdraw(*, entrant: Entrant) -> None:
     event = locked(entrant.event)
     require_draft(event)
     if entrant.phantom:
-        raise TournamentError("phantom_slot", _("A phantom slot cannot be withdrawn."))
+        raise DomainError("phantom_slot", _("A phantom slot cannot be withdrawn."))
     movement_stale(event)
     Entrant.objects.filter(pk=entrant.pk).delete()
 
@@ -172,7 +167,7 @@ def _csv_header(header: Sequence[str]) -> dict[str, int]:
             columns[key] = index
     missing = [key for key in ("last_name", "first_name") if key not in columns]
     if missing:
-        raise TournamentError(
+        raise DomainError(
             "csv_header",
             _(
                 "Line 1 must be a header naming the columns last_name, first_name, licence, "
@@ -223,12 +218,12 @@ class _Plan:
         try:
             player, created = self._player(values, licence)
             if (player.pk is not None and player.pk in self.registered) or id(player) in self.taken:
-                raise TournamentError(
+                raise DomainError(
                     "already_registered",
                     _("%(player)s is already registered.") % {"player": player},
                     field="player",
                 )
-        except TournamentError as exc:
+        except DomainError as exc:
             self.report.errors.append(ImportLineError(number, exc.message))
             return
         if created:
@@ -259,11 +254,11 @@ class _Plan:
             if known is not None:
                 return known, False
         if len(values.get("club", "")) > 120:
-            raise TournamentError(
+            raise DomainError(
                 "club_name_too_long", _("The club name is at most 120 characters."), field="club"
             )
         if len(first) > 80 or len(last) > 80:
-            raise TournamentError(
+            raise DomainError(
                 "name_too_long", _("Names are at most 80 characters."), field="last_name"
             )
         return Player(first_name=first, last_name=last, licence=licence, series=series), True
@@ -290,7 +285,7 @@ def _plan(event: Event, entries: list[tuple[int, dict[str, str]]]) -> _Plan:
     for number, values in entries:
         try:
             checked.append((number, values, _clean_licence(values.get("licence", ""))))
-        except TournamentError as exc:
+        except DomainError as exc:
             report.errors.append(ImportLineError(number, exc.message))
     licences = sorted({licence for _n, _v, licence in checked if licence is not None})
     by_licence = {
@@ -330,7 +325,7 @@ def _store(plan: _Plan) -> None:
             Club.objects.bulk_create(plan.new_clubs, batch_size=_CHUNK)
             Player.objects.bulk_create(plan.new_players, batch_size=_CHUNK)
     except IntegrityError as exc:
-        raise TournamentError(
+        raise DomainError(
             "import_conflict",
             _(
                 "Players or clubs of the file were created while it was read: nothing was "
@@ -358,7 +353,7 @@ def players_import_csv(*, event: Event, file: IO[bytes] | IO[str] | bytes | str)
     the same name (ignoring case). A line in error is reported and leaves nothing behind (no
     player, no club). A file that cannot be read at all (see :mod:`tournaments.services.uploads`:
     too large, binary, empty, too many or too long lines, unreadable CSV, no header) raises
-    ``TournamentError`` and registers nobody.
+    ``DomainError`` and registers nobody.
 
     The whole file is decided in memory from a few queries (the licences, names and clubs it
     names, the event's entrants) and written with bulk inserts in one transaction.
@@ -366,7 +361,7 @@ def players_import_csv(*, event: Event, file: IO[bytes] | IO[str] | bytes | str)
     text = decode_text(file, max_bytes=MAX_IMPORT_BYTES)
     lines = check_lines(text, max_lines=MAX_IMPORT_LINES, max_line_chars=MAX_IMPORT_LINE_CHARS)
     if not lines or not lines[0].strip():
-        raise TournamentError("file_empty", _("The file is empty."), field="file")
+        raise DomainError("file_empty", _("The file is empty."), field="file")
     rows = list(csv_rows(text, csv_delimiter(lines[0])))
     columns = _csv_header(rows[0][1])
     entries = [

@@ -26,7 +26,7 @@ Invariants kept here:
   recompute rescores only the deals changed since its snapshot), appends a ``ResultChange``
   (who, when, why, before/after) and sends
   ``tournaments.signals.results_changed`` **on commit** (``scoring`` recomputes the standings);
-- invalid input raises :class:`~tournaments.errors.TournamentError` naming the field; nothing
+- invalid input raises :class:`~tournaments.errors.DomainError` naming the field; nothing
   stored changes.
 
 Choices of this project:
@@ -43,7 +43,7 @@ Choices of this project:
   account (table phone, table code on the API) is stored unconfirmed until a defender confirms it
   (:func:`table_result_confirm`, from a defender's seat only, while the event runs). Unconfirmed
   results are shown but **not scored** and do not count as entered; results entered or corrected
-  by a user who directs the event (``tournaments.access.user_directs``) are confirmed at once:
+  by a user who directs the event (``clubs.access.user_directs``) are confirmed at once:
   any other account is no credential here, the table code is;
 - a table corrects its own entry (:func:`table_result_table_correct`: a played result it
   entered itself, never a director's) while the event runs and until the director closes the
@@ -66,6 +66,8 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
+from clubs.access import UserLike, user_directs
+from clubs.errors import DomainError
 from rules.deal import Deal as RulesDeal
 from rules.deal import deal_from_text
 from rules.duplicate import DUPLICATE_PLAYERS, DUPLICATE_RULESET, check_duplicate_play
@@ -74,8 +76,7 @@ from rules.errors import RuleError
 from rules.hand_checks import check_hands
 from rules.numbers import as_decimal, penalty_hundredths, percentage_hundredths
 from rules.scoring import outcome_from_dict, score_deal, seat_marks
-from tournaments.access import UserLike, user_directs
-from tournaments.errors import ResultConflict, ResultReplay, TournamentError
+from tournaments.errors import ResultConflict, ResultReplay
 from tournaments.models import (
     SEATS,
     Deal,
@@ -104,7 +105,7 @@ def _seated_entrants(event: Event, play: TablePlay) -> dict[str, Entrant]:
         slot = play.seats[seat]
         entrant = by_slot.get(slot)
         if entrant is None:
-            raise TournamentError(
+            raise DomainError(
                 "movement_incomplete",
                 _("the movement seats slot %(slot)s at %(seat)s but no entrant holds it")
                 % {"slot": slot, "seat": seat},
@@ -139,8 +140,8 @@ def prepared_hands(cards: str) -> RulesDeal | None:
         return None
 
 
-def _rule_error(error: RuleError) -> TournamentError:
-    return TournamentError.from_rule(error, field="taker_seat" if error.field == "seats" else None)
+def _rule_error(error: RuleError) -> DomainError:
+    return DomainError.from_rule(error, field="taker_seat" if error.field == "seats" else None)
 
 
 def outcome_score(
@@ -151,17 +152,17 @@ def outcome_score(
     Used by the services before saving and by the entry page to show the marks instantly.
     """
     if not isinstance(outcome, Mapping):
-        raise TournamentError("invalid_type", _("expected an object"), field="outcome")
+        raise DomainError("invalid_type", _("expected an object"), field="outcome")
     data = dict(outcome)
     taker_seat = data.pop("taker_seat", None) or deal.taker_seat
     if taker_seat not in SEATS:
-        raise TournamentError(
+        raise DomainError(
             "unknown_seat",
             _("%(seat)s is not a seat (N, E, S, W)") % {"seat": taker_seat},
             field="taker_seat",
         )
     if taker_seat != deal.taker_seat and not director:
-        raise TournamentError(
+        raise DomainError(
             "taker_seat_mismatch",
             _("the étui names %(seat)s as the taker seat of this deal") % {"seat": deal.taker_seat},
             field="taker_seat",
@@ -312,7 +313,7 @@ def refuse_closed_round(event: Event, round_number: int) -> None:
     """
     closed = Event.objects.values_list("closed_rounds", flat=True).get(pk=event.pk)
     if round_number in (closed or []):
-        raise TournamentError(
+        raise DomainError(
             "round_closed",
             _("round %(round)s is closed: ask the director") % {"round": round_number},
             field="deal",
@@ -342,27 +343,27 @@ def _record(
 def _require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise TournamentError("reason_required", _("a reason is required"), field="reason")
+        raise DomainError("reason_required", _("a reason is required"), field="reason")
     return reason
 
 
 def _require_running(event: Event) -> None:
     if event.status != Event.Status.RUNNING:
-        raise TournamentError(
+        raise DomainError(
             "event_not_running", _("the event is not running: results cannot be entered")
         )
 
 
 def _require_directable(event: Event) -> None:
     if event.status == Event.Status.DRAFT:
-        raise TournamentError(
+        raise DomainError(
             "event_not_started", _("the event has not started: no result can be recorded yet")
         )
 
 
 def _check_table_deal(table: Table, deal: Deal) -> None:
     if deal.event_id != table.event_id:
-        raise TournamentError(
+        raise DomainError(
             "deal_not_in_event", _("this deal is not part of the table's event"), field="deal"
         )
 
@@ -372,7 +373,7 @@ def _scheduled_play(event: Event, table: Table, deal: Deal) -> tuple[TablePlay, 
     or if the table sits out that round."""
     play = event.schedule.play_of_deal_set(table=table.number, deal_set=deal.deal_set)
     if play is None:
-        raise TournamentError(
+        raise DomainError(
             "deal_not_scheduled",
             _("deal %(deal)s is not played at table %(table)s in any round")
             % {"deal": deal.number, "table": table.number},
@@ -380,7 +381,7 @@ def _scheduled_play(event: Event, table: Table, deal: Deal) -> tuple[TablePlay, 
         )
     seated = _seated_entrants(event, play)
     if play.sits_out:
-        raise TournamentError(
+        raise DomainError(
             "table_sits_out",
             _("a phantom sits at this table: it plays nothing this round"),
             field="table",
@@ -400,10 +401,10 @@ def _refuse_changed_seating(
     current = Event.objects.get(pk=event.pk)  # the movement as committed now
     try:
         now = _scheduled_play(current, table, deal)[1]
-    except TournamentError:
+    except DomainError:
         now = {}
     if {seat: e.pk for seat, e in now.items()} != {seat: e.pk for seat, e in seated.items()}:
-        raise TournamentError(
+        raise DomainError(
             "seating_changed",
             _(
                 "The players of this table changed meanwhile (a substitution or a withdrawal): "
@@ -472,7 +473,7 @@ def table_result_submit(
     via: str = "table",
     refuse_closed: bool = False,
 ) -> TableResult:
-    """Store the outcome of ``deal`` played at ``table``; raise :class:`TournamentError` if refused.
+    """Store the outcome of ``deal`` played at ``table``; raise :class:`DomainError` if refused.
 
     Raises :class:`ResultConflict` (with the stored result) when the deal is already entered,
     :class:`ResultReplay` (its subclass) when with this very outcome: then nothing is written.
@@ -494,7 +495,7 @@ def table_result_submit(
     if existing is not None:
         try:
             resent: ScoredOutcome | None = outcome_score(deal=deal, outcome=outcome)
-        except TournamentError:  # an invalid entry is no resend: the stored result wins
+        except DomainError:  # an invalid entry is no resend: the stored result wins
             resent = None
         raise _already_stored(existing, resent)
     scored = outcome_score(deal=deal, outcome=outcome)
@@ -543,7 +544,7 @@ def table_result_confirm(*, result: TableResult, seat: str, actor: User = None) 
     a phantom).
     """
     if seat not in SEATS:
-        raise TournamentError(
+        raise DomainError(
             "unknown_seat", _("%(seat)s is not a seat (N, E, S, W)") % {"seat": seat}, field="seat"
         )
     event = Event.objects.get(pk=result.event_id)
@@ -551,18 +552,18 @@ def table_result_confirm(*, result: TableResult, seat: str, actor: User = None) 
     with transaction.atomic():
         locked = TableResult.objects.select_for_update().get(pk=result.pk)
         if locked.kind != TableResult.Kind.PLAYED:
-            raise TournamentError("not_confirmable", _("only a played result is confirmed"))
+            raise DomainError("not_confirmable", _("only a played result is confirmed"))
         if locked.confirmed:
-            raise TournamentError("already_confirmed", _("this result is already confirmed"))
+            raise DomainError("already_confirmed", _("this result is already confirmed"))
         if seat == locked.taker_seat:
-            raise TournamentError(
+            raise DomainError(
                 "taker_cannot_confirm",
                 _("a defender confirms the result, not the taker"),
                 field="seat",
             )
         defender: Entrant | None = getattr(locked, f"seat_{seat.lower()}")
         if defender is None or defender.phantom:
-            raise TournamentError(
+            raise DomainError(
                 "seat_not_seated",
                 _("nobody plays at %(seat)s in this result: a defender confirms it")
                 % {"seat": seat},
@@ -638,7 +639,7 @@ def table_result_table_correct(
             or locked.director_assigned
             or (locked.entered_via not in ("table", "api"))
         ):
-            raise TournamentError(
+            raise DomainError(
                 "not_own_entry",
                 _("the director recorded this result: ask the director to correct it"),
                 field="deal",
@@ -674,7 +675,7 @@ def _director_result(
     stored decision would make the deal's seats count twice in the standings.
     """
     if table.event_id != event.pk:
-        raise TournamentError(
+        raise DomainError(
             "table_not_in_event", _("this table is not part of the event"), field="table"
         )
     _check_table_deal(table, deal)
@@ -700,7 +701,7 @@ def _percentage(value: object, seat: str) -> Decimal:
     try:
         return as_decimal(percentage_hundredths(value, field=f"percentages.{seat}"))
     except RuleError as error:
-        raise TournamentError.from_rule(error) from error
+        raise DomainError.from_rule(error) from error
 
 
 def _director_decision(
@@ -788,21 +789,19 @@ def penalty_record(
     """Deduct ``points`` percentage points from an entrant's (or a team's) event percentage."""
     reason = _require_reason(reason)
     if (entrant is None) == (team is None):
-        raise TournamentError(
-            "penalty_target", _("name either an entrant or a team"), field="entrant"
-        )
+        raise DomainError("penalty_target", _("name either an entrant or a team"), field="entrant")
     if entrant is not None and entrant.event_id != event.pk:
-        raise TournamentError(
+        raise DomainError(
             "entrant_not_in_event", _("this entrant is not part of the event"), field="entrant"
         )
     if team is not None and team.event_id != event.pk:
-        raise TournamentError(
+        raise DomainError(
             "team_not_in_event", _("this team is not part of the event"), field="team"
         )
     try:
         amount = as_decimal(penalty_hundredths(points, field="points"))
     except RuleError as error:
-        raise TournamentError.from_rule(error) from error
+        raise DomainError.from_rule(error) from error
     event = Event.objects.get(pk=event.pk)
     _require_directable(event)  # early: a fast, clear answer
     with transaction.atomic():

@@ -18,7 +18,7 @@ Rules kept by the services (here and in the generic ones they extend):
   (``events.section_movement_problem``); its first start starts the simultaneous, the last
   section to finish finishes it (``event_start``/``event_finish``). A simultaneous is never
   started nor finished directly, and results are entered on sections only;
-- who directs what: ``tournaments.access`` (the simultaneous's directors direct every
+- who directs what: ``clubs.access`` (the simultaneous's directors direct every
   section; a section's club organisers direct that section only).
 
 Results of a section can also be imported from a file: :mod:`tournaments.services.imports`.
@@ -31,8 +31,9 @@ import datetime as dt
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.errors import TournamentError
-from tournaments.models import Club, Deal, Event
+from clubs.errors import DomainError
+from clubs.models import Club
+from tournaments.models import Deal, Event
 from tournaments.services.common import comparison_changed, locked, require_draft
 from tournaments.services.deals import (
     check_rounds,
@@ -79,7 +80,7 @@ def simultaneous_create(
     """A draft simultaneous holding its ``rounds`` × ``deals_per_round`` deals (from ``seed``,
     a random one when None); its sections are added with :func:`section_create`."""
     if format == Event.Format.QUADRETTE:
-        raise TournamentError(
+        raise DomainError(
             "simultaneous_quadrette",
             _(
                 "A simultaneous cannot be played in quadrettes: a quadrette match pairs two "
@@ -108,7 +109,7 @@ def simultaneous_create(
 
 def _require_simultaneous(event: Event) -> None:
     if event.is_section or not is_simultaneous(event):
-        raise TournamentError(
+        raise DomainError(
             "not_simultaneous",
             _("This event is not a simultaneous: sections are added to a simultaneous."),
         )
@@ -124,19 +125,17 @@ def section_create(*, simultaneous: Event, club: Club, name: str) -> Event:
     _require_simultaneous(simultaneous)
     parent = locked(simultaneous)
     if parent.status == Event.Status.FINISHED:
-        raise TournamentError(
+        raise DomainError(
             "simultaneous_finished",
             _("The simultaneous is finished: no section can be added."),
         )
     name = name.strip()
     if not name:
-        raise TournamentError("name_required", _("The section needs a name."), field="name")
+        raise DomainError("name_required", _("The section needs a name."), field="name")
     if len(name) > Event._meta.get_field("name").max_length:  # type: ignore[operator]
-        raise TournamentError(
-            "name_too_long", _("The name is at most 200 characters."), field="name"
-        )
+        raise DomainError("name_too_long", _("The name is at most 200 characters."), field="name")
     if Event.objects.filter(simultaneous=parent, name__iexact=name).exists():
-        raise TournamentError(
+        raise DomainError(
             "section_name_taken",
             _("The simultaneous already has a section named %(name)s.") % {"name": name},
             field="name",
@@ -166,7 +165,7 @@ def section_delete(*, section: Event) -> None:
     When every remaining section is finished, the running simultaneous finishes too.
     """
     if not section.is_section:
-        raise TournamentError("not_section", _("This event is not a section of a simultaneous."))
+        raise DomainError("not_section", _("This event is not a section of a simultaneous."))
     section = locked(section)
     require_draft(section)
     assert section.simultaneous_id is not None

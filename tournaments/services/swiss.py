@@ -35,8 +35,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from clubs.errors import DomainError
 from tournaments import movements
-from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Event, TableResult
 from tournaments.movements import LIVE, PREPAIRED, LiveSwiss, live_swiss, max_live_rounds
 from tournaments.signals import results_changed, team_standings_requested
@@ -47,14 +47,14 @@ BYE_VP = Decimal(10)  # a bye counts as a drawn match for the pairing order
 
 def swiss_mode(event: Event, teams: int, rounds: int | None, swiss: str | None) -> str:
     """The Swiss mode for the movement generator (see the module docstring); refusals are
-    translated :class:`TournamentError` with ``field="swiss"``."""
+    translated :class:`DomainError` with ``field="swiss"``."""
     if swiss not in (None, "", *MODES):
-        raise TournamentError(
+        raise DomainError(
             "swiss_mode", _("Unknown Swiss pairing mode %(mode)s.") % {"mode": swiss}, "swiss"
         )
     if event.format != Event.Format.QUADRETTE:
         if swiss == LIVE:
-            raise TournamentError(
+            raise DomainError(
                 "swiss_live_format",
                 _("Live Swiss pairing is for quadrette events only."),
                 field="swiss",
@@ -64,7 +64,7 @@ def swiss_mode(event: Event, teams: int, rounds: int | None, swiss: str | None) 
     is_swiss = rounds is not None and rounds < full
     if not is_swiss:
         if swiss == LIVE:
-            raise TournamentError(
+            raise DomainError(
                 "swiss_live_round_robin",
                 _(
                     "Live Swiss pairing needs fewer rounds than a round robin "
@@ -77,7 +77,7 @@ def swiss_mode(event: Event, teams: int, rounds: int | None, swiss: str | None) 
     assert rounds is not None
     limit = max_live_rounds(teams)
     if swiss == LIVE and rounds > limit:
-        raise TournamentError(
+        raise DomainError(
             "swiss_live_rounds",
             _(
                 "Live Swiss pairing of %(teams)s teams guarantees no rematch over %(max)s "
@@ -134,7 +134,7 @@ def _standings(event: Event, state: LiveSwiss, after_round: int) -> list[int]:
             rows = answer
             break
     if rows is None:
-        raise TournamentError(
+        raise DomainError(
             "standings_unavailable",
             _("The standings after round %(round)s are not available: try again.")
             % {"round": after_round},
@@ -174,7 +174,7 @@ def pair_after_close(event: Event, round_number: int, actor: Any = None) -> int 
     try:
         document = movements.pair_next_round(event.movement, standings)
     except movements.MovementError as exc:
-        raise TournamentError(
+        raise DomainError(
             "swiss_no_pairing",
             _("Round %(round)s cannot be paired: %(reason)s")
             % {"round": round_number + 1, "reason": exc},
@@ -196,7 +196,7 @@ def unpair_before_reopen(event: Event, round_number: int, actor: Any = None) -> 
         return []
     later = list(range(round_number + 1, state.paired_count + 1))
     if TableResult.objects.filter(event=event, round_number__gt=round_number).exists():
-        raise TournamentError(
+        raise DomainError(
             "swiss_round_played",
             _(
                 "Round %(next)s is already paired from the standings after round %(round)s "

@@ -12,14 +12,14 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tournaments.errors import TournamentError
+from clubs.errors import DomainError
 from tournaments.models import Entrant, Event, Team
 from tournaments.services.common import locked, movement_stale, require_draft, require_own_tables
 
 
 def _team_size(event: Event) -> int:
     if event.team_size is None:
-        raise TournamentError("individual_event", _("Individual events have no teams."))
+        raise DomainError("individual_event", _("Individual events have no teams."))
     return event.team_size
 
 
@@ -35,7 +35,7 @@ def team_create(*, event: Event, name: str, entrants: Sequence[Entrant]) -> Team
     require_own_tables(event)
     size = _team_size(event)
     if len(entrants) != size or len({e.pk for e in entrants}) != size:
-        raise TournamentError(
+        raise DomainError(
             "team_size",
             _("A team has exactly %(size)s different members.") % {"size": size},
             field="members",
@@ -43,25 +43,23 @@ def team_create(*, event: Event, name: str, entrants: Sequence[Entrant]) -> Team
     pks = [e.pk for e in entrants]
     rows = list(Entrant.objects.select_for_update().filter(pk__in=pks, event=event, phantom=False))
     if len(rows) != size:
-        raise TournamentError(
+        raise DomainError(
             "member_not_registered",
             _("Every member must be registered in this event."),
             field="members",
         )
     taken = [e for e in rows if e.team_id is not None]
     if taken:
-        raise TournamentError(
+        raise DomainError(
             "member_in_a_team",
             _("Already in a team: %(names)s.") % {"names": ", ".join(str(e) for e in taken)},
             field="members",
         )
     name = name.strip()
     if not name:
-        raise TournamentError("name_required", _("The team needs a name."), field="name")
+        raise DomainError("name_required", _("The team needs a name."), field="name")
     if Team.objects.filter(event=event, name__iexact=name).exists():
-        raise TournamentError(
-            "team_name_taken", _("Another team already has this name."), field="name"
-        )
+        raise DomainError("team_name_taken", _("Another team already has this name."), field="name")
     team = Team.objects.create(event=event, number=_next_number(event), name=name)
     Entrant.objects.filter(pk__in=pks).update(team=team)
     movement_stale(event)
@@ -90,7 +88,7 @@ def teams_build_in_order(*, event: Event) -> list[Team]:
         .order_by("slot")
     )
     if not free or len(free) % size:
-        raise TournamentError(
+        raise DomainError(
             "teams_cannot_form",
             _("%(count)s players without a team cannot form teams of %(size)s.")
             % {"count": len(free), "size": size},

@@ -1,6 +1,6 @@
 """Reading an uploaded file (a players' or results' CSV, a movement or results JSON, deals text).
 
-Every way a file can be unreadable is one :class:`~tournaments.errors.TournamentError` with
+Every way a file can be unreadable is one :class:`~tournaments.errors.DomainError` with
 ``field="file"`` and a clear translated message, raised before anything is stored; nothing a
 file holds can make the caller fail otherwise (no ``UnicodeDecodeError``, ``csv.Error``,
 ``RecursionError`` or integer-conversion ``ValueError`` escapes):
@@ -29,7 +29,7 @@ from typing import IO, Any
 
 from django.utils.translation import gettext as _
 
-from tournaments.errors import TournamentError
+from clubs.errors import DomainError
 
 #: Digits a number of an uploaded JSON document may have (a deal number, points, a seed...).
 MAX_JSON_DIGITS = 30
@@ -38,8 +38,8 @@ _BINARY = re.compile(r"[\x01-\x08\x0e-\x1f\x7f]")
 _INTEGER = re.compile(r"[0-9]{1,18}")
 
 
-def file_error(code: str, message: str) -> TournamentError:
-    return TournamentError(code, message, field="file")
+def file_error(code: str, message: str) -> DomainError:
+    return DomainError(code, message, field="file")
 
 
 def _megabytes(size: int) -> str:
@@ -47,7 +47,7 @@ def _megabytes(size: int) -> str:
     return f"{megabytes:g}" if megabytes >= 1 else f"{megabytes:.2g}"
 
 
-def too_large(max_bytes: int) -> TournamentError:
+def too_large(max_bytes: int) -> DomainError:
     return file_error(
         "file_too_large",
         _("The file is larger than %(size)s MB.") % {"size": _megabytes(max_bytes)},

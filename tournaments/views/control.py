@@ -32,8 +32,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments.access import directs_event
-from tournaments.errors import TournamentError
+from clubs.access import directs
+from clubs.errors import DomainError
 from tournaments.hand_flags import result_flags
 from tournaments.models import Event
 from tournaments.services import events as event_services
@@ -112,7 +112,7 @@ def _control_context(request: HttpRequest, event: Event) -> dict[str, Any]:
 
 @login_required
 @require_GET
-@directs_event
+@directs(Event)
 def control(request: HttpRequest, event: Event) -> HttpResponse:
     """The control room (see the module docstring); the htmx fragment to an HX-Request."""
     context = _control_context(request, event)
@@ -126,7 +126,7 @@ def control(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_GET
-@directs_event
+@directs(Event)
 def missing(request: HttpRequest, event: Event) -> HttpResponse:
     """The printable list of missing results (every round, or ``?round=n``)."""
     board = results_board(event)
@@ -139,7 +139,7 @@ def missing(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 def _refused_page(
-    request: HttpRequest, event: Event, error: TournamentError, *, action: str, **extra: Any
+    request: HttpRequest, event: Event, error: DomainError, *, action: str, **extra: Any
 ) -> HttpResponse:
     """The confirmation page of ``action`` (``close_round``, ``finish``) listing what is
     missing (409), or the refusal's message (400 / 409)."""
@@ -165,14 +165,14 @@ def _refused_page(
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def round_close(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     try:
         closed = event_services.round_close(
             event=event, round_number=number, actor=request.user,
             confirm=_confirmed(request), reason=_reason(request),
         )  # fmt: skip
-    except TournamentError as error:
+    except DomainError as error:
         return _refused_page(request, event, error, action="close_round", round_number=number)
     messages.success(request, _("Round %(round)s is closed.") % {"round": number})
     if closed.schedule.live_swiss and number + 1 in closed.schedule.round_numbers:  # live Swiss
@@ -183,14 +183,14 @@ def round_close(request: HttpRequest, event: Event, number: int) -> HttpResponse
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def round_reopen(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     paired = event.schedule.round_numbers
     try:
         reopened = event_services.round_reopen(
             event=event, round_number=number, actor=request.user, reason=_reason(request)
         )
-    except TournamentError as error:
+    except DomainError as error:
         context = _control_context(request, event)
         context["error"] = error.message
         return render(request, "tournaments/organiser/control.html", context, status=409)
@@ -204,7 +204,7 @@ def round_reopen(request: HttpRequest, event: Event, number: int) -> HttpRespons
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@directs_event
+@directs(Event)
 def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
     """GET: what finishing would leave missing, and the confirmation; POST: finish."""
     if request.method == "GET":
@@ -224,7 +224,7 @@ def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
         event_services.event_finish(
             event=event, actor=request.user, confirm=_confirmed(request), reason=_reason(request)
         )
-    except TournamentError as error:
+    except DomainError as error:
         return _refused_page(request, event, error, action="finish")
     messages.success(request, _("The event is finished."))
     return redirect("organiser:event", pk=event.pk)
@@ -232,7 +232,7 @@ def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@directs_event
+@directs(Event)
 def event_reopen(request: HttpRequest, event: Event) -> HttpResponse:
     """GET: the page asking why; POST: the finished event runs again (kept in the history)."""
     error = None
@@ -240,7 +240,7 @@ def event_reopen(request: HttpRequest, event: Event) -> HttpResponse:
     if request.method == "POST":
         try:
             event_services.event_reopen(event=event, actor=request.user, reason=_reason(request))
-        except TournamentError as refused:
+        except DomainError as refused:
             error, status = refused.message, 409
         else:
             messages.success(

@@ -27,15 +27,13 @@ Organiser side (login + directing the event, else 404): the entry grid of a roun
 deals, compact inputs in tab order), the director's actions on one (table, deal) — correct,
 artificial scores, not played, each with a required reason — penalties, and the append-only
 history. The forms live in :mod:`tournaments.forms.results`; a refused write
-(``TournamentError``) is shown on the form field it names. The grid's inputs are not
+(``DomainError``) is shown on the form field it names. The grid's inputs are not
 ``required``: a partly filled round is saved, its empty rows skipped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -46,9 +44,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs.access import directs, user_directs
+from clubs.errors import DomainError
+from clubs.forms import add_error, error_field
+from clubs.phone_codes import phone_page
 from tournaments import forms, selectors, services, table_scope
-from tournaments.access import directs_event, user_directs
-from tournaments.errors import ResultConflict, ResultReplay, TournamentError
+from tournaments.errors import ResultConflict, ResultReplay
 from tournaments.forms import ArtificialForm, CorrectionForm, DealOutcomeForm, ReasonForm
 from tournaments.models import (
     SEATS,
@@ -62,14 +63,7 @@ from tournaments.models import (
 from tournaments.selectors import TableRound
 from tournaments.selectors.printouts import RouteRow
 from tournaments.services.events import event_log
-from tournaments.table_scope import (
-    CodeThrottled,
-    NotOwnEntry,
-    RoundNotOpen,
-    TableScope,
-    UnknownCode,
-    table_for_code,
-)
+from tournaments.table_scope import NotOwnEntry, RoundNotOpen, TableScope, table_for_code
 
 # ----------------------------------------------------------------------------- table side
 
@@ -252,28 +246,7 @@ def _table_actor(request: HttpRequest, table: Table) -> Any:
     return request.user if user_directs(request.user, table.event) else None
 
 
-def _by_table_code(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Decorator: the view receives the table of the ``code`` in the URL; an unknown code is a
-    404, too many unknown codes from the address a 429 page with ``Retry-After``."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, code: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            table = table_for_code(request, code)
-        except UnknownCode:
-            raise Http404(_("No table has this code.")) from None
-        except CodeThrottled as throttled:
-            response = render(
-                request,
-                "tournaments/entry/throttled.html",
-                {"message": throttled.message},
-                status=429,
-            )
-            response["Retry-After"] = str(throttled.retry_after)
-            return response
-        return view(request, table, *args, **kwargs)
-
-    return wrapper
+_by_table_code = phone_page(table_for_code, lambda: _("No table has this code."))
 
 
 @require_http_methods(["GET"])
@@ -343,9 +316,9 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
         return render(request, "tournaments/entry/conflict.html", context, status=409)
     except RoundNotOpen as refused:
         return _render_table_page(request, scope, status=403, error=refused.message)
-    except TournamentError as error:
-        if forms.error_field(form, error.field):
-            forms.add_error(form, error)
+    except DomainError as error:
+        if error_field(form, error.field):
+            add_error(form, error)
             return _render_table_page(
                 request, scope, round_number=round_number, bound=form, status=400
             )
@@ -393,9 +366,9 @@ def deal_correct(request: HttpRequest, table: Table, number: int) -> HttpRespons
         return _render_table_page(
             request, scope, round_number=round_number, status=403, error=refused.message
         )
-    except TournamentError as error:
-        if forms.error_field(form, error.field):
-            forms.add_error(form, error)
+    except DomainError as error:
+        if error_field(form, error.field):
+            add_error(form, error)
             return _render_table_page(
                 request, scope, round_number=round_number, bound=form, status=400, correct=number
             )
@@ -419,7 +392,7 @@ def deal_confirm(request: HttpRequest, table: Table, number: int) -> HttpRespons
     actor = _table_actor(request, table)
     try:
         services.table_result_confirm(result=result, seat=request.POST.get("seat", ""), actor=actor)
-    except TournamentError as error:
+    except DomainError as error:
         return _render_table_page(
             request, scope, round_number=result.round_number, status=400, error=error.describe()
         )
@@ -492,15 +465,15 @@ def _grid_save(rows: list[GridRow], actor: Any) -> tuple[int, int]:
             except ResultConflict as conflict:
                 form.add_error(None, conflict.describe())
                 failed += 1
-            except TournamentError as error:
-                forms.add_error(form, error)
+            except DomainError as error:
+                add_error(form, error)
                 failed += 1
     return saved, failed
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@directs_event
+@directs(Event)
 def entry_grid(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """All tables × deals of a round; a POST saves every filled row (errors kept per row)."""
     rows = _grid_rows(event, number, request.POST if request.method == "POST" else None)
@@ -573,7 +546,7 @@ def _director_decide(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@directs_event
+@directs(Event)
 def result_actions(
     request: HttpRequest, event: Event, table_number: int, deal_number: int
 ) -> HttpResponse:
@@ -604,8 +577,8 @@ def result_actions(
                     action, form, event=event, table=table, deal=deal, result=result,
                     actor=request.user,
                 )  # fmt: skip
-            except TournamentError as error:
-                forms.add_error(form, error)
+            except DomainError as error:
+                add_error(form, error)
             else:
                 messages.success(
                     request,
@@ -635,7 +608,7 @@ def result_actions(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@directs_event
+@directs(Event)
 def penalties(request: HttpRequest, event: Event) -> HttpResponse:
     form = forms.PenaltyForm(request.POST or None, event=event)
     status = 200
@@ -643,8 +616,8 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
         if form.is_valid():
             try:
                 services.penalty_record(event=event, actor=request.user, **form.cleaned_data)
-            except TournamentError as error:
-                forms.add_error(form, error)
+            except DomainError as error:
+                add_error(form, error)
             else:
                 messages.success(request, _("Penalty recorded."))
                 return redirect("organiser:penalties", pk=event.pk)
@@ -655,7 +628,7 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-@directs_event
+@directs(Event)
 def history(request: HttpRequest, event: Event) -> HttpResponse:
     """The append-only history of the event's results and its penalties."""
     context = {

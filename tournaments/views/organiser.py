@@ -1,8 +1,8 @@
 """Organiser screens: event setup step by step, registration, teams, movement, deals, start.
 
 Thin views: forms parse, services decide and store, selectors read. Every view needs a login;
-an event's views receive it from :func:`tournaments.access.directs_event`, so another club's
-event is a 404. A refused operation (``TournamentError``) re-renders the page with its errors
+an event's views receive it from :func:`clubs.access.directs`, so another club's
+event is a 404. A refused operation (``DomainError``) re-renders the page with its errors
 and status 400; nothing stored changes.
 """
 
@@ -22,10 +22,12 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs.access import clubs_directed_by, directs
+from clubs.errors import DomainError
+from clubs.forms import add_error
+from clubs.models import Player
 from tournaments import forms, movements, presentation, selectors, services
-from tournaments.access import clubs_directed_by, directs_event
-from tournaments.errors import TournamentError
-from tournaments.models import Entrant, Event, Player, Seat, Team
+from tournaments.models import Entrant, Event, Seat, Team
 from tournaments.services import late_changes
 from tournaments.views import control
 
@@ -100,8 +102,8 @@ def event_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             event = services.event_create(**form.cleaned_data)
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             messages.success(request, _("Event created. Now register the players."))
             return redirect("organiser:players", pk=event.pk)
@@ -115,7 +117,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@directs_event
+@directs(Event)
 def event_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     problems = selectors.event_start_problems(event) if event.status == Event.Status.DRAFT else []
     tables = [
@@ -133,7 +135,7 @@ def event_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@directs_event
+@directs(Event)
 def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     initial = {
         "name": event.name,
@@ -146,8 +148,8 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.event_update(event=event, **form.cleaned_data)
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             messages.success(request, _("Details saved."))
             return redirect("organiser:event", pk=event.pk)
@@ -163,11 +165,11 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def event_start(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         services.event_start(event=event)
-    except TournamentError as error:
+    except DomainError as error:
         problems = list(error.details) or [error.message]  # the list, without its heading
         for problem in problems:
             messages.error(request, problem)
@@ -214,7 +216,7 @@ def _players_page(
 
 
 @login_required
-@directs_event
+@directs(Event)
 def players(request: HttpRequest, event: Event) -> HttpResponse:
     if request.headers.get("HX-Request") and "q" in request.GET:
         search = forms.PlayerSearchForm(request.GET)
@@ -235,7 +237,7 @@ def _stale_notice(request: HttpRequest, had_movement: bool, event: Event) -> Non
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def player_add(request: HttpRequest, event: Event) -> HttpResponse:
     """Register a new player typed by hand."""
     form = forms.PlayerForm(request.POST, club=event.club)
@@ -244,8 +246,8 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
         try:
             player = services.player_create(**form.cleaned_data)
             services.entrant_register(event=event, player=player)
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             messages.success(request, _("%(player)s registered.") % {"player": player})
             _stale_notice(request, had_movement, event)
@@ -255,7 +257,7 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def player_register(request: HttpRequest, event: Event) -> HttpResponse:
     """Register a known player found by search."""
     form = forms.PlayerRegisterForm(request.POST)
@@ -264,7 +266,7 @@ def player_register(request: HttpRequest, event: Event) -> HttpResponse:
         player = form.cleaned_data["player"]
         try:
             services.entrant_register(event=event, player=player)
-        except TournamentError as error:
+        except DomainError as error:
             for message in error.messages:
                 messages.error(request, message)
             return _players_page(request, event, status=400)
@@ -277,7 +279,7 @@ def player_register(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def players_import(request: HttpRequest, event: Event) -> HttpResponse:
     """Register the players of a CSV file and show the per-line report."""
     form = forms.PlayersImportForm(request.POST, request.FILES)
@@ -285,8 +287,8 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
     if form.is_valid():
         try:
             report = services.players_import_csv(event=event, file=form.cleaned_data["file"])
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             _stale_notice(request, had_movement, event)
             return _players_page(
@@ -300,13 +302,13 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def entrant_withdraw(request: HttpRequest, event: Event, entrant_pk: int) -> HttpResponse:
     entrant = get_object_or_404(selectors.event_entrants(event), pk=entrant_pk)
     had_movement = event.movement is not None
     try:
         services.entrant_withdraw(entrant=entrant)
-    except TournamentError as error:
+    except DomainError as error:
         messages.error(request, " ".join(error.messages))
         return _players_page(request, event, status=409)
     messages.success(request, _("%(player)s withdrawn.") % {"player": entrant})
@@ -360,7 +362,7 @@ def _late_entrant(event: Event, entrant_pk: int) -> Entrant:
 def _from_round(request: HttpRequest) -> int:
     raw = request.POST.get("from_round", "").strip()
     if not raw.isdigit() or len(raw) > 4:
-        raise TournamentError(
+        raise DomainError(
             "round_required",
             _("Give the round (a number) from which the change applies."),
             field="from_round",
@@ -368,7 +370,7 @@ def _from_round(request: HttpRequest) -> int:
     return int(raw)
 
 
-def _late_refused(request: HttpRequest, event: Event, error: TournamentError) -> HttpResponse:
+def _late_refused(request: HttpRequest, event: Event, error: DomainError) -> HttpResponse:
     for message in error.messages:
         messages.error(request, message)
     return _players_page(request, event, status=400)
@@ -382,7 +384,7 @@ def _substitute_player(request: HttpRequest, event: Event) -> Player | list[Play
     if chosen:
         player = Player.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else None
         if player is None:
-            raise TournamentError("unknown_player", _("Choose a known player."), field="player")
+            raise DomainError("unknown_player", _("Choose a known player."), field="player")
         return player
     first_name, last_name = data.get("first_name", ""), data.get("last_name", "")
     if first_name.strip() or last_name.strip():
@@ -394,14 +396,14 @@ def _substitute_player(request: HttpRequest, event: Event) -> Player | list[Play
         )
     query = data.get("q", "").strip()[:80]
     if not query:
-        raise TournamentError(
+        raise DomainError(
             "substitute_required",
             _("Give the substitute: a name or licence to search, or a new player's names."),
             field="player",
         )
     found = selectors.players_search(query=query, exclude_event=event)
     if not found:
-        raise TournamentError(
+        raise DomainError(
             "no_player_found",
             _("No known player matches “%(query)s” (or he is already in this event).")
             % {"query": query},
@@ -412,7 +414,7 @@ def _substitute_player(request: HttpRequest, event: Event) -> Player | list[Play
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def entrant_substitute(request: HttpRequest, event: Event, entrant_pk: int) -> HttpResponse:
     """A substitute replaces the entrant from a round to the end (a running event)."""
     entrant = _late_entrant(event, entrant_pk)
@@ -438,7 +440,7 @@ def entrant_substitute(request: HttpRequest, event: Event, entrant_pk: int) -> H
                 actor=request.user,
                 reason=reason,
             )
-    except TournamentError as error:
+    except DomainError as error:
         return _late_refused(request, event, error)
     messages.success(
         request,
@@ -450,7 +452,7 @@ def entrant_substitute(request: HttpRequest, event: Event, entrant_pk: int) -> H
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def entrant_forfeit(request: HttpRequest, event: Event, entrant_pk: int) -> HttpResponse:
     """The entrant withdraws (forfait) from a round on: his seat becomes a phantom."""
     entrant = _late_entrant(event, entrant_pk)
@@ -460,7 +462,7 @@ def entrant_forfeit(request: HttpRequest, event: Event, entrant_pk: int) -> Http
         late_changes.entrant_withdraw_late(
             event=event, entrant=entrant, from_round=from_round, actor=request.user, reason=reason
         )
-    except TournamentError as error:
+    except DomainError as error:
         return _late_refused(request, event, error)
     messages.success(
         request,
@@ -475,7 +477,7 @@ def entrant_forfeit(request: HttpRequest, event: Event, entrant_pk: int) -> Http
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@directs_event
+@directs(Event)
 def teams(request: HttpRequest, event: Event) -> HttpResponse:
     if not event.is_team_event:
         messages.info(request, _("Individual events have no teams."))
@@ -488,8 +490,8 @@ def teams(request: HttpRequest, event: Event) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 entrants=list(form.cleaned_data["members"]),
             )
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             messages.success(request, _("Team created."))
             return redirect("organiser:teams", pk=event.pk)
@@ -509,11 +511,11 @@ def teams(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def teams_auto(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         created = services.teams_build_in_order(event=event)
-    except TournamentError as error:
+    except DomainError as error:
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("%(count)s teams created.") % {"count": len(created)})
@@ -522,12 +524,12 @@ def teams_auto(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def team_delete(request: HttpRequest, event: Event, team_pk: int) -> HttpResponse:
     team = get_object_or_404(Team, pk=team_pk, event=event)
     try:
         services.team_delete(team=team)
-    except TournamentError as error:
+    except DomainError as error:
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("Team dissolved."))
@@ -539,7 +541,7 @@ def team_delete(request: HttpRequest, event: Event, team_pk: int) -> HttpRespons
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@directs_event
+@directs(Event)
 def movement(request: HttpRequest, event: Event) -> HttpResponse:
     """Show the proposed movement with its quality report; POST stores the previewed one.
 
@@ -560,8 +562,8 @@ def movement(request: HttpRequest, event: Event) -> HttpResponse:
                     movement=form.cleaned_data["document"],
                     swiss=form.cleaned_data["swiss"] or None,
                 )
-            except TournamentError as error:
-                forms.add_error(form, error)
+            except DomainError as error:
+                add_error(form, error)
             else:
                 messages.success(request, _("Movement saved."))
                 for warning in report.warnings:
@@ -581,15 +583,15 @@ def movement(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def movement_import(request: HttpRequest, event: Event) -> HttpResponse:
     """Store a movement document uploaded as a file (validated like a generated one)."""
     form = forms.MovementImportForm(request.POST, request.FILES)
     if form.is_valid():
         try:
             services.event_movement_set(event=event, movement=form.cleaned_data["file"])
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             messages.success(request, _("Movement saved."))
             return redirect("organiser:deals", pk=event.pk)
@@ -613,7 +615,7 @@ def _movement_preview(
         return forms.MovementForm(), 200
     try:
         proposal = services.event_movement_propose(event=event)
-    except TournamentError as error:
+    except DomainError as error:
         context["proposal_error"] = error.messages
         return forms.MovementForm(), 200
     initial = {"tables": proposal.get("tables"), "rounds": proposal.get("rounds"), "seed": 0}
@@ -631,7 +633,7 @@ def _movement_preview(
                 seed=form.cleaned_data["seed"] or 0,
                 swiss=form.cleaned_data["swiss"] or None,
             )
-        except TournamentError as error:
+        except DomainError as error:
             context["preview_error"] = error.messages
             return form, 200
     else:
@@ -647,7 +649,7 @@ def _movement_preview(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@directs_event
+@directs(Event)
 def deals(request: HttpRequest, event: Event) -> HttpResponse:
     """Generate the deals from a seed (POST here) or import them (see :func:`deals_import`)."""
     generate = forms.DealsGenerateForm(request.POST or None, initial={"seed": event.seed})
@@ -658,8 +660,8 @@ def deals(request: HttpRequest, event: Event) -> HttpResponse:
                 seed=generate.cleaned_data["seed"],
                 imposed_contract=generate.cleaned_data["imposed_contract"],
             )
-        except TournamentError as error:
-            forms.add_error(generate, error)
+        except DomainError as error:
+            add_error(generate, error)
         else:
             messages.success(request, _("%(count)s deals generated.") % {"count": len(created)})
             return redirect("organiser:event", pk=event.pk)
@@ -670,14 +672,14 @@ def deals(request: HttpRequest, event: Event) -> HttpResponse:
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def deal_seats(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """Set one deal's dealer and taker seat (draft events; the deals page's row form)."""
     form = forms.DealSeatsForm(request.POST)
     if form.is_valid():
         try:
             services.deal_seats_set(event=event, number=number, **form.cleaned_data)
-        except TournamentError as error:
+        except DomainError as error:
             messages.error(request, error.message)
         else:
             messages.success(
@@ -718,7 +720,7 @@ def _deals_page(
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def deals_import(request: HttpRequest, event: Event) -> HttpResponse:
     form = forms.DealsImportForm(request.POST, request.FILES)
     if form.is_valid():
@@ -728,8 +730,8 @@ def deals_import(request: HttpRequest, event: Event) -> HttpResponse:
                 text=form.cleaned_data["file"],
                 imposed_contract=form.cleaned_data["imposed_contract"],
             )
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             messages.success(request, _("%(count)s deals imported.") % {"count": len(created)})
             return redirect("organiser:event", pk=event.pk)

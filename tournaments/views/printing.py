@@ -26,8 +26,8 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from clubs.access import directs
 from tournaments import selectors
-from tournaments.access import directs_event
 from tournaments.models import Event
 from tournaments.presentation import deal_diagram
 from tournaments.services.deals import deals_seed
@@ -72,7 +72,7 @@ def _print(
 
 
 @login_required
-@directs_event
+@directs(Event)
 @needs_movement
 def table_cards(request: HttpRequest, event: Event) -> HttpResponse:
     cards = []
@@ -83,7 +83,7 @@ def table_cards(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @login_required
-@directs_event
+@directs(Event)
 @needs_movement
 def route_cards(request: HttpRequest, event: Event) -> HttpResponse:
     cards = selectors.event_route_cards(event)
@@ -91,7 +91,7 @@ def route_cards(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @login_required
-@directs_event
+@directs(Event)
 @needs_movement
 def deal_set_routes(request: HttpRequest, event: Event) -> HttpResponse:
     routes = selectors.event_deal_set_routes(event)
@@ -99,7 +99,7 @@ def deal_set_routes(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @login_required
-@directs_event
+@directs(Event)
 def hand_diagrams(request: HttpRequest, event: Event) -> HttpResponse:
     deals = selectors.event_deals(event)
     if not deals or not all(d.cards for d in deals):

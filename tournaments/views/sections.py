@@ -27,9 +27,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs.access import clubs_directed_by, directed_by, directs, user_directs
+from clubs.errors import DomainError
+from clubs.forms import add_error
 from tournaments import forms, selectors, services
-from tournaments.access import clubs_directed_by, directs_event, events_directed_by, user_directs
-from tournaments.errors import TournamentError
 from tournaments.models import Event, TableResult
 from tournaments.views import organiser
 
@@ -83,7 +84,7 @@ def section_rows(simultaneous: Event) -> list[SectionRow]:
 
 
 @login_required
-@directs_event
+@directs(Event)
 def event_home(request: HttpRequest, event: Event) -> HttpResponse:
     """``organiser:event``: a simultaneous's page, a section's dashboard, or the usual one."""
     if event.is_section:
@@ -142,7 +143,7 @@ def _section_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
 
 def _simultaneous_or_404(request: HttpRequest, pk: int) -> Event:
     """The simultaneous ``pk`` if the visitor directs it, else 404."""
-    event = get_object_or_404(events_directed_by(request.user), pk=pk)
+    event = get_object_or_404(directed_by(request.user, Event), pk=pk)
     if event.is_section or not services.is_simultaneous(event):
         raise Http404("not a simultaneous")
     return event
@@ -159,8 +160,8 @@ def simultaneous_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             event = services.simultaneous_create(**form.cleaned_data)
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             messages.success(
                 request, _("Simultaneous created with its deals. Now add its sections.")
@@ -182,8 +183,8 @@ def section_add(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             section = services.section_create(simultaneous=event, **form.cleaned_data)
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             messages.success(
                 request,
@@ -196,12 +197,12 @@ def section_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-@directs_event
+@directs(Event)
 def section_delete(request: HttpRequest, event: Event) -> HttpResponse:
     parent_pk = event.simultaneous_id
     try:
         services.section_delete(section=event)
-    except TournamentError as error:
+    except DomainError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("organiser:event", pk=parent_pk or event.pk)
     messages.success(request, _("Section %(name)s removed.") % {"name": event.name})
@@ -241,8 +242,8 @@ def simultaneous_deals(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             created = services.event_deals_generate(event=event, **form.cleaned_data)
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             messages.success(
                 request,
@@ -266,8 +267,8 @@ def simultaneous_deals_import(request: HttpRequest, pk: int) -> HttpResponse:
                 imposed_contract=form.cleaned_data["imposed_contract"],
                 rounds=form.cleaned_data["rounds"],
             )
-        except TournamentError as error:
-            forms.add_error(form, error)
+        except DomainError as error:
+            add_error(form, error)
         else:
             messages.success(
                 request,
@@ -283,7 +284,7 @@ def simultaneous_deals_import(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@directs_event
+@directs(Event)
 def results_import(request: HttpRequest, event: Event) -> HttpResponse:
     """Import a section's results from a CSV or JSON file and show the per-line report."""
     if services.is_simultaneous(event):
@@ -299,8 +300,8 @@ def results_import(request: HttpRequest, event: Event) -> HttpResponse:
                 report = services.section_results_import(
                     section=event, file=form.cleaned_data["file"], actor=request.user
                 )
-            except TournamentError as error:
-                forms.add_error(form, error)
+            except DomainError as error:
+                add_error(form, error)
             else:
                 context["report"] = report
                 context["errors_shown"] = report.errors[:REPORT_LINES_SHOWN]

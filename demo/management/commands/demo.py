@@ -28,6 +28,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError, CommandParser
 from django.utils.text import slugify
 
+from clubs.errors import DomainError
 from demo.lan import bind_problem, lan_address
 from demo.selectors import finished_deal, ranking_leader, table_in_play
 from demo.services import (
@@ -41,7 +42,6 @@ from demo.services import (
     DemoSummary,
     build_demo,
 )
-from tournaments.errors import TournamentError
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.models import Entrant, Event
 
@@ -110,7 +110,7 @@ class Command(OneLineErrorCommand):
             summary = build_demo(seed=options["seed"], password=password or None)
         except DemoError as exc:
             raise CommandError(f"demo: {exc}", returncode=2) from exc
-        except (ValidationError, TournamentError) as exc:
+        except (ValidationError, DomainError) as exc:
             message = "; ".join(getattr(exc, "messages", None) or [str(exc)])
             raise CommandError(f"demo: could not set up the events: {message}",
                                returncode=2) from exc  # fmt: skip

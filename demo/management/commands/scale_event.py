@@ -20,9 +20,9 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from clubs.errors import DomainError
 from demo.scale import MAX_ROUNDS, MAX_SECTIONS, MAX_TABLES, MIN_TABLES, scale_event_build
 from scoring.services import standings_recompute
-from tournaments.errors import TournamentError
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.models import Event, TableResult
 
@@ -97,7 +97,7 @@ class Command(OneLineErrorCommand):
             event = scale_event_build(tables=tables, rounds=rounds, deals_per_round=per_round,
                                       fill=fill, seed=seed, name=name or None,
                                       sections=sections)  # fmt: skip
-        except (ValueError, TournamentError) as exc:
+        except (ValueError, DomainError) as exc:
             detail = "; ".join(str(d) for d in getattr(exc, "details", None) or [])
             message = f"{exc}: {detail}" if detail else str(exc)
             raise _bad(f"scale_event: {' '.join(message.split())}") from exc

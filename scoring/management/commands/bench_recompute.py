@@ -68,11 +68,11 @@ from django.dispatch import Signal
 from django.test import Client
 from django.urls import reverse
 
+from clubs.errors import DomainError
 from demo.scale import MAX_SECTIONS, MAX_TABLES, MIN_TABLES, scale_event_build, scale_event_delete
 from scoring import services as scoring_services
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from scoring.services import standings_recompute, standings_refresh
-from tournaments.errors import TournamentError
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.models import Entrant, Event, Table, TableResult
 from tournaments.selectors import result_outcome
@@ -393,7 +393,7 @@ def _change_run(
                 corrected = table_result_correct(
                     result=result, outcome=outcome, actor=None, reason="bench_recompute"
                 )
-            except TournamentError:
+            except DomainError:
                 continue  # e.g. a chelem whose points cannot move: take another result
             correct = time.perf_counter() - started
             standings_refresh(event_id=event_id)

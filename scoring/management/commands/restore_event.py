@@ -14,9 +14,9 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext
 
+from clubs.models import Club
 from scoring.archive import MAX_BYTES, ArchiveError, restore_archive
 from tournaments.management.base import OneLineErrorCommand
-from tournaments.models import Club
 
 
 def _one_line(text: str) -> str:

@@ -24,7 +24,7 @@ Invariants:
   sheet of an unfinished deal only tells which tables have entered it, and a score card shows
   such a deal as "in play", its totals coming from the (live) ranking row;
 - an event that is not public answers 404, except to its organisers (preview; see
-  ``tournaments.access``).
+  ``clubs.access``).
 
 Simultaneous tournaments (``tournaments.models.Event``): the same URLs serve a simultaneous
 (an event with sections) and each section, told apart by ``scoring.selectors.event_family``.

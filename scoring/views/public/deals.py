@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import Resolver404, resolve
 from django.views.decorators.http import require_GET
 
+from clubs.access import user_directs, visible_or_404
 from scoring.presentation import (
     distribution_chart,
     frequencies,
@@ -33,14 +34,14 @@ from scoring.selectors import (
     standings_status,
 )
 from scoring.views.public import page_context
-from tournaments.access import user_directs, visible_event_or_404
+from tournaments.models import Event
 from tournaments.presentation import deal_diagram
 from tournaments.publication import deal_outcomes_public, deal_summaries, deal_summary
 
 
 @require_GET
 def deal_list(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = visible_event_or_404(request, event_id)
+    event = visible_or_404(request, Event, event_id)
     context = page_context(event, standings_status(event), deals=deal_summaries(event))
     return render(request, "scoring/public/deals.html", context)
 
@@ -69,7 +70,7 @@ def viewer_entrant_id(request: HttpRequest) -> int | None:
 
 @require_GET
 def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
-    event = visible_event_or_404(request, event_id)
+    event = visible_or_404(request, Event, event_id)
     family = event_family(event)
     deal = get_object_or_404(deals_of(event), number=number)
     if family.is_simultaneous:

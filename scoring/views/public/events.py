@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from clubs.access import user_directs, visible_or_404
 from scoring.selectors import (
     event_family,
     event_figures,
@@ -18,7 +19,7 @@ from scoring.selectors import (
     standings_status,
 )
 from scoring.views.public import page_context
-from tournaments.access import user_directs, visible_event_or_404
+from tournaments.models import Event
 
 
 @require_GET
@@ -29,7 +30,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def event_home(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = visible_event_or_404(request, event_id)
+    event = visible_or_404(request, Event, event_id)
     family = event_family(event)
     status = standings_status(event)
     if family.is_simultaneous:

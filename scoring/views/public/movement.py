@@ -10,15 +10,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from clubs.access import visible_or_404
 from scoring.presentation import movement_rounds
 from scoring.selectors import entrants_by_slot, event_family
 from scoring.views.public import page_context
-from tournaments.access import visible_event_or_404
+from tournaments.models import Event
 
 
 @require_GET
 def movement(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = visible_event_or_404(request, event_id)
+    event = visible_or_404(request, Event, event_id)
     family = event_family(event)
     pending: tuple[int, ...] = ()
     if family.is_simultaneous:

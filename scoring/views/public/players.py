@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
+from clubs.access import user_directs, visible_or_404
 from scoring.models import RankingEntry
 from scoring.presentation import (
     progress_chart,
@@ -32,7 +33,7 @@ from scoring.selectors import (
     standings_status,
 )
 from scoring.views.public import page_context
-from tournaments.access import user_directs, visible_event_or_404
+from tournaments.models import Event
 from tournaments.publication import deals_hidden_from
 
 # Players listed at most by a search across a simultaneous's sections (refine beyond).
@@ -41,7 +42,7 @@ SIMULTANEOUS_SEARCH_LIMIT = 100
 
 @require_GET
 def player_list(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = visible_event_or_404(request, event_id)
+    event = visible_or_404(request, Event, event_id)
     family = event_family(event)
     query = request.GET.get("q", "").strip()
     if family.is_simultaneous:
@@ -65,7 +66,7 @@ def player_list(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @require_GET
 def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResponse:
-    event = visible_event_or_404(request, event_id)
+    event = visible_or_404(request, Event, event_id)
     family = event_family(event)
     if family.is_simultaneous:
         found = section_entrant(event, entrant_id)

@@ -19,6 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
+from clubs.access import user_directs, visible_or_404
 from scoring.models import RankingEntry
 from scoring.presentation import ranking_lines, ranking_views
 from scoring.selectors import (
@@ -29,7 +30,6 @@ from scoring.selectors import (
     standings_status,
 )
 from scoring.views.public import page_context
-from tournaments.access import user_directs, visible_event_or_404
 from tournaments.models import Event
 
 RANKING_CACHE_SECONDS = 3600
@@ -93,7 +93,7 @@ def ranking_table(
 @require_GET
 def ranking(request: HttpRequest, event_id: int, projector: bool = False) -> HttpResponse:
     """The ranking page (``?view=`` a ranking kind), or its full-screen projector mode."""
-    event = visible_event_or_404(request, event_id)
+    event = visible_or_404(request, Event, event_id)
     view = request.GET.get("view", "")
     if view not in RankingEntry.Kind.values:
         view = RankingEntry.Kind.TEAM if event.is_team_event else RankingEntry.Kind.INDIVIDUAL

@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from clubs.access import user_directs, visible_or_404
 from scoring.models import RankingEntry
 from scoring.presentation import match_sheet_rows
 from scoring.selectors import (
@@ -17,14 +18,13 @@ from scoring.selectors import (
     teams_by_pk,
 )
 from scoring.views.public import page_context
-from tournaments.access import user_directs, visible_event_or_404
 from tournaments.models import Event
 from tournaments.publication import deals_hidden_from
 
 
 @require_GET
 def team_ranking(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = visible_event_or_404(request, event_id)
+    event = visible_or_404(request, Event, event_id)
     if not event.is_team_event:
         raise Http404(_("This event has no teams."))
     family = event_family(event)
@@ -45,7 +45,7 @@ def team_ranking(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @require_GET
 def match_sheets(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = visible_event_or_404(request, event_id)
+    event = visible_or_404(request, Event, event_id)
     if event.format != Event.Format.QUADRETTE:
         raise Http404(_("Match sheets exist for quadrette events only."))
     status = standings_status(event)

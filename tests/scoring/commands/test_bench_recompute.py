@@ -15,7 +15,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from tournaments.models import Event, Player
+from clubs.models import Player
+from tournaments.models import Event
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 ON_POSTGRESQL = DATABASE_URL.startswith(("postgres://", "postgresql://"))

@@ -17,9 +17,10 @@ from django.test import Client
 from openpyxl import load_workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from scoring.views.exports import is_formula_like
+from clubs.exports import is_formula_like
+from clubs.models import Player
 from tests.builders import team_event
-from tournaments.models import Event, Player
+from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,152 @@
+"""Clubs, their player register, and what every competition of a club shares.
+
+- :class:`Club`: a club and its organisers (the accounts that direct its competitions).
+- :class:`Player`: a player of the register; a licence number identifies one player across
+  clubs (unique when given); a player without one (a guest) still plays.
+- :class:`Competition`: the abstract base of every kind of competition (duplicate events,
+  team-match cups, free-deal tournaments): club, name, date, public flag and a status that only
+  moves along :data:`Competition.TRANSITIONS` (``clubs.services.competition_status_change``).
+- :class:`ChangeRecord`: the abstract line of an append-only history of result changes.
+
+The tables keep the names they had in the ``tournaments`` app until migration 0002 renames
+them (``clubs/migrations``): moving the models kept every row.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="clubs", blank=True, verbose_name=_("organisers")
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    first_name = models.CharField(_("first name"), max_length=80)
+    last_name = models.CharField(_("last name"), max_length=80)
+    licence = models.CharField(
+        _("licence number"), max_length=20, unique=True, null=True, blank=True
+    )
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("club"),
+    )
+    series = models.CharField(_("series"), max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self) -> str:
+        return f"{self.last_name.upper()} {self.first_name}"
+
+
+class CompetitionStatus(models.TextChoices):
+    DRAFT = "draft", _("Draft")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class Competition(models.Model):
+    """What every kind of competition has: a club, a name, a date, a public flag, a status.
+
+    The status moves only along :attr:`TRANSITIONS` (draft → running → finished, and a
+    finished competition reopened to running), through
+    :func:`clubs.services.competition_status_change`, which every kind's start, finish and
+    reopen services call after their own checks.
+
+    Access (``clubs.access``): a competition is directed by the organisers of its club
+    (:meth:`directed_by_clubs`, which a kind may widen: a section of a simultaneous is also
+    directed by the simultaneous's club) and seen by everybody once public.
+    """
+
+    Status = CompetitionStatus
+
+    #: Allowed status changes and the action each one is.
+    TRANSITIONS: ClassVar[dict[tuple[str, str], str]] = {
+        (CompetitionStatus.DRAFT, CompetitionStatus.RUNNING): "start",
+        (CompetitionStatus.RUNNING, CompetitionStatus.FINISHED): "finish",
+        (CompetitionStatus.FINISHED, CompetitionStatus.RUNNING): "reopen",
+    }
+    #: The stem of the error codes of refused changes (``event_not_running``...).
+    code_prefix: ClassVar[str] = "competition"
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="%(class)ss", verbose_name=_("club")
+    )
+    name = models.CharField(_("name"), max_length=200)
+    date = models.DateField(_("date"))
+    status = models.CharField(
+        _("status"),
+        max_length=10,
+        choices=CompetitionStatus.choices,
+        default=CompetitionStatus.DRAFT,
+    )
+    public = models.BooleanField(_("public"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def directed_by_clubs(cls, clubs: Any) -> Q:
+        """The competitions directed by the organisers of ``clubs`` (a queryset of club ids)."""
+        return Q(club__in=clubs)
+
+    def director_club_ids(self) -> list[int]:
+        """The clubs whose organisers direct this competition."""
+        return [self.club_id]
+
+    @property
+    def running(self) -> bool:
+        return self.status == CompetitionStatus.RUNNING
+
+    @property
+    def finished(self) -> bool:
+        return self.status == CompetitionStatus.FINISHED
+
+    @property
+    def provisional(self) -> bool:
+        """Whether its published figures may still change (anything but finished)."""
+        return self.status != CompetitionStatus.FINISHED
+
+
+class ChangeRecord(models.Model):
+    """A line of an append-only history of result changes: who (a user, or a label such as a
+    table), when, why, and the result before and after. Each history (duplicate results, room
+    results of a team match, free-deal results) adds its result and its actions."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    actor_label = models.CharField(_("by"), max_length=120, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        abstract = True

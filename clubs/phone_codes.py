@@ -1,0 +1,217 @@
+"""Phone codes: the secret code of a table, a cup room or a free-deal table, the only
+credential of the phones there (QR code on the card), and the one path that looks it up.
+
+- **Generation** (:func:`new_phone_code`): 10 characters of an alphabet without look-alikes
+  (no 0/O, 1/I/L, U), read aloud or typed from the card; older codes (any URL-safe
+  characters) stay valid: a code is looked up as it is.
+- **Lookup** (:func:`phone_code_lookup`): the object of the code in a queryset. A code that
+  does not exist counts one failure for the client address (:class:`UnknownCodeThrottle`, a
+  DRF throttle in the Django cache); past :data:`DEFAULT_FAILURE_RATE` failures the next
+  unknown code answers 429 with ``Retry-After``. A valid code is never throttled, even from a
+  blocked address. The codes carry 49 random bits, so guessing one is hopeless anyway: the
+  throttle stops the flood of useless lookups. A cache that fails (Redis down) counts nothing
+  and blocks nobody.
+- **Every phone route** goes through it: HTML pages with the :func:`phone_page` decorator (an
+  unknown code is a 404, a throttled address a 429 page), API views by subclassing
+  :class:`PhoneCodeAPIView` (404 ``unknown_code``, 429 ``throttled``). A test walks the URL
+  configuration and checks that every route taking a ``code`` is one of them.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db.models import Model, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from rest_framework import status
+from rest_framework.exceptions import APIException
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+logger = logging.getLogger(__name__)
+
+M = TypeVar("M", bound=Model)
+
+#: Uppercase letters and digits without look-alikes; 10 characters of 30 = 49 bits.
+PHONE_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+PHONE_CODE_LENGTH = 10
+
+# Unknown codes one client address may look up per period (``TABLE_CODE_FAILURE_RATE`` in the
+# settings overrides it, in DRF's "number/period" form).
+DEFAULT_FAILURE_RATE = "20/min"
+
+
+def new_phone_code() -> str:
+    return "".join(secrets.choice(PHONE_CODE_ALPHABET) for _ in range(PHONE_CODE_LENGTH))
+
+
+class UnknownCodeThrottle(SimpleRateThrottle):
+    """Failed code lookups per client address, in the Django cache (DRF's throttle).
+
+    Only failures are counted (:meth:`record_failure`), and :meth:`blocked` only reads. The
+    client address is ``REMOTE_ADDR``; ``X-Forwarded-For`` is read only when DRF's
+    ``NUM_PROXIES`` says how many proxies to trust (else any client could pick its address).
+    One count for every kind of phone code: a flood spread over tables, rooms and free-deal
+    tables is one flood.
+    """
+
+    scope = "table_code_failures"
+    num_requests: int  # set by SimpleRateThrottle.__init__ from the rate
+    duration: int
+
+    def get_rate(self) -> str:
+        return str(getattr(settings, "TABLE_CODE_FAILURE_RATE", DEFAULT_FAILURE_RATE))
+
+    def get_ident(self, request: Any) -> str:
+        if api_settings.NUM_PROXIES is None:
+            return str(request.META.get("REMOTE_ADDR") or "")
+        return str(super().get_ident(request))
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def _history(self, request: Any) -> list[float]:
+        self.key = self.get_cache_key(request, None)
+        self.now = self.timer()
+        try:
+            history = self.cache.get(self.key, [])
+        except Exception:  # a cache outage counts nothing and blocks nobody
+            logger.warning("phone code throttle: cache unavailable", exc_info=True)
+            history = []
+        if not isinstance(history, list):
+            history = []
+        cutoff = self.now - self.duration
+        self.history = [stamp for stamp in history if stamp > cutoff]
+        return self.history
+
+    def blocked(self, request: Any) -> bool:
+        """Whether the address has used up its failures (then :meth:`wait` tells how long)."""
+        return len(self._history(request)) >= self.num_requests
+
+    def record_failure(self, request: Any) -> None:
+        history = self._history(request)
+        history.insert(0, self.now)
+        del history[self.num_requests :]
+        try:
+            self.cache.set(self.key, history, self.duration)
+        except Exception:
+            logger.warning("phone code throttle: cache unavailable", exc_info=True)
+
+    def retry_after(self) -> int:
+        """Whole seconds until the address may try an unknown code again (at least 1)."""
+        wait = self.wait()
+        return max(1, int(wait + 0.999)) if wait is not None else self.duration
+
+
+class CodeThrottled(Exception):
+    """Too many unknown codes from this client address; ``retry_after`` in seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
+
+    @property
+    def message(self) -> str:
+        return _(
+            "Too many unknown codes from your address: check the code on the card and try "
+            "again in %(seconds)s seconds."
+        ) % {"seconds": self.retry_after}
+
+
+class UnknownCode(Exception):
+    """Nothing has this code."""
+
+
+def phone_code_lookup(request: HttpRequest | Any, queryset: QuerySet[M], code: str) -> M:
+    """The object of ``queryset`` whose code is ``code``; :class:`UnknownCode` if none (one
+    failure counted for the address), :class:`CodeThrottled` once it has failed too often."""
+    found = queryset.filter(code=code).first()
+    if found is not None:
+        return found
+    throttle = UnknownCodeThrottle()
+    if throttle.blocked(request):
+        raise CodeThrottled(throttle.retry_after())
+    throttle.record_failure(request)
+    raise UnknownCode(code)
+
+
+def phone_page(
+    lookup: Callable[[HttpRequest, str], Any], not_found: Callable[[], str]
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Decorator of a phone page: the view receives the object of the ``code`` in the URL
+    (``lookup(request, code)``, which goes through :func:`phone_code_lookup`); an unknown code
+    is a 404 (``not_found()``, translated), too many unknown codes from the address a 429
+    page with ``Retry-After``."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, code: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                found = lookup(request, code)
+            except UnknownCode:
+                raise Http404(not_found()) from None
+            except CodeThrottled as throttled:
+                response = render(
+                    request,
+                    "clubs/phone_throttled.html",
+                    {"message": throttled.message},
+                    status=429,
+                )
+                response["Retry-After"] = str(throttled.retry_after)
+                return response
+            return view(request, found, *args, **kwargs)
+
+        wrapper.phone_code_route = True  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate
+
+
+class UnknownPhoneCode(APIException):
+    """404 with the code of the kind of phone (``unknown_table_code``...)."""
+
+    status_code = status.HTTP_404_NOT_FOUND
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__({"code": code, "detail": message, "errors": {}})
+
+
+class TooManyUnknownCodes(APIException):
+    """429 ``throttled`` with ``Retry-After``: too many unknown codes from the address."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+
+    def __init__(self, throttled: CodeThrottled) -> None:
+        super().__init__({"code": "throttled", "detail": throttled.message, "errors": {}})
+        self.wait = throttled.retry_after  # DRF's handler sends it as Retry-After
+
+
+class PhoneCodeAPIView(APIView):
+    """Base of every API view reached by a phone code: :meth:`phone_object` looks the code up
+    through :func:`phone_code_lookup` (404 with :attr:`unknown_code_error`, 429 throttled)."""
+
+    #: The error code and message of an unknown code, for this kind of phone.
+    unknown_code_error = "unknown_code"
+
+    def unknown_code_message(self) -> str:
+        return _("Nothing has this code.")
+
+    def phone_queryset(self) -> QuerySet[Any]:
+        raise NotImplementedError
+
+    def phone_object(self, request: Request, code: str) -> Any:
+        try:
+            return phone_code_lookup(request, self.phone_queryset(), code)
+        except UnknownCode:
+            raise UnknownPhoneCode(self.unknown_code_error, self.unknown_code_message()) from None
+        except CodeThrottled as throttled:
+            raise TooManyUnknownCodes(throttled) from None

@@ -1,0 +1,55 @@
+"""Writes of the kernel: a competition's status changes.
+
+:func:`competition_status_change` is the one state machine of every kind of competition
+(``Competition.TRANSITIONS``): draft → running (start), running → finished (finish), finished →
+running (reopen). Each kind's start, finish and reopen services check what is theirs (a
+movement ready, every match finished, every party closed...) on the locked row, then call it.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clubs.errors import DomainError
+from clubs.models import Competition, CompetitionStatus
+
+C = TypeVar("C", bound=Competition)
+
+
+def competition_lock(competition: C) -> C:
+    """``competition`` read again and locked for update (call inside a transaction)."""
+    model = type(competition)
+    locked: C = model._default_manager.select_for_update(of=("self",)).get(pk=competition.pk)
+    return locked
+
+
+def _refusal(competition: Competition, to: str) -> DomainError:
+    prefix = competition.code_prefix
+    if to == CompetitionStatus.RUNNING and competition.status == CompetitionStatus.RUNNING:
+        return DomainError(f"{prefix}_not_draft", _("It has already started."))
+    if to == CompetitionStatus.RUNNING:
+        return DomainError(
+            f"{prefix}_not_finished", _("Only a finished competition can be reopened.")
+        )
+    if to == CompetitionStatus.FINISHED and competition.status == CompetitionStatus.FINISHED:
+        return DomainError(f"{prefix}_finished", _("It is already finished."))
+    return DomainError(f"{prefix}_not_running", _("Only a running competition can be finished."))
+
+
+def competition_status_change(*, competition: C, to: str) -> C:
+    """Move ``competition`` (locked by the caller, :func:`competition_lock`) to status ``to``
+    along ``Competition.TRANSITIONS``, else :class:`DomainError` (``<kind>_not_draft``,
+    ``<kind>_not_running``, ``<kind>_not_finished``, ``<kind>_finished``)."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("competition_status_change runs inside the caller's transaction")
+    if (competition.status, to) not in competition.TRANSITIONS:
+        raise _refusal(competition, to)
+    competition.status = to
+    fields = ["status"]
+    if any(f.name == "updated_at" for f in competition._meta.concrete_fields):
+        fields.append("updated_at")
+    competition.save(update_fields=fields)
+    return competition

@@ -64,13 +64,30 @@ class Player(models.Model):
         return f"{self.last_name.upper()} {self.first_name}"
 
 
+class DirectedByClub:
+    """What ``clubs.access`` asks of anything a club's organisers direct (a competition, a
+    series): which rows the organisers of some clubs direct, and which clubs direct a row. A
+    kind may widen both (a section of a simultaneous: ``tournaments.models.Event``)."""
+
+    club_id: int
+
+    @classmethod
+    def directed_by_clubs(cls, clubs: Any) -> Q:
+        """The rows directed by the organisers of ``clubs`` (a queryset of club ids)."""
+        return Q(club__in=clubs)
+
+    def director_club_ids(self) -> list[int]:
+        """The clubs whose organisers direct this row."""
+        return [self.club_id]
+
+
 class CompetitionStatus(models.TextChoices):
     DRAFT = "draft", _("Draft")
     RUNNING = "running", _("Running")
     FINISHED = "finished", _("Finished")
 
 
-class Competition(models.Model):
+class Competition(DirectedByClub, models.Model):
     """What every kind of competition has: a club, a name, a date, a public flag, a status.
 
     The status moves only along :attr:`TRANSITIONS` (draft → running → finished, and a
@@ -110,15 +127,6 @@ class Competition(models.Model):
 
     class Meta:
         abstract = True
-
-    @classmethod
-    def directed_by_clubs(cls, clubs: Any) -> Q:
-        """The competitions directed by the organisers of ``clubs`` (a queryset of club ids)."""
-        return Q(club__in=clubs)
-
-    def director_club_ids(self) -> list[int]:
-        """The clubs whose organisers direct this competition."""
-        return [self.club_id]
 
     @property
     def running(self) -> bool:

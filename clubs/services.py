@@ -26,17 +26,31 @@ def competition_lock(competition: C) -> C:
     return locked
 
 
-def _refusal(competition: Competition, to: str) -> DomainError:
+def _not_in(competition: Competition, status: str) -> DomainError:
+    """The refusal of an action that needs ``competition`` to be in ``status``."""
     prefix = competition.code_prefix
-    if to == CompetitionStatus.RUNNING and competition.status == CompetitionStatus.RUNNING:
+    if status == CompetitionStatus.DRAFT:
         return DomainError(f"{prefix}_not_draft", _("It has already started."))
-    if to == CompetitionStatus.RUNNING:
-        return DomainError(
-            f"{prefix}_not_finished", _("Only a finished competition can be reopened.")
-        )
-    if to == CompetitionStatus.FINISHED and competition.status == CompetitionStatus.FINISHED:
-        return DomainError(f"{prefix}_finished", _("It is already finished."))
-    return DomainError(f"{prefix}_not_running", _("Only a running competition can be finished."))
+    if status == CompetitionStatus.RUNNING:
+        return DomainError(f"{prefix}_not_running", _("It is not running."))
+    return DomainError(f"{prefix}_not_finished", _("It is not finished."))
+
+
+def competition_require(competition: Competition, status: str) -> None:
+    """Refuse (:class:`DomainError` ``<kind>_not_<status>``) unless ``competition`` is in
+    ``status``: the guard of every action that needs a status (entry needs running...)."""
+    if competition.status != status:
+        raise _not_in(competition, status)
+
+
+def _refusal(competition: Competition, to: str) -> DomainError:
+    # The status each action starts from: start from draft, finish from running, reopen from
+    # finished (a running competition asked to run again "has already started").
+    if to == CompetitionStatus.FINISHED:
+        return _not_in(competition, CompetitionStatus.RUNNING)
+    if competition.status == CompetitionStatus.RUNNING:
+        return _not_in(competition, CompetitionStatus.DRAFT)
+    return _not_in(competition, CompetitionStatus.FINISHED)
 
 
 def competition_status_change(*, competition: C, to: str) -> C:

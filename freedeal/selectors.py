@@ -15,30 +15,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q, QuerySet
-
-from clubs.access import UserLike, clubs_directed_by
 from freedeal.models import FreeDealPlayer, FreeDealResult, FreeDealTournament
 from tournaments.movements.free_deal import RankingRow, free_deal_ranking
-
-
-def tournaments_visible_to(user: UserLike | None) -> QuerySet[FreeDealTournament]:
-    tournaments = FreeDealTournament.objects.select_related("club")
-    if user is None or not user.is_authenticated:
-        return tournaments.filter(public=True)
-    return tournaments.filter(Q(public=True) | Q(club__in=clubs_directed_by(user)))
-
-
-def tournaments_directed_by(user: UserLike) -> QuerySet[FreeDealTournament]:
-    return FreeDealTournament.objects.select_related("club").filter(
-        club__in=clubs_directed_by(user)
-    )
-
-
-def user_directs(user: UserLike | None, tournament: FreeDealTournament) -> bool:
-    if user is None or not user.is_authenticated:
-        return False
-    return clubs_directed_by(user).filter(pk=tournament.club_id).exists()
 
 
 def entries(tournament: FreeDealTournament) -> dict[int, FreeDealPlayer]:

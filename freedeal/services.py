@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
 from clubs.models import Club, Player
+from clubs.services import competition_require, competition_status_change
 from freedeal.models import (
     MAX_DEALS_PER_PARTY,
     MAX_PARTIES,
@@ -259,9 +260,9 @@ def start(tournament: FreeDealTournament) -> FreeDealTournament:
         locked.seating = [[list(table) for table in party] for party in seating]
         for number, size in enumerate(sizes, start=1):
             FreeDealTable.objects.create(tournament=locked, number=number, size=size)
-        locked.status = Status.RUNNING
         locked.closed_parties = 0
-        locked.save(update_fields=["seating", "status", "closed_parties"])
+        locked.save(update_fields=["seating", "closed_parties"])
+        competition_status_change(competition=locked, to=Status.RUNNING)
     return locked
 
 
@@ -567,16 +568,14 @@ def finish(tournament: FreeDealTournament) -> FreeDealTournament:
     """Finish the tournament once every party is closed: the ranking becomes final."""
     with transaction.atomic():
         locked = _locked(tournament)
-        if locked.status != Status.RUNNING:
-            raise DomainError("not_running", _("The tournament is not running."))
+        competition_require(locked, Status.RUNNING)
         if locked.closed_parties < locked.parties:
             raise DomainError(
                 "parties_open",
                 _("Close every party before finishing (%(closed)s of %(parties)s closed).")
                 % {"closed": locked.closed_parties, "parties": locked.parties},
             )
-        locked.status = Status.FINISHED
-        locked.save(update_fields=["status"])
+        competition_status_change(competition=locked, to=Status.FINISHED)
     return locked
 
 

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs.access import clubs_directed_by
+from clubs.access import clubs_directed_by, directed_by, visible_to
 from clubs.errors import DomainError
 from clubs.forms import add_error
 from freedeal import selectors, services
@@ -86,12 +86,12 @@ def _seating_rows(tournament: FreeDealTournament) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- public
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
-    tournaments = selectors.tournaments_visible_to(request.user)[:200]
+    tournaments = visible_to(request.user, FreeDealTournament)[:200]
     return render(request, "freedeal/index.html", {"tournaments": tournaments})
 
 
 def _visible(request: HttpRequest, pk: int) -> FreeDealTournament:
-    return get_object_or_404(selectors.tournaments_visible_to(request.user), pk=pk)
+    return get_object_or_404(visible_to(request.user, FreeDealTournament), pk=pk)
 
 
 @require_GET
@@ -212,13 +212,13 @@ def table_deal_save(request: HttpRequest, code: str, deal: int) -> HttpResponse:
 
 # --------------------------------------------------------------------------- organiser
 def _directed(request: HttpRequest, pk: int) -> FreeDealTournament:
-    return get_object_or_404(selectors.tournaments_directed_by(request.user), pk=pk)
+    return get_object_or_404(directed_by(request.user, FreeDealTournament), pk=pk)
 
 
 @login_required
 @require_GET
 def organiser_list(request: HttpRequest) -> HttpResponse:
-    tournaments = selectors.tournaments_directed_by(request.user)
+    tournaments = directed_by(request.user, FreeDealTournament)
     return render(
         request,
         "freedeal/organiser_list.html",

@@ -16,9 +16,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.access import visible_to
 from clubs.api import ErrorSerializer
 from series.models import Series
-from series.selectors import SeriesRanking, series_ranking, series_visible_to
+from series.selectors import SeriesRanking, series_ranking
 
 
 class SeriesFormulaSerializer(serializers.Serializer):
@@ -129,7 +130,7 @@ def ranking_data(ranking: SeriesRanking) -> dict[str, Any]:
 class SeriesRankingView(APIView):
     """A series' ranking over its counted events (finished, public, final standings)."""
 
-    permission_classes = [permissions.AllowAny]  # visibility: series_visible_to
+    permission_classes = [permissions.AllowAny]  # visibility: clubs.access.visible_to
 
     @extend_schema(
         operation_id="series_ranking",
@@ -137,6 +138,6 @@ class SeriesRankingView(APIView):
         responses={200: SeriesRankingSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, series_id: int) -> Response:
-        series = get_object_or_404(series_visible_to(request.user), pk=series_id)
+        series = get_object_or_404(visible_to(request.user, Series), pk=series_id)
         data = ranking_data(series_ranking(series))
         return Response(SeriesRankingSerializer(data).data)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club
+from clubs.models import Club, DirectedByClub
 from series.core import PERCENTAGE, POINTS, Formula
 from tournaments.models import Event
 
@@ -22,7 +22,7 @@ def default_points_table() -> list[int]:
     return [10, 8, 6, 5, 4, 3, 2, 1]
 
 
-class Series(models.Model):
+class Series(DirectedByClub, models.Model):
     class Method(models.TextChoices):
         POINTS = POINTS, _("Points per place")
         PERCENTAGE = PERCENTAGE, _("Average percentage")

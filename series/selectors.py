@@ -17,9 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Q, QuerySet
-
-from clubs.access import UserLike, clubs_directed_by
 from clubs.models import Player
 from scoring.models import RankingEntry
 from scoring.selectors import ranking_rows, standings_status
@@ -31,19 +28,6 @@ from tournaments.models import Event
 NOT_PUBLIC = "not_public"
 NOT_FINISHED = "not_finished"
 UPDATING = "updating"
-
-
-def series_visible_to(user: UserLike | None) -> QuerySet[Series]:
-    """Public series, plus those of the clubs ``user`` organises (every one for a superuser)."""
-    series = Series.objects.select_related("club")
-    if user is None or not user.is_authenticated:
-        return series.filter(public=True)
-    return series.filter(Q(public=True) | Q(club__in=clubs_directed_by(user)))
-
-
-def series_directed_by(user: UserLike) -> QuerySet[Series]:
-    """The series ``user`` may change: those of the clubs he organises."""
-    return Series.objects.select_related("club").filter(club__in=clubs_directed_by(user))
 
 
 def public_series() -> list[Series]:

@@ -34,9 +34,7 @@ from series.selectors import (
     NOT_FINISHED,
     NOT_PUBLIC,
     SeriesRanking,
-    series_directed_by,
     series_ranking,
-    series_visible_to,
 )
 from tournaments.models import Event
 
@@ -136,12 +134,12 @@ def ranking_context(ranking: SeriesRanking) -> dict[str, Any]:
 @require_GET
 def series_index(request: HttpRequest) -> HttpResponse:
     """The series anybody may follow (and the visitor's own clubs' private ones)."""
-    series = series_visible_to(request.user).order_by("-created_at", "name")
+    series = visible_to(request.user, Series).order_by("-created_at", "name")
     return render(request, "series/index.html", {"series_list": series})
 
 
 def visible_series_or_404(request: HttpRequest, series_id: int) -> Series:
-    return get_object_or_404(series_visible_to(request.user), pk=series_id)
+    return get_object_or_404(visible_to(request.user, Series), pk=series_id)
 
 
 @require_GET
@@ -203,13 +201,13 @@ def series_export(request: HttpRequest, series_id: int, fmt: str) -> HttpRespons
 
 
 def directed_series_or_404(request: HttpRequest, series_pk: int) -> Series:
-    return get_object_or_404(series_directed_by(request.user), pk=series_pk)
+    return get_object_or_404(directed_by(request.user, Series), pk=series_pk)
 
 
 @login_required
 @require_GET
 def organiser_list(request: HttpRequest) -> HttpResponse:
-    series = series_directed_by(request.user).order_by("-created_at", "name")
+    series = directed_by(request.user, Series).order_by("-created_at", "name")
     has_clubs = clubs_directed_by(request.user).exists()
     return render(
         request, "series/organiser_list.html", {"series_list": series, "has_clubs": has_clubs}

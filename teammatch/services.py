@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
 from clubs.models import Club, Player
+from clubs.services import competition_require, competition_status_change
 from rules import deal as rules_deal
 from rules.duplicate import DUPLICATE_RULESET, DUPLICATE_SEATS
 from rules.errors import RuleError
@@ -315,8 +316,7 @@ def start_cup(cup: Cup) -> Cup:
         for pure_round in pure.rounds:
             for match in pure_round:
                 CupMatch.objects.create(cup=cup, round=match.round, slot=match.slot)
-        cup.status = Cup.Status.RUNNING
-        cup.save(update_fields=["status"])
+        competition_status_change(competition=cup, to=Cup.Status.RUNNING)
         _store_bracket(cup, pure)
     return cup
 
@@ -324,14 +324,12 @@ def start_cup(cup: Cup) -> Cup:
 def finish_cup(cup: Cup) -> Cup:
     with transaction.atomic():
         cup = _locked_cup(cup)
-        if cup.status != Cup.Status.RUNNING:
-            raise DomainError("cup_not_running", _("The cup is not running."))
+        competition_require(cup, Cup.Status.RUNNING)
         if CupMatch.objects.filter(cup=cup).exclude(status=CupMatch.Status.FINISHED).exists():
             raise DomainError(
                 "matches_unfinished", _("Every match must be finished before the cup.")
             )
-        cup.status = Cup.Status.FINISHED
-        cup.save(update_fields=["status"])
+        competition_status_change(competition=cup, to=Cup.Status.FINISHED)
     return cup
 
 

@@ -16,14 +16,20 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs.access import UserLike, clubs_directed_by
+from clubs.access import (
+    clubs_directed_by,
+    directed_by,
+    directed_or_404,
+    user_directs,
+    visible_to,
+)
 from clubs.errors import DomainError
 from clubs.forms import add_error
 from clubs.models import Player
@@ -44,23 +50,6 @@ from tournaments.forms.results import CorrectionForm, DealOutcomeForm
 
 # ---------------------------------------------------------------------------------------------
 # Access
-
-
-def cups_directed_by(user: UserLike) -> QuerySet[Cup]:
-    return Cup.objects.filter(club__in=clubs_directed_by(user)).select_related("club")
-
-
-def cups_visible_to(user: UserLike) -> QuerySet[Cup]:
-    directed = clubs_directed_by(user).values("pk")
-    return Cup.objects.filter(Q(public=True) | Q(club__in=directed)).select_related("club")
-
-
-def user_directs_cup(user: UserLike, cup: Cup) -> bool:
-    return clubs_directed_by(user).filter(pk=cup.club_id).exists()
-
-
-def _directed_cup(request: HttpRequest, cup_id: int) -> Cup:
-    return get_object_or_404(cups_directed_by(request.user), pk=cup_id)
 
 
 def _match_of(cup: Cup, match_id: int) -> CupMatch:
@@ -122,14 +111,14 @@ def decided_text(match: CupMatch) -> str:
 
 @require_GET
 def cup_index(request: HttpRequest) -> HttpResponse:
-    cups = cups_visible_to(request.user)
+    cups = visible_to(request.user, Cup)
     return render(request, "teammatch/public/index.html", {"cups": cups})
 
 
 @require_GET
 def cup_bracket(request: HttpRequest, cup_id: int) -> HttpResponse:
-    cup = get_object_or_404(cups_visible_to(request.user), pk=cup_id)
-    everything = user_directs_cup(request.user, cup)
+    cup = get_object_or_404(visible_to(request.user, Cup), pk=cup_id)
+    everything = user_directs(request.user, cup)
     context = {
         "cup": cup,
         "rounds": bracket_rounds(cup, everything=everything),
@@ -143,11 +132,11 @@ def cup_bracket(request: HttpRequest, cup_id: int) -> HttpResponse:
 
 @require_GET
 def match_page(request: HttpRequest, cup_id: int, match_id: int) -> HttpResponse:
-    cup = get_object_or_404(cups_visible_to(request.user), pk=cup_id)
+    cup = get_object_or_404(visible_to(request.user, Cup), pk=cup_id)
     match = _match_of(cup, match_id)
     if match.bye or not (match.team_a_id and match.team_b_id):
         return redirect("teammatch:bracket", cup_id=cup.pk)
-    everything = user_directs_cup(request.user, cup)
+    everything = user_directs(request.user, cup)
     return render(
         request,
         "teammatch/public/match.html",
@@ -274,7 +263,7 @@ def _require_organiser(request: HttpRequest) -> QuerySet[Any]:
 @require_GET
 def organiser_list(request: HttpRequest) -> HttpResponse:
     _require_organiser(request)
-    cups = cups_directed_by(request.user)
+    cups = directed_by(request.user, Cup)
     return render(request, "teammatch/organiser/list.html", {"cups": cups})
 
 
@@ -327,7 +316,7 @@ def _cup_context(cup: Cup, team_form: TeamForm | None = None) -> dict[str, Any]:
 @require_http_methods(["GET", "POST"])
 def organiser_cup(request: HttpRequest, cup_id: int) -> HttpResponse:
     """The cup: its teams (a POST adds one), start, the bracket with links to each match."""
-    cup = _directed_cup(request, cup_id)
+    cup = directed_or_404(request, Cup, cup_id)
     if request.method == "POST":
         form = TeamForm(request.POST, players=_club_players(cup))
         if form.is_valid():
@@ -347,7 +336,7 @@ def organiser_cup(request: HttpRequest, cup_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def organiser_team(request: HttpRequest, cup_id: int, team_id: int) -> HttpResponse:
-    cup = _directed_cup(request, cup_id)
+    cup = directed_or_404(request, Cup, cup_id)
     team = get_object_or_404(CupTeam, cup=cup, pk=team_id)
     initial = {"name": team.name, "players": [m.player_id for m in team.members.all()]}
     form = TeamForm(request.POST or None, initial=initial, players=_club_players(cup))
@@ -376,7 +365,7 @@ def _refused(request: HttpRequest, error: DomainError) -> None:
 @login_required
 @require_POST
 def organiser_start(request: HttpRequest, cup_id: int) -> HttpResponse:
-    cup = _directed_cup(request, cup_id)
+    cup = directed_or_404(request, Cup, cup_id)
     try:
         services.start_cup(cup)
     except DomainError as error:
@@ -389,7 +378,7 @@ def organiser_start(request: HttpRequest, cup_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def organiser_finish_cup(request: HttpRequest, cup_id: int) -> HttpResponse:
-    cup = _directed_cup(request, cup_id)
+    cup = directed_or_404(request, Cup, cup_id)
     try:
         services.finish_cup(cup)
     except DomainError as error:
@@ -454,7 +443,7 @@ def _match_context(
 @login_required
 @require_GET
 def organiser_match(request: HttpRequest, cup_id: int, match_id: int) -> HttpResponse:
-    cup = _directed_cup(request, cup_id)
+    cup = directed_or_404(request, Cup, cup_id)
     match = _match_of(cup, match_id)
     return render(request, "teammatch/organiser/match.html", _match_context(request, match))
 
@@ -464,7 +453,7 @@ def organiser_match(request: HttpRequest, cup_id: int, match_id: int) -> HttpRes
 def organiser_lineup(
     request: HttpRequest, cup_id: int, match_id: int, quarter: int
 ) -> HttpResponse:
-    cup = _directed_cup(request, cup_id)
+    cup = directed_or_404(request, Cup, cup_id)
     match = _match_of(cup, match_id)
     if not 1 <= quarter <= 4:
         return render(request, "404.html", status=404)
@@ -492,7 +481,7 @@ def organiser_lineup(
 def organiser_close_quarter(
     request: HttpRequest, cup_id: int, match_id: int, quarter: int
 ) -> HttpResponse:
-    cup = _directed_cup(request, cup_id)
+    cup = directed_or_404(request, Cup, cup_id)
     match = _match_of(cup, match_id)
     try:
         services.close_quarter(match=match, quarter=quarter)
@@ -507,7 +496,7 @@ def organiser_close_quarter(
 @login_required
 @require_POST
 def organiser_finish_match(request: HttpRequest, cup_id: int, match_id: int) -> HttpResponse:
-    cup = _directed_cup(request, cup_id)
+    cup = directed_or_404(request, Cup, cup_id)
     match = _match_of(cup, match_id)
     try:
         services.finish_match(match=match)
@@ -525,7 +514,7 @@ def organiser_result(
     request: HttpRequest, cup_id: int, match_id: int, number: int, room: str
 ) -> HttpResponse:
     """The director enters or corrects a room's result of a deal, with a reason."""
-    cup = _directed_cup(request, cup_id)
+    cup = directed_or_404(request, Cup, cup_id)
     match = _match_of(cup, match_id)
     deal = get_object_or_404(MatchDeal, match=match, number=number)
     if room not in RoomName.values:

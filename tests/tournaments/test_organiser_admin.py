@@ -7,8 +7,8 @@ from django.contrib import admin
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import DealFactory, EntrantFactory, TableFactory, TeamFactory, UserFactory
 from clubs import models as club_models
+from tests.factories import DealFactory, EntrantFactory, TableFactory, TeamFactory, UserFactory
 from tournaments import models
 
 pytestmark = pytest.mark.django_db

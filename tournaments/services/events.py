@@ -44,6 +44,7 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
 from clubs.models import Club
+from clubs.services import competition_require, competition_status_change
 from rules.duplicate import DUPLICATE_RULESET
 from rules.ruleset import FFT, Ruleset
 from tournaments.models import Deal, Event, Table, TableResult
@@ -222,14 +223,12 @@ def event_start(*, event: Event) -> Event:
     problems = event_start_problems(event) + section_start_problems(event)
     if problems:
         raise DomainError("event_not_ready", _("The event cannot start yet."), details=problems)
-    event.status = Event.Status.RUNNING
-    event.save(update_fields=["status", "updated_at"])
+    competition_status_change(competition=event, to=Event.Status.RUNNING)
     if event.simultaneous_id is not None:
         # Section, then simultaneous: the order every writer locks them in.
         parent = Event.objects.select_for_update().get(pk=event.simultaneous_id)
         if parent.status == Event.Status.DRAFT:
-            parent.status = Event.Status.RUNNING
-            parent.save(update_fields=["status", "updated_at"])
+            competition_status_change(competition=parent, to=Event.Status.RUNNING)
     return event
 
 
@@ -608,8 +607,7 @@ def event_finish(
             _("A simultaneous finishes with its last section: finish each section."),
         )
     event = locked(event)
-    if event.status != Event.Status.RUNNING:
-        raise DomainError("event_not_running", _("Only a running event can be finished."))
+    competition_require(event, Event.Status.RUNNING)
     board = [rnd for rnd in results_board(event) if not rnd.complete]
     pending = event.schedule.pending_rounds
     if board and not confirm:
@@ -623,8 +621,7 @@ def event_finish(
             board,
             pending,
         )
-    event.status = Event.Status.FINISHED
-    event.save(update_fields=["status", "updated_at"])
+    competition_status_change(competition=event, to=Event.Status.FINISHED)
     if event.simultaneous_id is not None:
         parent = Event.objects.select_for_update().get(pk=event.simultaneous_id)
         unfinished = (
@@ -633,8 +630,7 @@ def event_finish(
             .exists()
         )
         if parent.status == Event.Status.RUNNING and not unfinished:
-            parent.status = Event.Status.FINISHED
-            parent.save(update_fields=["status", "updated_at"])
+            competition_status_change(competition=parent, to=Event.Status.FINISHED)
     missing = sum(len(rnd.gaps()) for rnd in board)
     log_director_action(event, actor, "finish", reason=reason, missing=missing)
     # The final standings are always produced, and they publish what finishing made public
@@ -656,14 +652,10 @@ def event_reopen(*, event: Event, actor: Any = None, reason: str = "") -> Event:
     if not reason:
         raise DomainError("reason_required", _("a reason is required"), field="reason")
     event = locked(event)
-    if event.status != Event.Status.FINISHED:
-        raise DomainError("event_not_finished", _("Only a finished event can be reopened."))
-    event.status = Event.Status.RUNNING
-    event.save(update_fields=["status", "updated_at"])
+    competition_status_change(competition=event, to=Event.Status.RUNNING)
     if event.simultaneous_id is not None:
         parent = Event.objects.select_for_update().get(pk=event.simultaneous_id)
         if parent.status == Event.Status.FINISHED:
-            parent.status = Event.Status.RUNNING
-            parent.save(update_fields=["status", "updated_at"])
+            competition_status_change(competition=parent, to=Event.Status.RUNNING)
     log_director_action(event, actor, "reopen", reason=reason)
     return _republish(event)

@@ -4,7 +4,7 @@ Public pages show a public series to everybody and a private one to its club's o
 (a preview); anybody else gets a 404, never a 403 (as for events, ``tournaments.access``).
 Organiser screens need a login, then an organiser of the series' club (else 404). The export
 is the ranking page's rows as CSV (the active language's separators, as every export of the
-app: ``scoring.views.exports``) or XLSX.
+app: ``scoring.spreadsheets``) or XLSX.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring.views.exports import csv_response, xlsx_response
+from scoring.spreadsheets import csv_response, xlsx_response
 from series import services
 from series.core import POINTS
 from series.forms import EventAddForm, SeriesCreateForm, SeriesForm

@@ -17,8 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from teammatch.models import Cup, CupMatch, CupTeam
+from teammatch.presentation import round_name
 from teammatch.services import match_sheets
-from teammatch.views import round_name
 from tournaments.api.serializers import ErrorSerializer
 
 

@@ -5,7 +5,8 @@ follows the active language's number format, as a spreadsheet of that language r
 English a comma separator and a dot as decimal separator, in French (a decimal comma) a
 semicolon separator and decimal commas. The XLSX holds real numbers. Seats are named by their
 letters in the active language (W is "O" in French). Both come from
-the same rows, built from the snapshot and the table results with a bounded number of queries.
+the same rows, built from the snapshot and the table results with a bounded number of queries,
+and are written by ``scoring.spreadsheets`` (the one writer of every export).
 Column headers follow the active language. Text that a spreadsheet would run as a formula
 (a player, team or licence such as ``=HYPERLINK(...)``, ``@SUM(...)``, ``+cmd|...``, ``-2+3``) is
 never one: following OWASP's CSV injection guidance, a text cell starting with ``=``, ``+``,
@@ -20,31 +21,22 @@ event's organisers, the deals whose outcomes are not public yet
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Sequence
-from decimal import Decimal
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils import formats
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
-from openpyxl import Workbook
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.worksheet import Worksheet
 
 from scoring.models import RankingEntry
 from scoring.presentation import result_rows, seat_label
 from scoring.selectors import event_family, ranking_rows, results_with_scores
+from scoring.spreadsheets import csv_response, xlsx_response
 from tournaments.access import user_directs, visible_event_or_404
 from tournaments.models import SEATS, Event
 from tournaments.presentation import seat_letter
 from tournaments.publication import deals_hidden_from
 
-CSV_TYPE = "text/csv; charset=utf-8"
-XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 Table = tuple[list[str], list[list[Any]]]
 
 
@@ -163,86 +155,6 @@ def results_table(
             ]
         )
     return header, rows
-
-
-FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def is_formula_like(value: Any) -> bool:
-    """Whether ``value`` is text a spreadsheet would read as a formula (numbers never are)."""
-    return isinstance(value, str) and value.startswith(FORMULA_TRIGGERS)
-
-
-def _csv_value(value: Any, decimal_separator: str = ".") -> Any:
-    if value is None:
-        return ""
-    if is_formula_like(value):
-        return "'" + value
-    if isinstance(value, Decimal | float):
-        return format(value, "f" if isinstance(value, Decimal) else "").replace(
-            ".", decimal_separator
-        )
-    return value
-
-
-def csv_dialect() -> tuple[str, str]:
-    """(field separator, decimal separator) of the active language's spreadsheets.
-
-    A language writing decimal commas (French) separates fields with semicolons.
-    """
-    decimal_separator = str(formats.get_format("DECIMAL_SEPARATOR"))
-    return (";" if decimal_separator == "," else ","), decimal_separator
-
-
-def csv_response(
-    filename: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
-) -> HttpResponse:
-    delimiter, decimal_separator = csv_dialect()
-    buffer = io.StringIO()
-    buffer.write("\ufeff")
-    writer = csv.writer(buffer, delimiter=delimiter)
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([_csv_value(value, decimal_separator) for value in row])
-    response = HttpResponse(buffer.getvalue(), content_type=CSV_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
-    return response
-
-
-def _xlsx_value(value: Any) -> Any:
-    # openpyxl stores Decimal as a number; keep it a float so every reader sees a number.
-    if isinstance(value, Decimal):
-        return float(value)
-    return value
-
-
-def _xlsx_cell(sheet: Worksheet, row: int, column: int, value: Any) -> None:
-    cell = sheet.cell(row=row, column=column, value=value)
-    if isinstance(value, str):
-        # openpyxl stores a str starting with "=" as a formula: every text is a string.
-        cell.data_type = "s"
-        if is_formula_like(value):
-            # Excel's "'" prefix: shown as typed, and still text if the cell is edited.
-            cell.quotePrefix = True
-
-
-def xlsx_response(
-    filename: str, title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
-) -> HttpResponse:
-    workbook = Workbook()
-    sheet = workbook.worksheets[0]
-    sheet.title = title[:31]
-    for row_index, row in enumerate([header, *rows], start=1):
-        for column_index, value in enumerate(row, start=1):
-            _xlsx_cell(sheet, row_index, column_index, _xlsx_value(value))
-    sheet.freeze_panes = "A2"
-    for index, label in enumerate(header, start=1):
-        sheet.column_dimensions[get_column_letter(index)].width = max(8, min(28, len(label) + 4))
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    response = HttpResponse(buffer.getvalue(), content_type=XLSX_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{filename}.xlsx"'
-    return response
 
 
 def _export(request: HttpRequest, event_id: int, fmt: str, what: str) -> HttpResponse:

@@ -17,7 +17,7 @@ from django.test import Client
 from openpyxl import load_workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from scoring.views.exports import is_formula_like
+from scoring.spreadsheets import is_formula_like
 from tests.builders import team_event
 from tournaments.models import Event, Player
 

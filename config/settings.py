@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "freedeal",
     "teammatch",
     "demo",
+    # Dev-only: benchmarks, load test, scale builder (their management commands).
+    "bench",
 ]
 
 MIDDLEWARE = [

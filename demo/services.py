@@ -15,10 +15,10 @@ What :func:`build_demo` leaves behind (in the configured database):
   have still to play show no outcome on any page of the simultaneous) and *Vienne* (3 tables,
   running: its first rounds were scored on paper and imported from a CSV file through
   ``section_results_import``, the others entered at the tables);
-- a public **team-match cup**, *Coupe de France par équipes* (``teammatch.demo``): four teams
+- a public **team-match cup**, *Coupe de France par équipes* (``demo.cups``): four teams
   of the club's players in a knockout bracket, the semi-finals played (substitutions between
   quarters), the final in its third quarter;
-- a public **free-deal tournament**, *Tournoi de donnes libres* (``freedeal.demo``): 14 of the
+- a public **free-deal tournament**, *Tournoi de donnes libres* (``demo.free_deals``): 14 of the
   club's players at tables of 5, 5 and 4 under the traditional rules, its last party in play;
 - a public **series**, *Challenge du club* (:data:`SERIES_NAME`), over the club's events and
   its Lyon section: the finished triplette and quadrette count, the running individual event
@@ -600,8 +600,9 @@ def _series(club: Club, summary: DemoSummary) -> Series:
 def _cup_and_free_deal(club: Club, seed: int, today: dt.date) -> tuple[Any, Any]:
     """The club's team-match cup and free-deal tournament, played by its own members (those
     of the individual event: a club's players play every kind of competition)."""
-    from freedeal import demo as free_deal_demo  # they use this module's play_outcome
-    from teammatch import demo as cup_demo
+    # Here, not at the top: both use this module's play_outcome.
+    from demo import cups as cup_demo
+    from demo import free_deals as free_deal_demo
 
     members = list(Player.objects.filter(club=club).order_by("licence")[:34])
     cup = cup_demo.build_demo(club=club, players=members[:20], seed=seed, today=today)

@@ -4,7 +4,7 @@ Public pages show a public series to everybody and a private one to its club's o
 (a preview); anybody else gets a 404, never a 403 (as for events, ``clubs.access``).
 Organiser screens need a login, then an organiser of the series' club (else 404). The export
 is the ranking page's rows as CSV (the active language's separators, as every export of the
-app: ``scoring.views.exports``) or XLSX.
+app: ``clubs.exports``) or XLSX.
 """
 
 from __future__ import annotations

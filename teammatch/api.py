@@ -18,8 +18,8 @@ from rest_framework.views import APIView
 
 from clubs.api import ErrorSerializer
 from teammatch.models import Cup, CupMatch, CupTeam
+from teammatch.presentation import round_name
 from teammatch.services import match_sheets
-from teammatch.views import round_name
 
 
 class CupTeamSerializer(serializers.Serializer):

@@ -46,6 +46,7 @@ from teammatch.models import (
     RoomResult,
     RoomResultChange,
 )
+from teammatch.presentation import decided_text, round_name
 from tournaments.forms.results import CorrectionForm, DealOutcomeForm
 
 # ---------------------------------------------------------------------------------------------
@@ -82,27 +83,6 @@ def bracket_rounds(cup: Cup, *, everything: bool) -> list[dict[str, Any]]:
         {"number": number, "name": round_name(number, count), "matches": rounds[number]}
         for number in sorted(rounds)
     ]
-
-
-def round_name(number: int, count: int) -> str:
-    left = count - number
-    if left == 0:
-        return _("Final")
-    if left == 1:
-        return _("Semi-finals")
-    if left == 2:
-        return _("Quarter-finals")
-    return _("Round %(number)s") % {"number": number}
-
-
-def decided_text(match: CupMatch) -> str:
-    return {
-        "pm": _("on points de match"),
-        "net": _("drawn: decided on net marks"),
-        "last_quarter": _("drawn: decided on the last quarter"),
-        "coin": _("drawn: decided by the seeded draw"),
-        "bye": _("bye"),
-    }.get(match.decided_by, "")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ follows the active language's number format, as a spreadsheet of that language r
 English a comma separator and a dot as decimal separator, in French (a decimal comma) a
 semicolon separator and decimal commas. The XLSX holds real numbers. Seats are named by their
 letters in the active language (W is "O" in French). Both come from
-the same rows, built from the snapshot and the table results with a bounded number of queries.
+the same rows, built from the snapshot and the table results with a bounded number of queries,
+and are written by ``clubs.exports`` (the one writer of every export).
 Column headers follow the active language. Text that a spreadsheet would run as a formula
 (a player, team or licence such as ``=HYPERLINK(...)``, ``@SUM(...)``, ``+cmd|...``, ``-2+3``) is
 never one: following OWASP's CSV injection guidance, a text cell starting with ``=``, ``+``,

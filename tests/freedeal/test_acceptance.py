@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from demo.free_deals import simulated_entry
 from freedeal import services
-from freedeal.demo import simulated_entry
 from freedeal.models import FreeDealResult
 from freedeal.selectors import ranking
 from tests.freedeal.conftest import make_tournament

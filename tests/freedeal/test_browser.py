@@ -45,7 +45,7 @@ def test_table_of_five_enters_a_deal_at_390px(club, players, new_page: Any, live
 
 
 def test_every_page_fits_a_phone(club, players, organiser, new_page: Any, live_server) -> None:
-    from freedeal.demo import build_demo
+    from demo.free_deals import build_demo
     from tests.freedeal.conftest import TODAY
 
     tournament = build_demo(club=club, players=players, seed=2, today=TODAY)

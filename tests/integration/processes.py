@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from demo.loadtest import free_port, stop_with_parent
+from bench.loadtest import free_port, stop_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]
 STOP_SECONDS = 15.0

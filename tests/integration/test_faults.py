@@ -46,9 +46,9 @@ from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.utils import translation
 
+from bench.scale import _fill_results, _first_plays, scale_event_build
 from config.celery import app as celery_app
 from config.errors import database_unavailable
-from demo.scale import _fill_results, _first_plays, scale_event_build
 from scoring.models import HandScore, RankingEntry, RecomputeState, StandingsSnapshot
 from scoring.services import LEASE, standings_recompute
 from scoring.tasks import standings_recompute_task
@@ -461,7 +461,7 @@ ENTRY_TABLES, ENTRY_CLIENTS, ENTRY_PAUSE, FAILED_PAUSE = 60, 4, 0.12, 0.5
 SETUP = """
 import json, django
 django.setup()
-from demo.loadtest import build_event, table_plans
+from bench.loadtest import build_event, table_plans
 event = build_event(tables={tables}, rounds=4, deals_per_round=4, entry_round=2, seed=9)
 entries = [
     {{"path": plan.path, "table": plan.table, "deal": deal, "outcome": outcome}}

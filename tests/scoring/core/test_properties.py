@@ -13,6 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.synthetic import synthetic_tournament
 from scoring.core import (
     SEATS,
     Match,
@@ -29,7 +30,6 @@ from scoring.core import (
     standings_from_hands,
 )
 from scoring.core.model import NO_ARTIFICIAL
-from scoring.core.synthetic import synthetic_tournament
 from scoring.core.vectorised import _matchpoints
 
 # few distinct values so that ties are frequent; marks are taker 3·value, defenders −value

@@ -7,7 +7,7 @@ of its own, next to the ones named by ``DATABASE_URL`` / ``REDIS_URL``, and chec
 report's shape and that every stored row was acknowledged. Timings are measured, not asserted.
 
 Run: ``DATABASE_URL=postgres://postgres@127.0.0.1:5432/dt REDIS_URL=redis://127.0.0.1:6379/5
-uv run pytest tests/demo/test_loadtest.py -q`` (the integration test is skipped without them).
+uv run pytest tests/bench/test_loadtest.py -q`` (the integration test is skipped without them).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
 from psycopg.conninfo import make_conninfo
 
-from demo.loadtest import (
+from bench.loadtest import (
     Attempt,
     format_report,
     percentile,

@@ -4,7 +4,7 @@
 [--seed S] [--sections-above 100] [--section-tables 25] [--keep] [--json]``
 
 For each size (smallest first) an event is built and filled in bulk
-(:func:`demo.scale.scale_event_build`: ``deals / deals-per-round`` rounds, every result
+(:func:`bench.scale.scale_event_build`: ``deals / deals-per-round`` rounds, every result
 entered): up to ``--sections-above`` tables (default 100) one individual event of that many
 tables; above, a **simultaneous** of ``tables / --section-tables`` sections of
 ``--section-tables`` tables each (default 25: 2,500 tables = 100 sections × 25; the size must
@@ -68,8 +68,8 @@ from django.dispatch import Signal
 from django.test import Client
 from django.urls import reverse
 
+from bench.scale import MAX_SECTIONS, MAX_TABLES, MIN_TABLES, scale_event_build, scale_event_delete
 from clubs.errors import DomainError
-from demo.scale import MAX_SECTIONS, MAX_TABLES, MIN_TABLES, scale_event_build, scale_event_delete
 from scoring import services as scoring_services
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from scoring.services import standings_recompute, standings_refresh

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from django.core.management import CommandError, call_command
 
+from bench.synthetic import synthetic_tournament
 from scoring.core import compute_standings
-from scoring.core.synthetic import synthetic_tournament
 
 
 def bench(*options: str) -> str:

@@ -81,8 +81,8 @@ from django.urls import reverse
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
+from bench.scale import scale_event_build
 from config.celery import app as celery_app
-from demo.scale import scale_event_build
 from rules.deal import Deal as RulesDeal
 from rules.feasibility import random_table_outcome
 from rules.hand_checks import fitting_outcome
@@ -209,7 +209,7 @@ def build_event(
 ) -> Event:
     """A running individual event whose rounds before ``entry_round`` are entered and scored.
 
-    :func:`demo.scale.scale_event_build` fills the first plays in round order, so a fill of
+    :func:`bench.scale.scale_event_build` fills the first plays in round order, so a fill of
     just over ``(entry_round - 1) / rounds`` stops at the end of round ``entry_round - 1`` (every
     table plays every round: 4 players a table, no phantom); checked, then recomputed once so
     the round starts from up-to-date standings.

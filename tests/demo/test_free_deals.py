@@ -1,15 +1,30 @@
-"""The demo tournament: played through the services with the rules engine's outcomes."""
+"""The demo free-deal tournament: played through the services with the rules engine's
+outcomes."""
 
 from __future__ import annotations
 
 import pytest
 
-from freedeal.demo import build_demo
+from clubs.models import Club, Player
+from demo.free_deals import build_demo
 from freedeal.models import FreeDealResult, FreeDealTournament
 from freedeal.selectors import ranking
 from tests.freedeal.conftest import TODAY
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club() -> Club:
+    return Club.objects.create(name="Tarot Club de Test", city="Lyon")
+
+
+@pytest.fixture
+def players(club: Club) -> list[Player]:
+    return [
+        Player.objects.create(first_name=f"Joueur{n}", last_name=f"Nom{n:02d}", club=club)
+        for n in range(1, 21)
+    ]
 
 
 def test_demo_is_a_late_running_public_tournament(club, players) -> None:

@@ -2,7 +2,7 @@
 [--runs 5] [--json]``: time the comparison core on synthetic national simultaneous events.
 
 For each size it builds, in memory and seeded, a tournament where every table plays every deal
-(``scoring.core.synthetic``: 4 players per table, realistic mark distribution), runs the full
+(``bench.synthetic``: 4 players per table, realistic mark distribution), runs the full
 core computation once to warm up, then ``--runs`` times, and reports the median (and min/max)
 wall time of :func:`scoring.core.compute_standings`: every hand's matchpoints and percentages,
 every player's event percentage and the ranking — and the median CPU time of the process,
@@ -18,8 +18,8 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from bench.synthetic import synthetic_tournament
 from scoring.core import compute_standings
-from scoring.core.synthetic import synthetic_tournament
 from tournaments.management.base import OneLineErrorCommand
 
 

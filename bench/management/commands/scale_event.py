@@ -2,7 +2,7 @@
 
 ``--tables N --rounds R [--sections K] [--deals-per-round D] [--fill PERCENT] [--seed S]
 [--name NAME] [--recompute] [--json]`` builds one public event in the club ``Tarot Club Grande
-Échelle`` with :func:`demo.scale.scale_event_build` and prints its id, its name and how many
+Échelle`` with :func:`bench.scale.scale_event_build` and prints its id, its name and how many
 results were stored (one JSON document with ``--json``). With ``--sections K`` it builds a
 simultaneous of K sections of N tables each instead (``--tables 25 --sections 100``: 2,500
 tables), each section with its own club and players, and prints the simultaneous's id, its
@@ -20,8 +20,8 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from bench.scale import MAX_ROUNDS, MAX_SECTIONS, MAX_TABLES, MIN_TABLES, scale_event_build
 from clubs.errors import DomainError
-from demo.scale import MAX_ROUNDS, MAX_SECTIONS, MAX_TABLES, MIN_TABLES, scale_event_build
 from scoring.services import standings_recompute
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.models import Event, TableResult

@@ -1,4 +1,4 @@
-"""``demo.scale`` and ``manage.py scale_event``: events of any size filled in bulk.
+"""``bench.scale`` and ``manage.py scale_event``: events of any size filled in bulk.
 
 The bulk rows must be the very rows the entry service stores: a result entered through
 ``table_result_submit`` with the same outcome, at the same table and deal of an identical event
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
+from bench.scale import SCALE_CLUB_NAME, scale_event_build, scale_event_delete, section_club_name
 from clubs.models import Club, Player
-from demo.scale import SCALE_CLUB_NAME, scale_event_build, scale_event_delete, section_club_name
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from scoring.services import standings_recompute
 from tournaments.models import Deal, Entrant, Event, ResultChange, Table, TableResult

@@ -1,4 +1,4 @@
-"""The demonstration cup: built through the services from simulated plays."""
+"""The demonstration cup (demo.cups): built through the services from simulated plays."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import datetime
 
 import pytest
 
+from demo.cups import build_demo
 from teammatch import services
-from teammatch.demo import build_demo
 from teammatch.models import CupMatch, QuarterLineup, RoomResult
 from tests.teammatch.worlds import club_with_players
 

@@ -6,7 +6,7 @@ Starts gunicorn and a Celery worker on a PostgreSQL database and a Redis databas
 builds an individual event per size and has one client per table enter its deals of a round
 through the table API with think times; reports throughput, latency percentiles, every non-2xx,
 rows stored against 201s acknowledged, the longest scoring queue and the delay until a ranking
-shows the last result (:mod:`demo.loadtest` says how). Bounded: under 3 minutes for
+shows the last result (:mod:`bench.loadtest` says how). Bounded: under 3 minutes for
 ``--tables 50,200`` (``--max-seconds``, default 170).
 
 The measuring runs in a child process of this command, with ``DATABASE_URL`` and ``REDIS_URL``
@@ -29,7 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 
-from demo.loadtest import (
+from bench.loadtest import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
     INNER_ENV,

@@ -1,0 +1,31 @@
+"""Labels of the cups that the pages and the API both show: a round's name (from its distance
+to the final) and how a match was decided. Here rather than in ``teammatch.views`` so that
+the API and other apps read them without importing a views module.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from teammatch.models import CupMatch
+
+
+def round_name(number: int, count: int) -> str:
+    left = count - number
+    if left == 0:
+        return _("Final")
+    if left == 1:
+        return _("Semi-finals")
+    if left == 2:
+        return _("Quarter-finals")
+    return _("Round %(number)s") % {"number": number}
+
+
+def decided_text(match: CupMatch) -> str:
+    return {
+        "pm": _("on points de match"),
+        "net": _("drawn: decided on net marks"),
+        "last_quarter": _("drawn: decided on the last quarter"),
+        "coin": _("drawn: decided by the seeded draw"),
+        "bye": _("bye"),
+    }.get(match.decided_by, "")

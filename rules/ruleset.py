@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from enum import StrEnum
 from typing import Final
 
@@ -147,12 +148,13 @@ class Ruleset:
             raise RuleError(
                 "contract_not_in_ruleset",
                 gettext_noop(
-                    "%(contract)s is not played under these rules (%(ruleset)s: %(choices)s)."
+                    "%(contract_word)s is not played under these rules "
+                    "(%(ruleset_word)s: %(choices_words)s)."
                 ),
                 {
-                    "contract": contract.label,
-                    "ruleset": self.name.label,
-                    "choices": ", ".join(c.value for c in self.contracts),
+                    "contract_word": contract.label,
+                    "ruleset_word": self.name.label,
+                    "choices_words": tuple(c.label for c in self.contracts),
                 },
                 field=field,
             )
@@ -165,12 +167,14 @@ class Ruleset:
                 "invalid_chien_size",
                 gettext_noop(
                     "A chien of %(size)s cards is not allowed at %(players)s players "
-                    "(%(ruleset)s: %(allowed)s)."
+                    "(%(ruleset_word)s: %(allowed)s)."
                 ),
                 {
-                    "size": chien_size,
+                    "size": chien_size
+                    if abs(chien_size) < 10**18
+                    else format(Decimal(chien_size), ".3E"),
                     "players": players,
-                    "ruleset": self.name.label,
+                    "ruleset_word": self.name.label,
                     "allowed": ", ".join(str(size) for size in sorted(allowed)),
                 },
                 field=field,

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from rules.errors import RuleError
+from rules.errors import RuleError, field_label
 
 if TYPE_CHECKING:
     from tournaments.models import TableResult
@@ -51,8 +51,8 @@ class TournamentError(Exception):
         return [self.message, *self.details]
 
     def describe(self) -> str:
-        """The message naming its field: ``points: 95 is outside 0..91``."""
-        return f"{self.field}: {self.message}" if self.field else self.message
+        """The message naming its field (translated): ``points: 95 is outside 0..91``."""
+        return f"{field_label(self.field, _)}: {self.message}" if self.field else self.message
 
 
 class ResultConflict(TournamentError):

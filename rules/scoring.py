@@ -19,7 +19,8 @@ Conventions of this project (where the FFT text is silent), marked **[convention
 - the Excuse's owner always keeps it and the trick winner's side receives a half point in
   exchange, even when the owner's side makes no trick at all (the exchange is then settled at the
   count): so an attack chelem with the Excuse in defence counts 87 points for the attack, 4 for
-  the defence;
+  the defence (the traditional and house rules of version 2 give the chelem side that Excuse
+  when it is played in the last trick: 91 for the attack, ``docs/rulesets.md``);
 - a half point of difference is rounded up in favour of the side that scores (40.5 for 41
   needed is lost by 1, 41.5 is won by 1), as the FFT says for 3 and 5 players; at 4 players the
   count ends in a half point only when the Excuse changed camp in the last trick (outside a

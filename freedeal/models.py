@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.enums import Contract
+from rules.ruleset import FFT, ruleset_to_dict
 from tournaments.models import ChangeRecord, Club, Player, new_table_code
 
 MAX_PARTIES = 30
@@ -28,8 +29,8 @@ MAX_DEALS_PER_PARTY = 12
 
 
 def default_ruleset() -> dict[str, object]:
-    """The FFT's rules, as stored (``rules.ruleset_from_dict``)."""
-    return {"name": "fft"}
+    """The FFT's rules, as stored (``rules.ruleset_from_dict``), with the current rules version."""
+    return ruleset_to_dict(FFT)
 
 
 def empty_list() -> list[object]:

@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import enums
 from rules.duplicate import DUPLICATE_SEATS
-from rules.ruleset import Ruleset, ruleset_from_dict
+from rules.ruleset import FFT, Ruleset, ruleset_from_dict, ruleset_to_dict
 from tournaments.movements import Schedule
 
 # The tarot vocabulary as model choices: values (and their order) come from ``rules``, which
@@ -104,8 +104,8 @@ class Player(models.Model):
 
 
 def default_ruleset() -> dict[str, object]:
-    """The FFT's rules (``rules.ruleset.FFT``), as an event stores them."""
-    return {"name": "fft"}
+    """The FFT's rules (``rules.ruleset.FFT``), as an event stores them (with the version)."""
+    return ruleset_to_dict(FFT)
 
 
 class Event(models.Model):

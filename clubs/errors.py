@@ -27,7 +27,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from rules.errors import RuleError
+from rules.errors import RuleError, field_label
 
 
 class DomainError(Exception):
@@ -53,8 +53,8 @@ class DomainError(Exception):
         return [self.message, *self.details]
 
     def describe(self) -> str:
-        """The message naming its field: ``points: 95 is outside 0..91``."""
-        return f"{self.field}: {self.message}" if self.field else self.message
+        """The message naming its field (translated): ``points: 95 is outside 0..91``."""
+        return f"{field_label(self.field, _)}: {self.message}" if self.field else self.message
 
 
 class EntryConflict(DomainError):

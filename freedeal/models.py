@@ -23,14 +23,15 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import ChangeRecord, Competition, Player
 from clubs.phone_codes import new_phone_code
 from rules.enums import Contract
+from rules.ruleset import FFT, ruleset_to_dict
 
 MAX_PARTIES = 30
 MAX_DEALS_PER_PARTY = 12
 
 
 def default_ruleset() -> dict[str, object]:
-    """The FFT's rules, as stored (``rules.ruleset_from_dict``)."""
-    return {"name": "fft"}
+    """The FFT's rules, as stored (``rules.ruleset_from_dict``), with the current rules version."""
+    return ruleset_to_dict(FFT)
 
 
 def empty_list() -> list[object]:

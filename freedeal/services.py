@@ -41,7 +41,7 @@ from freedeal.models import (
     FreeDealTournament,
 )
 from rules.errors import RuleError
-from rules.ruleset import Ruleset, RulesetName, ruleset_from_dict
+from rules.ruleset import RULES_VERSION, Ruleset, RulesetName, ruleset_from_dict
 from rules.scoring import Outcome, outcome_from_dict, outcome_to_dict, score_deal
 from tournaments.movements.free_deal import (
     MAX_PLAYERS,
@@ -76,10 +76,13 @@ def _whole(value: object, field: str, low: int, high: int, message: str) -> int:
     return number
 
 
-def clean_ruleset(data: Mapping[str, object] | str | None) -> dict[str, object]:
-    """The stored form of a ruleset choice (``{"name": ..., ...}``), or a translated error."""
+def clean_ruleset(
+    data: Mapping[str, object] | str | None, version: int = RULES_VERSION
+) -> dict[str, object]:
+    """The stored form of a ruleset choice (``{"name": ..., ..., "version": ...}``, the
+    current rules version unless ``version`` says otherwise), or a translated error."""
     try:
-        return ruleset_from_dict(data).to_dict()
+        return ruleset_from_dict(data, default_version=version).to_dict()
     except RuleError as error:
         raise DomainError.from_rule(error, field="ruleset") from error
 
@@ -160,15 +163,21 @@ def update_settings(
     with transaction.atomic():
         locked = _locked(tournament)
         count, deals = _check_settings(parties, deals_per_party, tie_break)
-        stored = clean_ruleset(ruleset)
-        if locked.status != Status.DRAFT and (
-            stored != locked.ruleset or count != locked.parties or deals != locked.deals_per_party
+        started = locked.status != Status.DRAFT
+        # Once started, the rules keep their stored version (and dict): same rules, same scores.
+        stored = clean_ruleset(ruleset, ruleset_of(locked).version if started else RULES_VERSION)
+        if started and (
+            ruleset_from_dict(stored) != ruleset_of(locked)
+            or count != locked.parties
+            or deals != locked.deals_per_party
         ):
             raise DomainError(
                 "already_started",
                 _("The rules, parties and deals cannot change once the tournament has started."),
             )
-        locked.ruleset, locked.parties, locked.deals_per_party = stored, count, deals
+        if not started:
+            locked.ruleset = stored
+        locked.parties, locked.deals_per_party = count, deals
         locked.tie_break, locked.public = tie_break, public
         locked.name, locked.date = name, date
         locked.save()

@@ -85,10 +85,13 @@ from rules.record import record_from_json, record_to_json, validate_record
 from rules.ruleset import (
     FFT,
     HOUSE,
+    RULES_VERSION,
     TRADITIONAL,
     Ruleset,
     RulesetName,
+    ruleset_from_choice,
     ruleset_from_dict,
+    ruleset_to_dict,
     traditional,
 )
 from rules.scoring import (
@@ -123,6 +126,7 @@ __all__ = [
     "PETIT",
     "PLAYER_COUNTS",
     "POIGNEE_THRESHOLDS",
+    "RULES_VERSION",
     "SEAT_NAMES",
     "SUIT_SYMBOLS",
     "TOTAL_HALF_POINTS",
@@ -183,7 +187,9 @@ __all__ = [
     "preferred_contract",
     "record_from_json",
     "record_to_json",
+    "ruleset_from_choice",
     "ruleset_from_dict",
+    "ruleset_to_dict",
     "score_deal",
     "seat_index",
     "seat_marks",

@@ -33,8 +33,10 @@ class BiddingResult:
         return self.taker is None
 
 
-def bidding_order(players: int, dealer: int) -> list[int]:
-    """Seat indexes in speaking order: the player after the dealer first, the dealer last."""
+def bidding_order(players: int, dealer: int, ruleset: Ruleset = FFT) -> list[int]:
+    """Seat indexes in speaking order, counter-clockwise from the ruleset's first player: the
+    player after the dealer (the dealer last), or under the house rules (version 2) the player
+    on the dealer's left (:meth:`Ruleset.first_player`)."""
     if players not in PLAYER_COUNTS or not 0 <= dealer < players:
         raise RuleError(
             "invalid_dealer",
@@ -42,7 +44,7 @@ def bidding_order(players: int, dealer: int) -> list[int]:
             {"dealer": dealer, "last": players - 1},
             field="dealer",
         )
-    return seats_from(players, (dealer - 1) % players)
+    return seats_from(players, ruleset.first_player(players, dealer))
 
 
 def legal_bids(
@@ -70,7 +72,7 @@ def bidding_result(
     A bid the ruleset does not offer (a pousse under the FFT's rules) is
     ``contract_not_in_ruleset``.
     """
-    order = bidding_order(players, dealer)
+    order = bidding_order(players, dealer, ruleset)
     if len(bids) != players:
         raise RuleError(
             "wrong_bid_count",

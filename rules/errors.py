@@ -30,6 +30,8 @@ Ngettext = Callable[[str, str, int], str]
 SIDE_PARAMS = frozenset({"side", "other"})
 # Parameters named ``*_word`` (``seat_word``: "North"...) are marked words too, translated with it.
 WORD_PARAM_SUFFIX = "_word"
+# Parameters named ``*_words`` are tuples of marked words, each translated, joined by ", ".
+WORDS_PARAM_SUFFIX = "_words"
 SIDE_WORDS = (gettext_noop("attack"), gettext_noop("defence"))
 
 
@@ -60,7 +62,11 @@ class RuleError(ValueError):
         if not self.params:
             return self.template
         params = {
-            name: value.english() if isinstance(value, PluralText) else value
+            name: value.english()
+            if isinstance(value, PluralText)
+            else _joined(value)
+            if name.endswith(WORDS_PARAM_SUFFIX)
+            else value
             for name, value in self.params.items()
         }
         return self.template % params
@@ -88,6 +94,8 @@ class RuleError(ValueError):
                 name in SIDE_PARAMS or name.endswith(WORD_PARAM_SUFFIX)
             ):
                 params[name] = gettext(value)
+            elif name.endswith(WORDS_PARAM_SUFFIX):
+                params[name] = _joined(value, gettext)
             else:
                 params[name] = value
         return translated % params
@@ -104,13 +112,74 @@ class RuleError(ValueError):
             "field": self.field,
             "message": self.message,
             "params": {
-                name: value.number if isinstance(value, PluralText) else value
+                name: value.number
+                if isinstance(value, PluralText)
+                else list(value)
+                if name.endswith(WORDS_PARAM_SUFFIX) and isinstance(value, tuple | list)
+                else value
                 for name, value in self.params.items()
             },
         }
 
     def __repr__(self) -> str:
         return f"RuleError({self.code!r}, field={self.field!r}, message={self.message!r})"
+
+
+def _joined(value: object, gettext: Gettext | None = None) -> str:
+    """A ``*_words`` parameter: its words (each translated by ``gettext``), joined by ", "."""
+    if isinstance(value, str) or not isinstance(value, tuple | list):
+        return str(value)
+    return ", ".join(gettext(str(word)) if gettext else str(word) for word in value)
+
+
+# The name of each input field in messages (the field keys of an error keep their identifiers):
+# ``oudlers`` is "bouts" in French. An indexed field (``poignees[1]``) names its item.
+FIELD_LABELS = {
+    "players": gettext_noop("players"),
+    "contract": gettext_noop("contract"),
+    "oudlers": gettext_noop("oudlers"),
+    "points": gettext_noop("points"),
+    "petit_au_bout": gettext_noop("petit au bout"),
+    "poignees": gettext_noop("poignées"),
+    "side": gettext_noop("side"),
+    "size": gettext_noop("size"),
+    "chelem": gettext_noop("chelem"),
+    "announced": gettext_noop("announced"),
+    "made_by": gettext_noop("made by"),
+    "made": gettext_noop("made"),
+    "partner": gettext_noop("partner"),
+    "chien": gettext_noop("chien"),
+    "petit_chelem": gettext_noop("petit chelem"),
+    "taker_seat": gettext_noop("taker seat"),
+    "ruleset": gettext_noop("rules"),
+    "outcome": gettext_noop("outcome"),
+    "ecart": gettext_noop("écart"),
+}
+ITEM_LABELS = {
+    "poignees": gettext_noop("poignée %(number)s"),
+    "tricks": gettext_noop("trick %(number)s"),
+}
+
+
+def field_label(field: str, gettext: Gettext | None = None) -> str:
+    """``field`` (``"oudlers"``, ``"poignees[1].size"``) as a message names it, translated by
+    ``gettext``: "bouts", "poignée 2, taille" in French. Unknown names (a client's unknown key)
+    are shown as they are."""
+
+    def tr(text: str) -> str:
+        return gettext(text) if gettext else text
+
+    parts: list[str] = []
+    for part in field.split("."):
+        name, bracket, rest = part.partition("[")
+        index = rest.rstrip("]")
+        if bracket and index.isdigit() and name in ITEM_LABELS:
+            parts.append(tr(ITEM_LABELS[name]) % {"number": int(index) + 1})
+        elif not bracket and part in FIELD_LABELS:
+            parts.append(tr(FIELD_LABELS[part]))
+        else:
+            parts.append(part)
+    return ", ".join(parts)
 
 
 def _sibling_ngettext(gettext: Gettext) -> Ngettext | None:

@@ -36,7 +36,10 @@ Tricks. Outside a chelem each side wins at least one trick (``t`` tricks for the
 ``T - t`` for the defence, ``T`` the hand size) and one of them wins the last trick. In a
 chelem the winner takes every trick; the loser keeps only the chien or écart that counts for
 it and its own Excuse (case b, for 8; [FFT] it keeps it even played in the last trick), and
-the winner's Excuse, played last, wins that trick (case a).
+the winner's Excuse, played last, wins that trick (case a). Under the traditional and house
+rules of version 2 the loser's Excuse played in the last trick goes to the winner: the same
+shape as the winner's own Excuse played last, so the feasible sets do not change. Under the
+traditional rules of version 2 the écart may hold Kings (``ecart_kings``), never an oudler.
 
 Petit au bout. The Petit in the last trick scores for the side that wins that trick (in a made
 chelem with the Excuse played last, the trick before); so ``petit_au_bout`` names the side that
@@ -95,14 +98,18 @@ class _Shape:
     defence_slots: int
 
 
-def _fill_range(slots: int, oudlers: int, ecart: int) -> tuple[int, int] | None:
+def _fill_range(
+    slots: int, oudlers: int, ecart: int, ecart_kings: bool = False
+) -> tuple[int, int] | None:
     """Cheapest and dearest value of ``slots`` cards holding exactly ``oudlers`` of Petit/21.
 
-    ``ecart`` of the slots may hold neither a King nor an oudler. ``None`` when impossible.
+    ``ecart`` of the slots may hold no oudler, and no King unless ``ecart_kings`` (the
+    traditional rules, version 2). ``None`` when impossible.
     """
     others = slots - oudlers
-    free = slots - ecart - oudlers  # slots that may take a King
-    if others < 0 or free < 0 or others > 75:
+    outside_ecart = slots - ecart - oudlers
+    free = others if ecart_kings else outside_ecart  # slots that may take a King
+    if others < 0 or outside_ecart < 0 or others > 75:
         return None
     cheapest = 0
     left = others
@@ -304,7 +311,7 @@ def feasible_points(
     for shape in shapes:
         if shape.defence_slots < 2 - shape.oudlers_in_slots:
             continue
-        bounds = _fill_range(shape.slots, shape.oudlers_in_slots, shape.ecart)
+        bounds = _fill_range(shape.slots, shape.oudlers_in_slots, shape.ecart, ruleset.ecart_kings)
         if bounds is None:
             continue
         oudlers = shape.oudlers_in_slots + (shape.excuse >= _EXCUSE_KEPT)

@@ -327,23 +327,36 @@ def trick_winner(trick: Sequence[Card], excuse_wins: bool = False) -> int:
 # ---------------------------------------------------------------------------------- écart
 
 
-def can_discard(card: Card) -> bool:
-    """Kings and oudlers may never go to the écart."""
-    return not (card.is_king or card.is_oudler)
+def can_discard(card: Card, ruleset: Ruleset = FFT) -> bool:
+    """Oudlers may never go to the écart; Kings neither, but under the traditional rules
+    (version 2: ``ruleset.ecart_kings``), where a King may go there announced."""
+    if card.is_oudler:
+        return False
+    return not card.is_king or ruleset.ecart_kings
 
 
-def ecart_trumps_needed(cards: Iterable[Card], size: int) -> int:
-    """Trumps that must go to an écart of ``size`` from ``cards`` (0 unless unavoidable)."""
-    plain = sum(1 for card in cards if card.suit in PLAIN_SUITS and not card.is_king)
+def ecart_trumps_needed(cards: Iterable[Card], size: int, ruleset: Ruleset = FFT) -> int:
+    """Trumps that must go to an écart of ``size`` from ``cards`` (0 unless unavoidable).
+
+    **[traditional, version 2]** no trump goes to the écart; Kings may, so a trump is needed
+    only when the plain cards, Kings included, are fewer than the écart [choice: the text
+    does not foresee a hand too rich in trumps; the engine then allows the fewest trumps].
+    """
+    plain = sum(1 for card in cards if card.suit in PLAIN_SUITS and can_discard(card, ruleset))
     return max(0, size - plain)
 
 
 def validate_ecart(
-    cards: Sequence[Card], ecart: Sequence[Card], players: int, size: int | None = None
+    cards: Sequence[Card],
+    ecart: Sequence[Card],
+    players: int,
+    size: int | None = None,
+    ruleset: Ruleset = FFT,
 ) -> None:
     """Check an écart made from ``cards`` (the taker's hand plus the chien).
 
-    ``size`` is the chien's size (the FFT's for ``players`` when not given).
+    ``size`` is the chien's size (the FFT's for ``players`` when not given); ``ruleset`` the
+    cards allowed there (:func:`can_discard`, :func:`ecart_trumps_needed`).
     """
     if size is None:
         size = CHIEN_SIZE[players]
@@ -362,7 +375,7 @@ def validate_ecart(
                 {"card": card.code},
                 field="ecart",
             )
-        if not can_discard(card):
+        if not can_discard(card, ruleset):
             raise RuleError(
                 "ecart_forbidden_card",
                 gettext_noop("%(card)s may not be discarded (no King, no oudler)"),
@@ -370,7 +383,7 @@ def validate_ecart(
                 field="ecart",
             )
     trumps = sum(1 for card in ecart if card.is_trump)
-    if trumps > ecart_trumps_needed(cards, size):
+    if trumps > ecart_trumps_needed(cards, size, ruleset):
         raise RuleError(
             "ecart_trump_avoidable",
             gettext_noop("trumps may go to the écart only when unavoidable"),
@@ -392,11 +405,12 @@ def hands_at_play(record: PlayRecord) -> list[list[Card]]:
 
 
 def first_leader(record: PlayRecord) -> int:
-    """The announcer of a chelem (or a petit chelem) leads; otherwise the player after the
-    dealer."""
+    """The announcer of a chelem (or a petit chelem) leads; otherwise the ruleset's first
+    player: the player after the dealer, or under the house rules (version 2) the player on
+    the dealer's left (:meth:`rules.ruleset.Ruleset.first_player`)."""
     if record.chelem_announced or record.petit_chelem_announced:
         return record.taker
-    return next_seat(record.deal.players, record.deal.dealer)
+    return record.ruleset.first_player(record.deal.players, record.deal.dealer)
 
 
 def _play_error(code: str, template: str, params: dict[str, object], trick: int) -> RuleError:
@@ -442,6 +456,7 @@ def validate_play(record: PlayRecord) -> None:
             record.ecart,
             players,
             len(deal.chien),
+            ruleset,
         )
     elif record.ecart:
         raise RuleError(
@@ -745,10 +760,14 @@ def count_play(record: PlayRecord) -> PlayCount:
         outside_chelem = is_last and any(winner_sides) and not all(winner_sides)
         to_winner = outside_chelem and record.ruleset.excuse_last_trick_to_winner
         changes_camp = outside_chelem and not to_winner
+        # [traditional, house, version 2] in the last trick of a chelem (one side won every
+        # trick), the other side's Excuse goes to the chelem side.
+        in_chelem = is_last and (all(winner_sides) or not any(winner_sides))
+        to_chelem_side = in_chelem and record.ruleset.excuse_to_chelem_side
         for position, card in enumerate(trick.cards):
             if card is EXCUSE and not excuse_wins:
                 owner_attack = trick.seat_at(position, players) in attack
-                if to_winner:
+                if to_winner or (to_chelem_side and owner_attack != winner_attack):
                     # Whole to the side that wins the trick, nothing handed over.
                     if winner_attack:
                         attack_half += card.points_half

@@ -29,8 +29,10 @@ Format (one JSON object; optional keys in brackets)::
 - ``hands``/``chien``/``dealer`` may be replaced by ``"deal"``: the deal's text form
   (:func:`rules.deal.deal_to_text`). Cards are codes (``S14`` King of spades, ``T21``, ``EX``),
   as a space-separated string or a list of strings; ``ecart`` and ``called_card`` likewise.
-- ``ruleset``: the FFT's when absent (:func:`rules.ruleset.ruleset_from_dict`).
-- ``bids``: every player once, in speaking order (the player after the dealer first), ``"pass"``
+- ``ruleset``: the FFT's when absent (:func:`rules.ruleset.ruleset_from_dict`); without
+  ``"version"`` the rules of version 1 (older records replay as they did).
+- ``bids``: every player once, in speaking order (the player after the dealer first; under the
+  house rules of version 2 the player on his left), ``"pass"``
   or a contract; checked with :mod:`rules.bidding` and against ``taker`` and ``contract``.
   Absent: the auction is not checked (a duplicate deal's imposed contract).
 - ``tricks``: each trick's cards in play order, from its leader; the leaders follow from the

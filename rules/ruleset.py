@@ -26,7 +26,8 @@ What each system changes (the engine's docs and ``docs/rulesets.md`` give the de
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from enum import StrEnum
 from typing import Final
 
@@ -43,6 +44,15 @@ from rules.errors import RuleError
 from rules.i18n import gettext_noop
 
 TOTAL_CARDS: Final = 78
+
+#: The rules version a new competition stores (``ruleset_to_dict``). A stored ruleset without
+#: ``"version"`` is version 1: the engine's behaviour before issue 25, kept exactly so that a
+#: finished event or free-deal tournament keeps its scores on a recompute or a restore.
+#: Version 2: the traditional écart (no trump; Kings allowed) and 3-player poignées 10/13/15;
+#: the house first bidder and first leader on the dealer's left; under both texts the Excuse
+#: of the side that loses every trick, played in the last trick, goes to the chelem side.
+RULES_VERSION: Final = 2
+FIRST_VERSION: Final = 1
 
 
 class RulesetName(StrEnum):
@@ -98,6 +108,17 @@ class Ruleset:
     excuse_last_trick_to_winner: bool = False
     # house: a chelem announcer holding the Excuse must play it in the last trick.
     chelem_excuse_last: bool = False
+    # traditional (version 2): no trump in the écart (unless unavoidable), Kings allowed there
+    # (announced: the écart's Kings are shown).
+    ecart_kings: bool = False
+    # house (version 2): the first bidder and the first leader sit on the dealer's left.
+    first_player_left_of_dealer: bool = False
+    # traditional and house (version 2): the Excuse of the side that loses every trick, played
+    # in the last trick, goes to the chelem side.
+    excuse_to_chelem_side: bool = False
+    # The rules version (RULES_VERSION): what the behaviour flags above were built from. Not
+    # part of equality: two versions that play the same (the FFT's) are the same rules.
+    version: int = field(default=RULES_VERSION, compare=False)
 
     @property
     def is_fft(self) -> bool:
@@ -147,12 +168,13 @@ class Ruleset:
             raise RuleError(
                 "contract_not_in_ruleset",
                 gettext_noop(
-                    "%(contract)s is not played under these rules (%(ruleset)s: %(choices)s)."
+                    "%(contract_word)s is not played under these rules "
+                    "(%(ruleset_word)s: %(choices_words)s)."
                 ),
                 {
-                    "contract": contract.label,
-                    "ruleset": self.name.label,
-                    "choices": ", ".join(c.value for c in self.contracts),
+                    "contract_word": contract.label,
+                    "ruleset_word": self.name.label,
+                    "choices_words": tuple(c.label for c in self.contracts),
                 },
                 field=field,
             )
@@ -165,16 +187,28 @@ class Ruleset:
                 "invalid_chien_size",
                 gettext_noop(
                     "A chien of %(size)s cards is not allowed at %(players)s players "
-                    "(%(ruleset)s: %(allowed)s)."
+                    "(%(ruleset_word)s: %(allowed)s)."
                 ),
                 {
-                    "size": chien_size,
+                    "size": chien_size
+                    if abs(chien_size) < 10**18
+                    else format(Decimal(chien_size), ".3E"),
                     "players": players,
-                    "ruleset": self.name.label,
+                    "ruleset_word": self.name.label,
                     "allowed": ", ".join(str(size) for size in sorted(allowed)),
                 },
                 field=field,
             )
+
+    def first_player(self, players: int, dealer: int) -> int:
+        """The first bidder and (without a chelem announcement) the first leader.
+
+        The player after the dealer in the order of play (counter-clockwise: on his right);
+        under the house rules (version 2) the player on the dealer's left.
+        """
+        if self.first_player_left_of_dealer:
+            return (dealer + 1) % players
+        return (dealer - 1) % players
 
     @property
     def calls_king(self) -> bool:
@@ -182,21 +216,52 @@ class Ruleset:
         return not self.flambeuse
 
     def to_dict(self) -> dict[str, object]:
-        """The ruleset's name and the parameters a organiser may choose (for storage)."""
+        """The ruleset's name, the parameters an organiser may choose and the rules version
+        (for storage; :func:`ruleset_from_dict` reads it back)."""
         data: dict[str, object] = {"name": self.name.value}
         if self.name is RulesetName.TRADITIONAL:
             data["pousse_multiplier"] = self.pousse_multiplier
             data["flambeuse"] = self.flambeuse
+        data["version"] = self.version
         return data
+
+
+def ruleset_to_dict(ruleset: Ruleset) -> dict[str, object]:
+    """The stored form of ``ruleset``, its rules version always written (what a new
+    competition stores: ``{"name": "fft", "version": 2}``)."""
+    return ruleset.to_dict()
+
+
+def _check_version(version: object) -> int:
+    if (
+        isinstance(version, bool)
+        or not isinstance(version, int)
+        or not FIRST_VERSION <= version <= RULES_VERSION
+    ):
+        raise RuleError(
+            "invalid_ruleset_parameter",
+            gettext_noop("The rules version must be a whole number from 1 to %(max)s."),
+            {"max": RULES_VERSION},
+            field="version",
+        )
+    return version
+
+
+def fft(version: int = RULES_VERSION) -> Ruleset:
+    """The FFT's rules (every version plays them the same)."""
+    return Ruleset(version=_check_version(version))
 
 
 FFT: Final = Ruleset()
 
 
 def traditional(
-    pousse_multiplier: int = DEFAULT_POUSSE_MULTIPLIER, flambeuse: bool = False
+    pousse_multiplier: int = DEFAULT_POUSSE_MULTIPLIER,
+    flambeuse: bool = False,
+    version: int = RULES_VERSION,
 ) -> Ruleset:
-    """The traditional rules with the organiser's parameters."""
+    """The traditional rules with the organiser's parameters, as of rules ``version``."""
+    version = _check_version(version)
     if not isinstance(pousse_multiplier, int) or isinstance(pousse_multiplier, bool):
         raise RuleError(
             "invalid_ruleset_parameter",
@@ -217,27 +282,49 @@ def traditional(
         petit_chelem=True,
         king_after_chien=True,
         flambeuse=bool(flambeuse),
+        # version 2: the texts' écart, poignées "the same as at four", the Excuse to the chelem
+        poignee_table=_FFT_POIGNEES if version < 2 else _HOUSE_POIGNEES,
+        ecart_kings=version >= 2,
+        excuse_to_chelem_side=version >= 2,
+        version=version,
+    )
+
+
+def house(version: int = RULES_VERSION) -> Ruleset:
+    """The club's house rules, as of rules ``version``."""
+    version = _check_version(version)
+    return Ruleset(
+        name=RulesetName.HOUSE,
+        chien_choices=_HOUSE_CHIENS,
+        poignee_table=_HOUSE_POIGNEES,
+        excuse_trump_down=True,
+        trump_trick_pass=2,
+        excuse_last_trick_to_winner=True,
+        chelem_excuse_last=True,
+        first_player_left_of_dealer=version >= 2,
+        excuse_to_chelem_side=version >= 2,
+        version=version,
     )
 
 
 TRADITIONAL: Final = traditional()
-HOUSE: Final = Ruleset(
-    name=RulesetName.HOUSE,
-    chien_choices=_HOUSE_CHIENS,
-    poignee_table=_HOUSE_POIGNEES,
-    excuse_trump_down=True,
-    trump_trick_pass=2,
-    excuse_last_trick_to_winner=True,
-    chelem_excuse_last=True,
-)
+HOUSE: Final = house()
 
 
-def ruleset_from_dict(data: Mapping[str, object] | str | None) -> Ruleset:
-    """The ruleset a stored value or a name (``"fft"``...) stands for; ``None`` is the FFT's."""
+def ruleset_from_dict(
+    data: Mapping[str, object] | str | None, default_version: int = FIRST_VERSION
+) -> Ruleset:
+    """The ruleset a stored value or a name (``"fft"``...) stands for; ``None`` is the FFT's.
+
+    The rules version is the dict's ``"version"``; without one, ``default_version``: 1 for a
+    stored value (written before versions existed: today's outcomes are kept), the current
+    :data:`RULES_VERSION` for a new choice (:func:`ruleset_from_choice`).
+    """
     if data is None:
-        return FFT
+        return fft(default_version)
     if isinstance(data, str):
         data = {"name": data}
+    version = _check_version(data.get("version", default_version))
     name = data.get("name", RulesetName.FFT.value)
     try:
         ruleset_name = RulesetName(str(name))
@@ -249,9 +336,9 @@ def ruleset_from_dict(data: Mapping[str, object] | str | None) -> Ruleset:
             field="ruleset",
         ) from None
     if ruleset_name is RulesetName.FFT:
-        return FFT
+        return fft(version)
     if ruleset_name is RulesetName.HOUSE:
-        return HOUSE
+        return house(version)
     multiplier = data.get("pousse_multiplier", DEFAULT_POUSSE_MULTIPLIER)
     flambeuse = data.get("flambeuse", False)
     if not isinstance(flambeuse, bool):
@@ -261,7 +348,13 @@ def ruleset_from_dict(data: Mapping[str, object] | str | None) -> Ruleset:
             {"value": repr(flambeuse)},
             field="flambeuse",
         )
-    return traditional(multiplier, flambeuse)  # type: ignore[arg-type]
+    return traditional(multiplier, flambeuse, version)  # type: ignore[arg-type]
+
+
+def ruleset_from_choice(data: Mapping[str, object] | str | None) -> Ruleset:
+    """The ruleset of a new choice (an organiser's, a command's option): the current rules
+    version unless the choice names one."""
+    return ruleset_from_dict(data, default_version=RULES_VERSION)
 
 
 def with_params(ruleset: Ruleset, **changes: object) -> Ruleset:

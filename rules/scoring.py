@@ -19,7 +19,8 @@ Conventions of this project (where the FFT text is silent), marked **[convention
 - the Excuse's owner always keeps it and the trick winner's side receives a half point in
   exchange, even when the owner's side makes no trick at all (the exchange is then settled at the
   count): so an attack chelem with the Excuse in defence counts 87 points for the attack, 4 for
-  the defence;
+  the defence (the traditional and house rules of version 2 give the chelem side that Excuse
+  when it is played in the last trick: 91 for the attack, ``docs/rulesets.md``);
 - a half point of difference is rounded up in favour of the side that scores (40.5 for 41
   needed is lost by 1, 41.5 is won by 1), as the FFT says for 3 and 5 players; at 4 players the
   count ends in a half point only when the Excuse changed camp in the last trick (outside a
@@ -46,7 +47,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rules.enums import (
     NEEDED_HALF_POINTS,
@@ -188,6 +189,9 @@ _KNOWN_KEYS = frozenset(
     }
 )
 
+_POIGNEE_KEYS = frozenset({"side", "size"})
+_CHELEM_KEYS = frozenset({"announced", "made_by"})
+_PETIT_CHELEM_KEYS = frozenset({"announced", "made"})
 
 # The message of each expected shape, whole (a phrase inside another message would stay English).
 _EXPECTED = {
@@ -214,8 +218,43 @@ _EXPECTED = {
 }
 
 
+# Beyond this magnitude a whole number is shown in scientific notation: Python refuses to turn
+# an int of more than 4,300 digits into text, and no message needs all the digits.
+_SHOWN_DIGITS = 18
+_SHOWN_CHARS = 40
+
+
+def shown_value(value: object) -> str:
+    """``value`` as a message shows it: ``repr``, absurd numbers and long texts shortened."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**_SHOWN_DIGITS:
+        return format(Decimal(value), ".3E")
+    if isinstance(value, str) and len(value) > _SHOWN_CHARS:
+        return repr(value[:_SHOWN_CHARS]) + "…"
+    return repr(value)
+
+
+def _shown_number(value: int) -> int | str:
+    """A whole number for a message: itself, or shortened when absurdly large."""
+    return value if abs(value) < 10**_SHOWN_DIGITS else format(Decimal(value), ".3E")
+
+
 def _type_error(field_name: str, expected: str, value: object) -> RuleError:
-    return RuleError("invalid_type", _EXPECTED[expected], {"value": repr(value)}, field=field_name)
+    return RuleError(
+        "invalid_type", _EXPECTED[expected], {"value": shown_value(value)}, field=field_name
+    )
+
+
+def _unknown_keys(data: Mapping[Any, object], known: frozenset[str], where: str) -> None:
+    """RuleError ``unknown_field`` naming the first key of ``data`` not in ``known``."""
+    unknown = sorted(str(key) for key in data if key not in known)
+    if unknown:
+        field_name = f"{where}.{unknown[0]}" if where else unknown[0]
+        raise RuleError(
+            "unknown_field",
+            gettext_noop("unknown key %(key)s"),
+            {"key": unknown[0][:_SHOWN_CHARS]},
+            field=field_name,
+        )
 
 
 def _oudlers_text(count: int) -> PluralText:
@@ -248,7 +287,23 @@ def _parse_int(value: object, field_name: str) -> int:
             return int(value.strip())
         except ValueError:
             pass
+        try:
+            # More digits than int() reads from text: a whole number all the same.
+            number = Decimal(value.strip())
+        except InvalidOperation:
+            number = Decimal("NaN")
+        if number.is_finite() and number == number.to_integral_value():
+            return int(number)
     raise _type_error(field_name, "a whole number", value)
+
+
+def _shown_points(value: object, number: Decimal) -> str:
+    """The points as the client wrote them, or in scientific notation when absurdly long."""
+    if isinstance(value, str) and len(value.strip()) <= _SHOWN_CHARS:
+        return value.strip()
+    if isinstance(value, float) or (isinstance(value, int) and abs(value) < 10**_SHOWN_DIGITS):
+        return str(value)
+    return format(number, ".3E")
 
 
 def _parse_points_half(value: object) -> int:
@@ -278,7 +333,7 @@ def _parse_points_half(value: object) -> int:
         raise RuleError(
             "points_out_of_range",
             gettext_noop("%(points)s is outside 0..91"),
-            {"points": str(value).strip()},
+            {"points": _shown_points(value, number)},
             field="points",
         )
     doubled = number * 2
@@ -286,7 +341,7 @@ def _parse_points_half(value: object) -> int:
         raise RuleError(
             "points_not_half",
             gettext_noop("%(points)s is not a multiple of 0.5"),
-            {"points": str(value).strip()},
+            {"points": _shown_points(value, number)},
             field="points",
         )
     return int(doubled)
@@ -304,7 +359,7 @@ def _parse_enum(kind: type[_E], value: object, field_name: str, code: str) -> _E
     raise RuleError(
         code,
         gettext_noop("%(value)s is not one of %(choices)s"),
-        {"value": repr(value), "choices": ", ".join(member.value for member in kind)},
+        {"value": shown_value(value), "choices": ", ".join(member.value for member in kind)},
         field=field_name,
     )
 
@@ -321,7 +376,9 @@ def _parse_bool(value: object, field_name: str) -> bool:
     raise _type_error(field_name, "true or false", value)
 
 
-def outcome_from_dict(data: Mapping[str, object], ruleset: Ruleset = FFT) -> Outcome:
+def outcome_from_dict(
+    data: Mapping[str, object], ruleset: Ruleset = FFT, *, strict: bool = True
+) -> Outcome:
     """Parse the input shape of ``deal-scores.json`` into an :class:`Outcome` of ``ruleset``.
 
     Required keys: ``players``, ``contract``, ``oudlers``, ``points`` (int, float or numeric
@@ -330,17 +387,15 @@ def outcome_from_dict(data: Mapping[str, object], ruleset: Ruleset = FFT) -> Out
     (required at 5 players when a King is called), ``chien`` (the chien size the dealer picked,
     house rules) and ``petit_chelem`` (``{announced, made}``, traditional rules).
     Only the shape is checked here; :func:`validate_outcome` checks the rules.
+
+    An unknown key is refused everywhere (``unknown_field``, naming it: ``chelem.annouced``),
+    so a misspelt key is never silently ignored. ``strict=False`` is the reading of data stored
+    before the keys inside ``poignees[i]`` and ``chelem`` were checked: there, and only there,
+    unknown keys are ignored as they then were.
     """
     if not isinstance(data, Mapping):
         raise _type_error("outcome", "an object", data)
-    unknown = sorted(str(key) for key in data if key not in _KNOWN_KEYS)
-    if unknown:
-        raise RuleError(
-            "unknown_field",
-            gettext_noop("unknown key %(key)s"),
-            {"key": unknown[0]},
-            field=unknown[0],
-        )
+    _unknown_keys(data, _KNOWN_KEYS, "")
     for key in ("players", "contract", "oudlers", "points"):
         if key not in data:
             raise RuleError("missing_field", gettext_noop("this field is required"), {}, field=key)
@@ -360,6 +415,8 @@ def outcome_from_dict(data: Mapping[str, object], ruleset: Ruleset = FFT) -> Out
         where = f"poignees[{index}]"
         if not isinstance(raw, Mapping):
             raise _type_error(where, "an object with side and size", raw)
+        if strict:
+            _unknown_keys(raw, _POIGNEE_KEYS, where)
         for key in ("side", "size"):
             if key not in raw:
                 raise RuleError(
@@ -379,6 +436,8 @@ def outcome_from_dict(data: Mapping[str, object], ruleset: Ruleset = FFT) -> Out
     if raw_chelem is None:
         chelem = NO_CHELEM
     elif isinstance(raw_chelem, Mapping):
+        if strict:
+            _unknown_keys(raw_chelem, _CHELEM_KEYS, "chelem")
         chelem = Chelem(
             announced=_parse_bool(raw_chelem.get("announced", False), "chelem.announced"),
             made_by=_parse_side_or_none(raw_chelem.get("made_by"), "chelem.made_by"),
@@ -391,14 +450,7 @@ def outcome_from_dict(data: Mapping[str, object], ruleset: Ruleset = FFT) -> Out
     if raw_petit is not None:
         if not isinstance(raw_petit, Mapping):
             raise _type_error("petit_chelem", "an object with announced and made", raw_petit)
-        unknown_petit = sorted(str(key) for key in raw_petit if key not in ("announced", "made"))
-        if unknown_petit:
-            raise RuleError(
-                "unknown_field",
-                gettext_noop("unknown key %(key)s"),
-                {"key": unknown_petit[0]},
-                field=f"petit_chelem.{unknown_petit[0]}",
-            )
+        _unknown_keys(raw_petit, _PETIT_CHELEM_KEYS, "petit_chelem")
         chelem = Chelem(
             announced=chelem.announced,
             made_by=chelem.made_by,
@@ -676,8 +728,8 @@ def _validate_ruleset(outcome: Outcome) -> None:
     if (chelem.petit_announced or chelem.petit_made) and not ruleset.petit_chelem:
         raise RuleError(
             "petit_chelem_not_in_ruleset",
-            gettext_noop("No petit chelem under these rules (%(ruleset)s)."),
-            {"ruleset": ruleset.name.label},
+            gettext_noop("No petit chelem under these rules (%(ruleset_word)s)."),
+            {"ruleset_word": ruleset.name.label},
             field="petit_chelem",
         )
     if chelem.petit_announced and chelem.announced:
@@ -711,14 +763,17 @@ def validate_outcome(outcome: Outcome) -> None:
         raise RuleError(
             "unknown_player_count",
             gettext_noop("tarot is played here by 3, 4 or 5 players, not %(players)s"),
-            {"players": players},
+            {"players": _shown_number(players)},
             field="players",
         )
     if not isinstance(outcome.contract, Contract):
         raise RuleError(
             "unknown_contract",
             gettext_noop("%(value)s is not one of %(choices)s"),
-            {"value": repr(outcome.contract), "choices": ", ".join(c.value for c in Contract)},
+            {
+                "value": shown_value(outcome.contract),
+                "choices": ", ".join(c.value for c in Contract),
+            },
             field="contract",
         )
     _validate_ruleset(outcome)
@@ -726,24 +781,29 @@ def validate_outcome(outcome: Outcome) -> None:
         raise RuleError(
             "oudlers_out_of_range",
             gettext_noop("%(oudlers)s is outside 0..3"),
-            {"oudlers": outcome.oudlers},
+            {"oudlers": _shown_number(outcome.oudlers)},
             field="oudlers",
         )
     if outcome.oudlers > 3:
         raise RuleError(
             "too_many_oudlers",
             gettext_noop("%(oudlers)s oudlers: there are only 3 (Petit, 21, Excuse)"),
-            {"oudlers": outcome.oudlers},
+            {"oudlers": _shown_number(outcome.oudlers)},
             field="oudlers",
         )
-    points = format_half_points(outcome.points_half)
     if not 0 <= outcome.points_half <= TOTAL_HALF_POINTS:
+        half = outcome.points_half
         raise RuleError(
             "points_out_of_range",
             gettext_noop("%(points)s is outside 0..91"),
-            {"points": points},
+            {
+                "points": format_half_points(half)
+                if abs(half) < 10**_SHOWN_DIGITS
+                else format(Decimal(half) / 2, ".3E")
+            },
             field="points",
         )
+    points = format_half_points(outcome.points_half)
     if players == 4 and outcome.points_half % 2 and outcome.chelem.made_by is not None:
         # A half point at 4 players comes only from the Excuse changing camp in the last trick,
         # which a chelem excludes.
@@ -767,29 +827,8 @@ def validate_outcome(outcome: Outcome) -> None:
             {"points": points},
             field="points",
         )
-    # Each oudler guarantees its side 4 points (4.5 less a possible Excuse exchange).
-    if outcome.points_half < 8 * outcome.oudlers:
-        raise RuleError(
-            "points_too_low_for_oudlers",
-            gettext_noop("%(points)s is too few with %(oudlers)s (at least %(minimum)s)"),
-            {
-                "points": _points_text(outcome.points_half),
-                "oudlers": _oudlers_text(outcome.oudlers),
-                "minimum": 4 * outcome.oudlers,
-            },
-            field="points",
-        )
-    if TOTAL_HALF_POINTS - outcome.points_half < 8 * (3 - outcome.oudlers):
-        raise RuleError(
-            "points_too_high_for_oudlers",
-            gettext_noop("%(points)s is too many with %(oudlers)s (at most %(maximum)s)"),
-            {
-                "points": _points_text(outcome.points_half),
-                "oudlers": _oudlers_text(outcome.oudlers),
-                "maximum": 91 - 4 * (3 - outcome.oudlers),
-            },
-            field="points",
-        )
+    # The points a number of oudlers allows are the exact model's bounds, for this contract,
+    # player count and attack (``_validate_feasible``): one refusal, with the exact bound.
     if outcome.petit_au_bout is Side.DEFENCE and outcome.oudlers == 3:
         raise RuleError(
             "petit_au_bout_impossible",

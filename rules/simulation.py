@@ -141,9 +141,12 @@ def preferred_contract(
     return None
 
 
-def _choose_ecart(cards: Sequence[Card], size: int) -> list[Card]:
-    """Discard to create voids and bank points: short suits first, highest value first."""
-    plain = [card for card in cards if card.suit in PLAIN_SUITS and can_discard(card)]
+def _choose_ecart(cards: Sequence[Card], size: int, ruleset: Ruleset = FFT) -> list[Card]:
+    """Discard to create voids and bank points: short suits first, highest value first.
+
+    Kings go only where the ruleset allows them (traditional, version 2), their suits last;
+    trumps only when unavoidable (:func:`rules.play.ecart_trumps_needed`)."""
+    plain = [card for card in cards if card.suit in PLAIN_SUITS and can_discard(card, ruleset)]
     if len(plain) >= size:
         suit_length = {suit: 0 for suit in PLAIN_SUITS}
         kings = {card.suit for card in cards if card.is_king}
@@ -153,17 +156,20 @@ def _choose_ecart(cards: Sequence[Card], size: int) -> list[Card]:
         plain.sort(key=lambda card: (card.suit in kings, suit_length[card.suit], -card.points_half))
         return plain[:size]
     trumps = sorted(
-        (card for card in cards if card.is_trump and can_discard(card)), key=lambda c: c.rank
+        (card for card in cards if card.is_trump and can_discard(card, ruleset)),
+        key=lambda c: c.rank,
     )
     return plain + trumps[: size - len(plain)]
 
 
-def _choose_chelem_ecart(cards: Sequence[Card], size: int) -> list[Card] | None:
+def _choose_chelem_ecart(
+    cards: Sequence[Card], size: int, ruleset: Ruleset = FFT
+) -> list[Card] | None:
     """A chelem-minded écart: discard the plain cards that are not masters (a higher card of
     their suit is out of ``cards``), shortest suits first to make voids, keeping the masters;
     ``None`` when the plain cards that may go are too few (trumps would go: the usual écart)."""
     held = {(card.suit, card.rank) for card in cards}
-    plain = [card for card in cards if card.suit in PLAIN_SUITS and can_discard(card)]
+    plain = [card for card in cards if card.suit in PLAIN_SUITS and can_discard(card, ruleset)]
     if len(plain) < size:
         return None
     length = {suit: sum(1 for card in cards if card.suit is suit) for suit in PLAIN_SUITS}
@@ -457,7 +463,7 @@ def simulate_deal(
     Returns a passed-out :class:`PlayedDeal` when everybody passes and no taker is imposed.
     """
     players = deal.players
-    order = bidding_order(players, deal.dealer)
+    order = bidding_order(players, deal.dealer, ruleset)
     imposed: int | None
     if taker_seat is None:
         imposed = None
@@ -499,11 +505,11 @@ def simulate_deal(
     base = PlayRecord(deal=deal, taker=taker, contract=contract, tricks=(), ruleset=ruleset)
     if contract.taker_sees_chien:
         taken = list(deal.hands[taker]) + list(deal.chien)
-        ecart = tuple(_choose_ecart(taken, len(deal.chien)))
+        ecart = tuple(_choose_ecart(taken, len(deal.chien), ruleset))
         if not (players == 5 and ruleset.calls_king):
             # A chelem-minded écart when the taker's chelem play then wins every trick (or all
             # but one for a traditional petit chelem); the called King's deals keep the usual.
-            chelem_ecart = _choose_chelem_ecart(taken, len(deal.chien))
+            chelem_ecart = _choose_chelem_ecart(taken, len(deal.chien), ruleset)
             if chelem_ecart is not None and set(chelem_ecart) != set(ecart):
                 chelem_base = replace(base, ecart=tuple(chelem_ecart))
                 trial = [sort_cards(hand) for hand in hands_at_play(chelem_base)]

@@ -30,7 +30,7 @@ from clubs.models import ChangeRecord, Competition, Player
 from clubs.phone_codes import new_phone_code
 from rules import enums
 from rules.duplicate import DUPLICATE_SEATS
-from rules.ruleset import Ruleset, ruleset_from_dict
+from rules.ruleset import FFT, Ruleset, ruleset_from_dict, ruleset_to_dict
 from tournaments.movements import Schedule
 
 # The tarot vocabulary as model choices: values (and their order) come from ``rules``, which
@@ -64,8 +64,8 @@ class PoigneeSize(models.TextChoices):
 
 
 def default_ruleset() -> dict[str, object]:
-    """The FFT's rules (``rules.ruleset.FFT``), as an event stores them."""
-    return {"name": "fft"}
+    """The FFT's rules (``rules.ruleset.FFT``), as an event stores them (with the version)."""
+    return ruleset_to_dict(FFT)
 
 
 class Event(Competition):

@@ -82,7 +82,12 @@ def test_organiser_creates_registers_starts(club, players, orga_client) -> None:
     )  # fmt: skip
     assert response.status_code == 302
     tournament = FreeDealTournament.objects.get(name="Vendredi")
-    assert tournament.ruleset == {"name": "traditional", "pousse_multiplier": 3, "flambeuse": True}
+    assert tournament.ruleset == {
+        "name": "traditional",
+        "pousse_multiplier": 3,
+        "flambeuse": True,
+        "version": 2,
+    }
     base = f"/en/organiser/free-deal/{tournament.pk}/do/"
     bad = orga_client.post("/en/organiser/free-deal/new/", {"club": club.pk, "name": "",
                                                            "parties": 99})  # fmt: skip

@@ -27,7 +27,7 @@ from rules.play import (
     required_called_rank,
     validate_play,
 )
-from rules.ruleset import FFT, HOUSE, TRADITIONAL, Ruleset, traditional
+from rules.ruleset import FFT, HOUSE, TRADITIONAL, Ruleset, house, traditional
 from rules.scoring import validate_outcome
 from rules.simulation import PlayedDeal, deal_for_simulation, simulate_deal
 
@@ -281,6 +281,9 @@ CONFIGS = [
         ("traditional", TRADITIONAL, (3, 4, 5)),
         ("house", HOUSE, (3, 4, 5)),
         ("flambeuse", FLAMBEUSE, (5,)),
+        # the rules of version 1 (stored before issue 25) still play legally
+        ("traditional-v1", traditional(version=1), (3, 4, 5)),
+        ("house-v1", house(version=1), (3, 4, 5)),
     )
     for players in counts
 ]

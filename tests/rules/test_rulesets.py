@@ -38,7 +38,7 @@ from rules.cards import DECK, EXCUSE, PETIT, parse_cards
 from rules.deal import Deal
 from rules.enums import ALL_CONTRACTS, FFT_CONTRACTS, Contract, PoigneeSize, Side
 from rules.feasibility import PetitChelem, feasible_points, is_feasible, points_bounds
-from rules.ruleset import Ruleset, ruleset_from_dict
+from rules.ruleset import Ruleset, house, ruleset_from_choice, ruleset_from_dict
 from rules.scoring import (
     Chelem,
     Outcome,
@@ -47,6 +47,9 @@ from rules.scoring import (
 )
 
 FLAMBEUSE = traditional(flambeuse=True)
+# the rules stored before issue 25 (version 1): kept exactly for the competitions stored then
+TRADITIONAL_V1 = traditional(version=1)
+HOUSE_V1 = house(version=1)
 
 
 def _code(call: Any, *args: Any, **kwargs: Any) -> str:
@@ -384,7 +387,9 @@ def test_duplicate_play_follows_the_fft_contracts() -> None:
 
 
 def test_unknown_ruleset_names_are_refused() -> None:
-    assert ruleset_from_dict("house") is HOUSE
+    # a name alone is a stored value too: version 1 (issue 25); a new choice is the current one
+    assert ruleset_from_dict("house") == house(version=1)
+    assert ruleset_from_choice("house") == HOUSE
     assert _code(ruleset_from_dict, "chouette") == "unknown_ruleset"
 
 
@@ -399,6 +404,10 @@ CONFIGS: list[tuple[str, Ruleset, int, tuple[int | None, ...], tuple[bool, ...]]
     ("traditional-4", TRADITIONAL, 4, (None,), (False,)),
     ("traditional-5", TRADITIONAL, 5, (None,), (False, True)),
     ("flambeuse-5", FLAMBEUSE, 5, (None,), (False,)),
+    # version 2: Kings in the traditional écart; version 1 kept
+    ("traditional-3", TRADITIONAL, 3, (None,), (False,)),
+    ("traditional-v1-4", TRADITIONAL_V1, 4, (None,), (False,)),
+    ("house-v1-4", HOUSE_V1, 4, (2, 10), (False,)),
 ]
 PETITS: list[tuple[bool, bool]] = [(False, False), (False, True), (True, False), (True, True)]
 
@@ -476,6 +485,9 @@ REAL_CONFIGS: list[tuple[str, Ruleset, int, int | None, int, str | None]] = [
     ("petit-chelem-4", TRADITIONAL, 4, None, 1, "made"),
     ("petit-chelem-5", TRADITIONAL, 5, None, 2, "made"),
     ("petit-chelem-3", TRADITIONAL, 3, None, 1, "made"),
+    ("traditional-4", TRADITIONAL, 4, None, 1, None),
+    ("traditional-v1-4", TRADITIONAL_V1, 4, None, 1, None),
+    ("house-v1-4-chien-10", HOUSE_V1, 4, 10, 1, None),
 ]
 
 
@@ -490,15 +502,16 @@ def _real_end_state(
 ) -> tuple[int, int, Side | None]:
     """A random end of deal computed from real cards: (attack oudlers, half-points, petit au bout).
 
-    The cards are shared into the chien (an écart without King nor oudler when the taker saw
-    it) and ``T`` tricks; the attack wins ``t`` of them (every trick but one for a petit
-    chelem); the Excuse, played by a random player, goes by the ruleset's rule.
+    The cards are shared into the chien (an écart without oudler, and without King but under
+    the traditional rules of version 2, when the taker saw it) and ``T`` tricks; the attack
+    wins ``t`` of them (every trick but one for a petit chelem); the Excuse, played by a
+    random player, goes by the ruleset's rule.
     """
     tricks = ruleset.hand_size(players, chien_size)
     cards = [card for card in DECK if card is not EXCUSE]
     rng.shuffle(cards)
     if contract.taker_sees_chien:
-        lows = [c for c in cards if not c.is_king and not c.is_oudler]
+        lows = [c for c in cards if (ruleset.ecart_kings or not c.is_king) and not c.is_oudler]
         chien = lows[:chien_size]
     else:
         chien = cards[:chien_size]

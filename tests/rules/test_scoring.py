@@ -188,8 +188,9 @@ def test_attack_chelem_with_the_defence_excuse_counts_87() -> None:
             "points_not_whole",
             "points",
         ),
-        ({"oudlers": 2, "points_half": 14}, "points_too_low_for_oudlers", "points"),
-        ({"oudlers": 1, "points_half": 180}, "points_too_high_for_oudlers", "points"),
+        # one refusal with the exact bound (issue 25): no separate "at most 79" check
+        ({"oudlers": 2, "points_half": 14}, "points_impossible", "points"),
+        ({"oudlers": 1, "points_half": 180}, "points_impossible", "points"),
         (
             {"oudlers": 3, "points_half": 150, "petit_au_bout": Side.DEFENCE},
             "petit_au_bout_impossible",
@@ -503,10 +504,13 @@ def test_side_names_in_messages_are_translated_with_the_message() -> None:
 FRENCH_PLURALS = {
     ("%(number)s oudler", "%(number)s oudlers"): ("%(number)s bout", "%(number)s bouts"),
     ("%(number)s point", "%(number)s points"): ("%(number)s point", "%(number)s points"),
+    ("%(number)s player", "%(number)s players"): ("%(number)s joueur", "%(number)s joueurs"),
 }
 FRENCH = {
-    "%(points)s is too few with %(oudlers)s (at least %(minimum)s)": (
-        "%(points)s, c'est trop peu avec %(oudlers)s (au moins %(minimum)s)"
+    "with %(oudlers)s in %(contract)s at %(players)s, the attack's cards are worth from "
+    "%(minimum)s to %(maximum)s, not %(points)s": (
+        "avec %(oudlers)s en %(contract)s à %(players)s, les cartes de l'attaque valent de "
+        "%(minimum)s à %(maximum)s, pas %(points)s"
     ),
     "expected a whole number, got %(value)s": "nombre entier attendu, reçu %(value)s",
 }
@@ -521,15 +525,22 @@ def french_ngettext(singular: str, plural: str, count: int) -> str:
     return forms[1] if count > 1 else forms[0]  # French: plural=(n > 1)
 
 
+# Too few or too many points for the oudlers: one refusal, the exact model's bounds (#25).
 @pytest.mark.parametrize(
     ("oudlers", "points_half", "english", "french"),
     [
-        (1, 6, "3 points is too few with 1 oudler (at least 4)",
-         "3 points, c'est trop peu avec 1 bout (au moins 4)"),
-        (2, 2, "1 point is too few with 2 oudlers (at least 8)",
-         "1 point, c'est trop peu avec 2 bouts (au moins 8)"),
-        (3, 1, "0.5 points is too few with 3 oudlers (at least 12)",
-         "0.5 points, c'est trop peu avec 3 bouts (au moins 12)"),
+        (0, 170, "with 0 oudlers in Garde at 3 players, the attack's cards are worth from 4.5 "
+                 "to 77.5 points, not 85",
+         "avec 0 bout en Garde à 3 joueurs, les cartes de l'attaque valent de 4.5 à 77.5 "
+         "points, pas 85"),
+        (1, 6, "with 1 oudler in Garde at 3 players, the attack's cards are worth from 8.5 "
+               "to 81.5 points, not 3",
+         "avec 1 bout en Garde à 3 joueurs, les cartes de l'attaque valent de 8.5 à 81.5 "
+         "points, pas 3"),
+        (2, 20, "with 2 oudlers in Garde at 3 players, the attack's cards are worth from 12.5 "
+                "to 86 points, not 10",
+         "avec 2 bouts en Garde à 3 joueurs, les cartes de l'attaque valent de 12.5 à 86 "
+         "points, pas 10"),
     ],
 )  # fmt: skip
 def test_counts_take_the_plural_of_each_language(
@@ -537,14 +548,11 @@ def test_counts_take_the_plural_of_each_language(
 ) -> None:
     with pytest.raises(RuleError) as error:
         validate_outcome(outcome(players=3, oudlers=oudlers, points_half=points_half))
-    assert error.value.code == "points_too_low_for_oudlers"
+    assert error.value.code == "points_impossible"
     assert error.value.message == english
     assert error.value.translated(french_gettext, french_ngettext) == french
-    assert error.value.to_dict()["params"] == {
-        "points": format_half_points(points_half),
-        "oudlers": oudlers,
-        "minimum": 4 * oudlers,
-    }
+    params = error.value.to_dict()["params"]
+    assert (params["oudlers"], params["points"]) == (oudlers, format_half_points(points_half))
 
 
 def test_translated_finds_ngettext_next_to_gettext(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -560,7 +568,7 @@ def test_translated_finds_ngettext_next_to_gettext(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(sys.modules, "fake_translation", module)
     with pytest.raises(RuleError) as error:
         validate_outcome(outcome(players=3, oudlers=1, points_half=6))
-    assert error.value.translated(gettext) == "3 points, c'est trop peu avec 1 bout (au moins 4)"
+    assert error.value.translated(gettext).startswith("avec 1 bout en Garde à 3 joueurs")
 
 
 def test_type_errors_are_one_sentence_each() -> None:

@@ -21,7 +21,7 @@ def test_a_new_event_plays_the_fft_rules() -> None:
         club=ClubFactory(), name="Open", date="2026-12-05", format="individual"
     )
     event = Event.objects.get(pk=event.pk)
-    assert event.ruleset == {"name": "fft"}
+    assert event.ruleset == {"name": "fft", "version": 2}  # the rules version (issue 25)
     assert event.rules == FFT
     assert event.rules.is_fft
 
@@ -48,10 +48,11 @@ def test_the_stored_ruleset_is_read_back_with_its_parameters() -> None:
         ruleset={"name": "traditional", "pousse_multiplier": 3, "flambeuse": True}
     )
     event = Event.objects.get(pk=event.pk)
-    assert event.rules == traditional(3, flambeuse=True)
+    # stored without a version: version 1, the rules it was played under (issue 25)
+    assert event.rules == traditional(3, flambeuse=True, version=1)
     assert event.rules.name is RulesetName.TRADITIONAL
     # A change of the stored value is seen by the same instance.
-    event.ruleset = {"name": "house"}
+    event.ruleset = {"name": "house", "version": 2}
     assert event.rules == HOUSE
 
 

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection, connections, transaction
+from django.utils import translation
 
 from clubs.errors import DomainError
 from tests.builders import GARDE_46, first_play, running_event
@@ -105,26 +106,42 @@ def test_second_entry_is_a_conflict_carrying_the_stored_result(event):
 
 
 @pytest.mark.parametrize(
-    ("outcome", "field"),
+    ("outcome", "field", "label"),
     [
-        ({"contract": "garde", "oudlers": 2, "points": 95}, "points"),
-        ({"contract": "garde", "oudlers": 4, "points": 46}, "oudlers"),
-        ({"contract": "prise", "oudlers": 2, "points": 46}, "contract"),
-        ({"contract": "pass", "oudlers": 2, "points": 46}, "contract"),
-        ({"contract": "garde", "oudlers": 2}, "points"),
-        ({**GARDE_46, "petit_au_bout": "nobody"}, "petit_au_bout"),
-        ({**GARDE_46, "poignees": [{"side": "attack", "size": "huge"}]}, "poignees[0].size"),
-        ({**GARDE_46, "colour": "red"}, "colour"),
+        ({"contract": "garde", "oudlers": 2, "points": 95}, "points", "points"),
+        ({"contract": "garde", "oudlers": 4, "points": 46}, "oudlers", "oudlers"),
+        ({"contract": "prise", "oudlers": 2, "points": 46}, "contract", "contract"),
+        ({"contract": "pass", "oudlers": 2, "points": 46}, "contract", "contract"),
+        ({"contract": "garde", "oudlers": 2}, "points", "points"),
+        ({**GARDE_46, "petit_au_bout": "nobody"}, "petit_au_bout", "petit au bout"),
+        (
+            {**GARDE_46, "poignees": [{"side": "attack", "size": "huge"}]},
+            "poignees[0].size",
+            "poignée 1, size",
+        ),
+        ({**GARDE_46, "colour": "red"}, "colour", "colour"),
     ],
 )
-def test_invalid_outcome_names_the_field_and_stores_nothing(event, outcome, field):
+def test_invalid_outcome_names_the_field_and_stores_nothing(event, outcome, field, label):
     table, deal, _ = first_play(event)
     before = state(event)
     with pytest.raises(DomainError) as caught:
         table_result_submit(table=table, deal=deal, outcome=outcome)
     assert caught.value.field == field
-    assert caught.value.describe().startswith(f"{field}: ")
+    # The message names the field by its label; the field key keeps its identifier.
+    assert caught.value.describe().startswith(f"{label}: ")
     assert state(event) == before
+
+
+def test_the_message_names_the_field_by_its_french_label(event):
+    table, deal, _ = first_play(event)
+    with translation.override("fr"):
+        with pytest.raises(DomainError) as caught:
+            table_result_submit(
+                table=table, deal=deal, outcome={"contract": "garde", "oudlers": 4, "points": 46}
+            )
+        assert caught.value.describe().startswith("bouts: ")
+    assert caught.value.field == "oudlers"  # the field key keeps its identifier
 
 
 def test_taker_seat_other_than_the_etuis_is_refused(event):

@@ -24,7 +24,7 @@ from django.utils.translation import gettext, ngettext
 
 from rules import RuleError, Ruleset, outcome_from_dict, score_deal
 from rules.enums import DEFAULT_POUSSE_MULTIPLIER
-from rules.ruleset import RulesetName, ruleset_from_dict
+from rules.ruleset import RulesetName, ruleset_from_choice
 from tournaments.management.base import OneLineErrorCommand
 
 
@@ -63,7 +63,7 @@ class Command(OneLineErrorCommand):
         name = options.get("ruleset") or RulesetName.FFT.value
         multiplier = options.get("pousse_multiplier")
         flambeuse = bool(options.get("flambeuse"))
-        ruleset = ruleset_from_dict({"name": str(name).strip().lower()})
+        ruleset = ruleset_from_choice({"name": str(name).strip().lower()})
         if ruleset.name is not RulesetName.TRADITIONAL:
             if multiplier is not None or flambeuse:
                 message = gettext(
@@ -74,7 +74,7 @@ class Command(OneLineErrorCommand):
         data: dict[str, object] = {"name": ruleset.name.value, "flambeuse": flambeuse}
         if multiplier is not None:
             data["pousse_multiplier"] = multiplier
-        return ruleset_from_dict(data)
+        return ruleset_from_choice(data)
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:

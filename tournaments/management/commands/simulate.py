@@ -30,7 +30,7 @@ from rules import RuleError
 from rules.deal import next_seat
 from rules.i18n import gettext_noop
 from rules.record import record_to_json
-from rules.ruleset import Ruleset, RulesetName, ruleset_from_dict
+from rules.ruleset import Ruleset, RulesetName, ruleset_from_choice
 from rules.simulation import deal_for_simulation, simulate_deal
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.management.commands.play import rule_error_line
@@ -75,7 +75,7 @@ class Command(OneLineErrorCommand):
 
     def _ruleset(self, options: dict[str, Any]) -> Ruleset:
         name = str(options["ruleset"]).strip().lower()
-        ruleset = ruleset_from_dict({"name": name})
+        ruleset = ruleset_from_choice({"name": name})
         multiplier, flambeuse = options["pousse_multiplier"], options["flambeuse"]
         if ruleset.name is not RulesetName.TRADITIONAL:
             if multiplier is not None or flambeuse:
@@ -87,7 +87,7 @@ class Command(OneLineErrorCommand):
         data: dict[str, object] = {"name": name, "flambeuse": flambeuse}
         if multiplier is not None:
             data["pousse_multiplier"] = multiplier
-        return ruleset_from_dict(data)
+        return ruleset_from_choice(data)
 
     def handle(self, *args: Any, **options: Any) -> None:
         players, count = options["players"], options["count"]

@@ -48,6 +48,7 @@ from clubs.access import user_directs, visible_or_404, visible_to
 from clubs.api import ErrorSerializer
 from clubs.errors import DomainError
 from clubs.phone_codes import PhoneCodeAPIView
+from rules.errors import field_label
 from tournaments import selectors, services
 from tournaments.api.serializers import (
     DealSerializer,
@@ -81,11 +82,13 @@ def error_response(error: DomainError) -> Response:
 
 
 def invalid_input_response(errors: dict[str, Any]) -> Response:
-    """400 for a malformed request body: each message is prefixed with its field name."""
+    """400 for a malformed request body: each message is prefixed with its field's name, in
+    the language of the answer (the keys of ``errors`` keep the identifiers)."""
     named: dict[str, list[str]] = {}
     for field, messages in errors.items():
         items = messages if isinstance(messages, list) else [messages]
-        named[field] = [f"{field}: {message}" for message in items]
+        label = field_label(field, _)
+        named[field] = [f"{label}: {message}" for message in items]
     first = next(iter(named.values()))[0] if named else _("invalid input")
     return Response(
         {"code": "invalid", "detail": first, "errors": named}, status=status.HTTP_400_BAD_REQUEST

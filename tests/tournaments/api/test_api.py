@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.utils import translation
 from rest_framework.test import APIClient
 
+from rules.errors import field_label
 from tests.builders import GARDE_46, first_play, running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments.models import Event, ResultChange, TableResult
@@ -85,7 +87,9 @@ def test_invalid_entry_is_400_naming_the_field_and_changes_nothing(client, event
     errors = response.json()["errors"]
     assert list(errors) == [key]
     field = key.removeprefix("outcome.")
-    assert errors[key][0].startswith(f"{field}: ")
+    with translation.override("fr"):  # the API answers in French by default
+        label = field_label(field, translation.gettext)
+    assert errors[key][0].startswith(f"{label}: ")  # the translated name of the field
     assert stored(event) == before
 
 

@@ -47,8 +47,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.access import directs, user_directs
 from clubs.errors import DomainError
 from clubs.forms import add_error, error_field
+from clubs.phone import PhoneCard
 from clubs.phone_codes import phone_page
-from tournaments import forms, selectors, services, table_scope
+from tournaments import forms, presentation, selectors, services, table_scope
 from tournaments.errors import ResultConflict, ResultReplay
 from tournaments.forms import ArtificialForm, CorrectionForm, DealOutcomeForm, ReasonForm
 from tournaments.models import (
@@ -83,6 +84,25 @@ def _table_url(table: Table, round_number: int | None = None) -> str:
 
 def _round_param(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isdigit() else None
+
+
+@dataclass
+class TableCard(PhoneCard):
+    """A deal on the table's phone page (the kernel's card, with the outcome of its result)."""
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        return selectors.result_outcome(self.result) if self.result is not None else None
+
+
+def _deal_subtitle(deal: Deal) -> str:
+    """ "taker N", and the contract the étui imposes if any."""
+    text = _("taker %(seat)s") % {"seat": presentation.seat_letter(deal.taker_seat)}
+    if deal.imposed_contract:
+        text += " · " + _("%(contract)s imposed") % {
+            "contract": deal.get_imposed_contract_display()
+        }
+    return text
 
 
 @dataclass
@@ -188,7 +208,8 @@ def _render_table_page(
     running = scope.running
     writable = scope.writable_round == play.round_number and not play.sits_out
     visible = scope.visible_results(play)
-    cards = []
+    table_url = _table_url(table, play.round_number)
+    cards: list[TableCard] = []
     for deal in play.deals:
         result = visible.get(deal.pk)
         stored = play.results.get(deal.pk)
@@ -206,13 +227,29 @@ def _render_table_page(
                     selectors.result_outcome(result) if correcting and result else None
                 )
                 form = DealOutcomeForm(deal=deal, prefix=_deal_prefix(deal), initial=initial)
-        hidden = result is None and stored is not None
         cards.append(
-            DealCard(
-                deal=deal, result=result, form=form, hidden=hidden, correctable=correctable,
-                correcting=correcting, focus=focus,
+            TableCard(
+                number=deal.number,
+                title=_("Deal %(n)s") % {"n": deal.number},
+                subtitle=_deal_subtitle(deal),
+                form=form,
+                correcting=correcting,
+                save_url=reverse(
+                    "table:deal_correct" if correcting else "table:deal_save",
+                    args=[table.code, deal.number],
+                ),
+                preview_url=reverse("table:deal_preview", args=[table.code, deal.number]),
+                fields_template="tournaments/entry/_table_deal_fields.html",
+                hidden_inputs={} if correcting else {"round": play.round_number},
+                focus=focus,
+                result=result,
+                result_template="tournaments/entry/_card_result.html",
+                hidden=result is None and stored is not None,
+                correct_url=f"{table_url}&correct={deal.number}" if correctable else None,
+                cancel_url=table_url,
+                extra_template="tournaments/entry/_card_confirm.html",
             )
-        )  # fmt: skip
+        )
     next_places = _next_places(event, play) if _round_done(scope, play) else []
     context = {
         "event": event,

@@ -233,7 +233,7 @@ SPECTACULAR_SETTINGS = {
         "SizeEnum": "tournaments.models.PoigneeSize",
         "RulesetNameEnum": "tournaments.api.serializers.RULESET_NAME_CHOICES",
         # draft / running / finished: events, cups and free-deal tournaments alike
-        "StatusEnum": "tournaments.models.Event.Status",
+        "StatusEnum": "clubs.models.CompetitionStatus",
         "CupMatchStatusEnum": "teammatch.models.CupMatch.Status",
     },
 }

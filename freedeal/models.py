@@ -41,6 +41,12 @@ def empty_list() -> list[object]:
 class FreeDealTournament(Competition):
     code_prefix = "free_deal"
 
+    def get_status_display(self) -> str:  # type: ignore[no-redef]
+        """A draft free-deal tournament is taking its players' registrations."""
+        if self.status == Competition.Status.DRAFT:
+            return str(_("Registration"))
+        return str(Competition.Status(self.status).label)
+
     class TieBreak(models.TextChoices):
         BEST_PARTY = "best_party", _("The better best party, then shared")
         SHARED = "shared", _("Shared place")

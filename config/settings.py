@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "series",
     "freedeal",
     "teammatch",
+    "archives",
     "demo",
 ]
 

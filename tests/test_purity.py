@@ -177,3 +177,11 @@ def test_ruff_bans_the_frameworks_and_every_module_of_the_apps() -> None:
             if (is_module or is_package) and child.stem != pure:
                 expected.add(f"{app}.{child.stem}")
     assert sorted(expected - banned) == []
+
+
+@pytest.mark.parametrize(
+    "package", ["rules", "clubs", "tournaments", "scoring", "series", "freedeal", "teammatch"]
+)
+def test_archives_come_after_every_competition(package: str) -> None:
+    """The archives app reads every kind of competition; none of them imports it."""
+    assert violations(ROOT, package, ("archives",), package) == []

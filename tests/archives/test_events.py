@@ -21,9 +21,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from clubs.models import Player
 from archives import events as archive
 from archives.format import dumps
+from clubs.models import Player
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from scoring.services import standings_recompute
 from tests.builders import enter_round, running_event, scored_event, team_event

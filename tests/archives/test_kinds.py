@@ -433,4 +433,4 @@ def test_the_restore_page_shows_a_refused_archive_as_a_translated_form_error(
     before = counts()
     response = client.post("/organiser/archive/restore/", {"club": club.pk, "file": upload})
     assert response.status_code == 400 and counts() == before
-    assert "a la version 3" in response.content.decode()
+    assert "Cette archive est en version 3" in response.content.decode()

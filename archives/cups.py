@@ -52,7 +52,7 @@ from clubs.errors import DomainError
 from clubs.models import Club, Player
 from clubs.phone_codes import new_phone_code
 from rules.errors import RuleError
-from scoring.core.team_match import QUARTERS, bracket, record_result, score_match
+from scoring.core.team_match import QUARTERS, MatchResult, bracket, record_result, score_match
 from teammatch.models import (
     Cup,
     CupMatch,
@@ -373,10 +373,10 @@ def _check_match(raw: Any, path: str, checked: CheckedCup, dpq: int) -> _Match:
     values = as_object(raw, path, MATCH_KEYS)
     as_int(values["round"], f"{path}.round", 1, 16)
     as_int(values["slot"], f"{path}.slot", 0, SMALL)
-    for key in ("team_a", "team_b", "winner"):
-        number = as_int(values[key], f"{path}.{key}", 1, SMALL, null=True)
+    for side in ("team_a", "team_b", "winner"):
+        number = as_int(values[side], f"{path}.{side}", 1, SMALL, null=True)
         if number is not None and number not in checked.teams:
-            raise refuse(_("no team has this seed"), f"{path}.{key}")
+            raise refuse(_("no team has this seed"), f"{path}.{side}")
     if values["winner"] is not None and values["winner"] not in (
         values["team_a"],
         values["team_b"],
@@ -540,7 +540,7 @@ def _replayed_bracket(cup: Cup, seed_of: Mapping[int, int]) -> list[dict[str, An
     teams = list(CupTeam.objects.filter(cup=cup).order_by("seed"))
     name_seed = {team.name: team.seed for team in teams}
     current = bracket([team.name for team in teams], tie_break_of(cup))
-    scored: dict[tuple[int, int], Any] = {}
+    scored: dict[tuple[int, int], MatchResult] = {}
     matches = CupMatch.objects.filter(cup=cup).select_related("team_a", "team_b")
     for match in matches.order_by("round", "slot"):
         if match.bye or match.status != CupMatch.Status.FINISHED:
@@ -555,7 +555,7 @@ def _replayed_bracket(cup: Cup, seed_of: Mapping[int, int]) -> list[dict[str, An
     rows = []
     for pure_round in current.rounds:
         for pure in pure_round:
-            result = scored.get((pure.round, pure.slot))
+            decided = scored.get((pure.round, pure.slot))
             rows.append(
                 {
                     "round": pure.round,
@@ -564,9 +564,9 @@ def _replayed_bracket(cup: Cup, seed_of: Mapping[int, int]) -> list[dict[str, An
                     "team_b": seed(pure.team_b),
                     "bye": pure.bye,
                     "winner": seed(pure.winner),
-                    "decided_by": "bye" if pure.bye else (result.decided_by if result else ""),
-                    "pm_a": result.pm_a if result else None,
-                    "net_a": result.net_a if result else None,
+                    "decided_by": "bye" if pure.bye else (decided.decided_by if decided else ""),
+                    "pm_a": decided.pm_a if decided else None,
+                    "net_a": decided.net_a if decided else None,
                 }
             )
     return rows
@@ -611,11 +611,11 @@ def restore_checked_cup(
     players = [matcher.resolve(data) for data in checked.players]
     report.players_matched, report.players_created = matcher.matched, matcher.created
     teams: dict[int, CupTeam] = {}
-    for seed, team in sorted(checked.teams.items()):
-        teams[seed] = CupTeam.objects.create(cup=cup, seed=seed, name=team["name"])
+    for seed, archived in sorted(checked.teams.items()):
+        teams[seed] = CupTeam.objects.create(cup=cup, seed=seed, name=archived["name"])
         CupTeamPlayer.objects.bulk_create(
             CupTeamPlayer(cup=cup, team=teams[seed], player=players[number - 1])
-            for number in team["players"]
+            for number in archived["players"]
         )
 
     def team(seed: int | None) -> CupTeam | None:

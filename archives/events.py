@@ -8,14 +8,17 @@ rows refer to each other by natural references (deal numbers, table numbers, ent
 team numbers, section names), so an archive restores on any server.
 
 - :func:`archive_event` builds the document of an event (a plain event or a simultaneous; a
-  section is archived with its simultaneous); :func:`dumps` writes it (stable key order, one
-  line per row).
+  section is archived with its simultaneous); ``archives.format.dumps`` writes it (stable key
+  order, one line per row).
 - :func:`restore_archive` reads a file, checks it entirely (schema, version, every value and
   every reference) before writing anything, then in one transaction creates the event in the
-  club given, matches players by licence (or creates them), restores results, history,
+  club given, matches players by licence (or creates them, ``archives.players``), restores
+  results, history,
   penalties and the archived standings, and finally recomputes the standings and compares
   them with the archived ones (:attr:`RestoreReport.verified`). Any refusal raises
   :class:`ArchiveError` (a translated ``DomainError``) and stores nothing.
+- :func:`check_archive` and :func:`restore_checked` are the two halves of a restore, so that
+  a series archive (``archives.series``) checks and restores its embedded events with them.
 
 Table codes are table phones' credentials: a restore gives every table a new code unless asked
 to keep the archived ones (``keep_table_codes``), so that an archive file never opens entry on

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "series",
     "freedeal",
     "teammatch",
+    "archives",
     "demo",
     # Dev-only: benchmarks, load test, scale builder (their management commands).
     "bench",

@@ -20,6 +20,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from archives.urls import public_urlpatterns as archive_public_urlpatterns
+from scoring.urls import urlpatterns as public_urlpatterns
+
 #: The main endpoints the API root lists: key -> path under /api/v1/ ({…}: a path parameter).
 API_ENDPOINTS = {
     "events": "events/",
@@ -106,10 +109,12 @@ urlpatterns += i18n_patterns(
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("tournaments.urls")),
-    path("", include("scoring.urls")),
+    # The public pages, and the event archive pages under their historical public: names.
+    path("", include(([*public_urlpatterns, *archive_public_urlpatterns], "public"))),
     path("", include("series.urls")),
     path("", include("freedeal.urls")),
     path("", include("teammatch.urls")),
+    path("", include("archives.urls")),
     prefix_default_language=False,
 )
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import archive, exports
+from scoring.views import exports
 from scoring.views.public import deals, events, movement, players, ranking, teams
 
 app_name = "public"
@@ -34,11 +34,4 @@ urlpatterns = [
         exports.results_export,
         name="export_results",
     ),
-    # The organiser's archive pages (under organiser/, like every organiser screen).
-    path(
-        "organiser/events/<int:pk>/archive/",
-        archive.organiser_archive,
-        name="organiser_archive",
-    ),
-    path("organiser/archive/restore/", archive.organiser_restore, name="organiser_restore"),
 ]

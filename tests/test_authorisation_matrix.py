@@ -173,6 +173,11 @@ MATRIX: dict[str, dict[str, str]] = {
     # organises (a form error otherwise).
     "public:organiser_archive": {"GET": "LLLLADA", "POST": "LLLLMMM"},
     "public:organiser_restore": {"GET": "LLLLAAA", "POST": "LLLLVVV"},
+    # The archives of a cup, a free-deal tournament and a series (with its events): their
+    # club's organisers only, like every organiser screen (404 for others).
+    "archives:cup": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "archives:free_deal": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "archives:series": {"GET": "LLLLADA", "POST": "LLLLMMM"},
     # Series (the event's club's, public, holding the event): its pages and export for
     # everybody; its organiser screens for the club's organisers (404 for others); an empty
     # POST shows the creation form (as for events), an empty formula or no event chosen is
@@ -469,6 +474,12 @@ def build_call(world: World, route: Route, role: str) -> Call:
         values["number"] = world.later_match_deal if role == "table_later" else world.match_deal
         if role in ("table_open", "table_later"):
             values["code"] = world.room_code
+    if name.startswith("archives:"):
+        # the archive downloads: the world's cup, free-deal tournament or series
+        kind = name.removeprefix("archives:")
+        values["pk"] = {"cup": world.cup_id, "free_deal": world.free_deal_id}.get(
+            kind, world.series_id
+        )
     path = "/" + route.pattern
     for key, value in values.items():
         for converter in ("int", "str", "path", "slug", ""):

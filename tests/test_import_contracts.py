@@ -108,6 +108,13 @@ def test_the_tree_keeps_every_contract(tmp_path: Path) -> None:
             id="the kernel imports a feature app",
         ),
         pytest.param(
+            "scoring.planted",
+            "import archives.events",
+            "archives-on-top",
+            "scoring.planted -> archives.events",
+            id="a competition app imports archives",
+        ),
+        pytest.param(
             "demo.planted",
             "import bench.scale",
             "no-demo-no-bench",

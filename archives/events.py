@@ -8,14 +8,17 @@ rows refer to each other by natural references (deal numbers, table numbers, ent
 team numbers, section names), so an archive restores on any server.
 
 - :func:`archive_event` builds the document of an event (a plain event or a simultaneous; a
-  section is archived with its simultaneous); :func:`dumps` writes it (stable key order, one
-  line per row).
+  section is archived with its simultaneous); ``archives.format.dumps`` writes it (stable key
+  order, one line per row).
 - :func:`restore_archive` reads a file, checks it entirely (schema, version, every value and
   every reference) before writing anything, then in one transaction creates the event in the
-  club given, matches players by licence (or creates them), restores results, history,
+  club given, matches players by licence (or creates them, ``archives.players``), restores
+  results, history,
   penalties and the archived standings, and finally recomputes the standings and compares
   them with the archived ones (:attr:`RestoreReport.verified`). Any refusal raises
   :class:`ArchiveError` (a translated ``DomainError``) and stores nothing.
+- :func:`check_archive` and :func:`restore_checked` are the two halves of a restore, so that
+  a series archive (``archives.series``) checks and restores its embedded events with them.
 
 Table codes are table phones' credentials: a restore gives every table a new code unless asked
 to keep the archived ones (``keep_table_codes``), so that an archive file never opens entry on
@@ -24,18 +27,39 @@ another server.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from archives.format import (
+    BIG,
+    MAX_BYTES,
+    POSITIVE,
+    SMALL,
+    TEXT,
+    ArchiveError,
+    as_bool,
+    as_choice,
+    as_date,
+    as_decimal,
+    as_int,
+    as_list,
+    as_moment,
+    as_object,
+    as_text,
+    check_envelope,
+    dec,
+    filename,
+    iso,
+    parse_archive,
+    refuse,
+)
+from archives.players import PlayerMatcher, check_player, player_ref
 from clubs.errors import DomainError
 from clubs.models import Club, Player
 from clubs.phone_codes import new_phone_code
@@ -62,11 +86,6 @@ from tournaments.services import is_simultaneous
 
 SCHEMA = "duplitarot-event-archive"
 VERSION = 1
-#: The largest archive read (the web form has its own, smaller limit).
-MAX_BYTES = 256 * 1024 * 1024
-#: No archive nests deeper than a poignée inside an outcome inside a history line (about 12).
-MAX_DEPTH = 32
-
 SEATS = tuple(DUPLICATE_SEATS)
 #: The snapshot data's keys holding quadrette match sheets (public ones, the organisers' ones).
 MATCH_KEYS = ("matches", "matches_all")
@@ -77,22 +96,7 @@ HAND_COLUMNS = ("section", "deal", "table", "seat", "slot", "round", "mark", "mp
                 "top", "percentage", "artificial")  # fmt: skip
 
 
-class ArchiveError(DomainError):
-    """A file that is not a restorable archive; nothing was written."""
-
-    def __init__(self, message: str, path: str = "") -> None:
-        super().__init__("archive_invalid", f"{path}: {message}" if path else message)
-
-
 # =============================================================================== export
-
-
-def _iso(value: dt.datetime | None) -> str | None:
-    return None if value is None else value.astimezone(dt.UTC).isoformat()
-
-
-def _dec(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)
 
 
 @dataclass
@@ -115,19 +119,6 @@ class _Refs:
         if team_id not in self.team_number or event_id not in self.section_of_event:
             return None
         return {"section": self.section_of_event[event_id], "number": self.team_number[team_id]}
-
-
-def _player(player: Player | None, event: Event) -> dict[str, Any] | None:
-    if player is None:
-        return None
-    return {
-        "first_name": player.first_name,
-        "last_name": player.last_name,
-        "licence": player.licence,
-        "series": player.series,
-        "club": None if player.club is None else player.club.name,
-        "event_club": player.club_id is not None and player.club_id == event.club_id,
-    }
 
 
 def _seats_slots(seats: Any, slot_of: Mapping[int, int]) -> Any:
@@ -191,7 +182,7 @@ def _event_block(event: Event, refs: _Refs) -> dict[str, Any]:
                 "phantom": entrant.phantom,
                 "line": entrant.line,
                 "team": None if entrant.team is None else entrant.team.number,
-                "player": _player(entrant.player, event),
+                "player": player_ref(entrant.player, event.club_id),
             }
             for entrant in sorted(entrants, key=lambda e: e.slot)
         ],
@@ -228,13 +219,13 @@ def _event_block(event: Event, refs: _Refs) -> dict[str, Any]:
                 "margin": result.margin,
                 "value": result.value,
                 "marks": result.seat_marks(),
-                "artificial": {seat: _dec(v) for seat, v in result.seat_artificial().items()},  # type: ignore[arg-type]
+                "artificial": {seat: dec(v) for seat, v in result.seat_artificial().items()},  # type: ignore[arg-type]
                 "director_assigned": result.director_assigned,
                 "confirmed": result.confirmed,
                 "entered_via": result.entered_via,
                 "version": result.version,
-                "created_at": _iso(result.created_at),
-                "updated_at": _iso(result.updated_at),
+                "created_at": iso(result.created_at),
+                "updated_at": iso(result.updated_at),
             }
             for result in results
         ],
@@ -245,7 +236,7 @@ def _event_block(event: Event, refs: _Refs) -> dict[str, Any]:
                 "action": change.action,
                 "by": change.actor_label
                 or ("" if change.actor is None else change.actor.get_username()),
-                "at": _iso(change.at),
+                "at": iso(change.at),
                 "reason": change.reason,
                 "before": _picture(change.before, slot_of),
                 "after": _picture(change.after, slot_of),
@@ -256,10 +247,10 @@ def _event_block(event: Event, refs: _Refs) -> dict[str, Any]:
             {
                 "slot": None if penalty.entrant_id is None else slot_of.get(penalty.entrant_id),
                 "team": None if penalty.team_id is None else refs.team_number[penalty.team_id],
-                "points": _dec(penalty.points),
+                "points": dec(penalty.points),
                 "reason": penalty.reason,
                 "by": None if penalty.created_by is None else penalty.created_by.get_username(),
-                "created_at": _iso(penalty.created_at),
+                "created_at": iso(penalty.created_at),
             }
             for penalty in penalties
         ],
@@ -326,12 +317,12 @@ def _ranking_row(
         "team": None
         if entry.team_id is None
         else refs.team(entry.team_id, event_of_team.get(entry.team_id, -1)),
-        "percentage": _dec(entry.percentage),
-        "penalty": _dec(entry.penalty),
+        "percentage": dec(entry.percentage),
+        "penalty": dec(entry.penalty),
         "marks_total": entry.marks_total,
         "deals_played": entry.deals_played,
         "points_de_match": entry.points_de_match,
-        "victory_points": _dec(entry.victory_points),
+        "victory_points": dec(entry.victory_points),
     }
     if HAS_PUBLISHED:
         row["published"] = bool(getattr(entry, "published", True))
@@ -381,7 +372,7 @@ def _standings_block(event: Event, members: Sequence[Event], refs: _Refs) -> dic
     rankings.sort(key=_ranking_order(section_index))
     return {
         "results_version": snapshot.results_version,
-        "computed_at": _iso(snapshot.computed_at),
+        "computed_at": iso(snapshot.computed_at),
         "complete": snapshot.complete,
         "results_expected": snapshot.results_expected,
         "results_entered": snapshot.results_entered,
@@ -401,7 +392,7 @@ def _standings_block(event: Event, members: Sequence[Event], refs: _Refs) -> dic
                     h["mp_num"],
                     h["mp_den"],
                     h["top"],
-                    _dec(h["percentage"]),
+                    dec(h["percentage"]),
                     h["artificial"],
                 ]
                 for h in hands
@@ -440,266 +431,27 @@ def archive_event(event: Event) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "version": VERSION,
-        "exported_at": _iso(timezone.now()),
+        "exported_at": iso(timezone.now()),
         "event": block,
         "standings": standings,
     }
 
 
-def _compact(value: Any) -> bool:
-    return isinstance(value, list) and all(not isinstance(v, dict | list) for v in value)
-
-
-def _write(value: Any, indent: int, out: list[str]) -> None:
-    """Pretty JSON whose lists of scalars (and rows of hands) stay on one line."""
-    pad = " " * indent
-    if isinstance(value, dict) and value:
-        out.append("{\n")
-        for index, (key, item) in enumerate(value.items()):
-            out.append(f"{pad} {json.dumps(key, ensure_ascii=False)}: ")
-            _write(item, indent + 1, out)
-            out.append(",\n" if index < len(value) - 1 else "\n")
-        out.append(pad + "}")
-    elif isinstance(value, list) and value and not _compact(value):
-        rows = all(_compact(item) for item in value)
-        out.append("[\n")
-        for index, item in enumerate(value):
-            out.append(f"{pad} ")
-            if rows:
-                out.append(json.dumps(item, ensure_ascii=False))
-            else:
-                _write(item, indent + 1, out)
-            out.append(",\n" if index < len(value) - 1 else "\n")
-        out.append(pad + "]")
-    else:
-        out.append(json.dumps(value, ensure_ascii=False))
-
-
-def dumps(document: Mapping[str, Any]) -> str:
-    """The archive as text: keys in the document's order, one row per line, UTF-8 safe."""
-    out: list[str] = []
-    _write(document, 0, out)
-    out.append("\n")
-    return "".join(out)
-
-
 def archive_filename(event: Event) -> str:
     """A file name for ``event``'s archive: ``<date>-<name>.duplitarot.json`` (ASCII)."""
-    name = "".join(c if c.isascii() and c.isalnum() else "-" for c in event.name).strip("-")
-    while "--" in name:
-        name = name.replace("--", "-")
-    return f"{event.date:%Y-%m-%d}-{name[:60] or 'event'}.duplitarot.json"
+    return filename(event.date, event.name, "event")
 
 
 # ============================================================================== reading
-
-
-def _refuse(message: str, path: str = "") -> ArchiveError:
-    return ArchiveError(message, path)
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
-def _check_tree(data: Any) -> None:
-    """Nesting no deeper than :data:`MAX_DEPTH`, and no text the database cannot store (NUL
-    characters, lone surrogates), keys included. Iterative: any depth is walked safely."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, float) and not math.isfinite(item):
-            raise _refuse(_("The file holds a number that cannot be read."))
-        if isinstance(item, str):
-            texts: Iterable[str] = (item,)
-        elif isinstance(item, dict):
-            texts = item.keys()
-        else:
-            texts = ()
-        for text in texts:
-            if "\x00" in text:
-                raise _refuse(_("The file contains NUL bytes: it is not a text file."))
-            if not text.isascii():
-                try:
-                    text.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise _refuse(_("The file holds text that is not valid Unicode.")) from None
-        if isinstance(item, dict | list):
-            if depth > MAX_DEPTH:
-                raise _refuse(
-                    _("The file is nested too deeply (at most %(depth)s levels).")
-                    % {"depth": MAX_DEPTH}
-                )
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-
-
-def parse_archive(file: IO[bytes] | bytes | str, *, max_bytes: int = MAX_BYTES) -> Any:
-    """The JSON value of an archive file, or :class:`ArchiveError` (too large, not UTF-8, NUL
-    bytes, not JSON, a number too long, nested too deeply)."""
-    raw: bytes | str = file if isinstance(file, bytes | str) else file.read(max_bytes + 1)
-    if len(raw) > max_bytes:
-        raise _refuse(
-            _("The file is larger than %(size)s MB.") % {"size": max_bytes // (1024 * 1024)}
-        )
-    if isinstance(raw, bytes):
-        if b"\x00" in raw:
-            raise _refuse(_("The file contains NUL bytes: it is not a text file."))
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise _refuse(_("The file is not UTF-8 text.")) from None
-    else:
-        text = raw.removeprefix("\ufeff")
-    if not text.strip():
-        raise _refuse(_("The file is empty."))
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise _refuse(
-            _("The file is not valid JSON (line %(line)s, column %(column)s).")
-            % {"line": exc.lineno, "column": exc.colno}
-        ) from None
-    except RecursionError:
-        raise _refuse(_("The file is nested too deeply.")) from None
-    except ValueError:  # NaN / Infinity, or an integer of thousands of digits
-        raise _refuse(_("The file holds a number that cannot be read.")) from None
-    _check_tree(data)
-    return data
-
-
-# --------------------------------------------------------------------------- values
-
-
-def _object(value: Any, path: str, keys: Sequence[str]) -> dict[str, Any]:
-    """``value`` as an object holding exactly ``keys``."""
-    if not isinstance(value, dict):
-        raise _refuse(_("an object is expected"), path)
-    for key in value:
-        if key not in keys:
-            raise _refuse(_("unknown key"), f"{path}.{key}" if path else str(key))
-    for key in keys:
-        if key not in value:
-            raise _refuse(_("this key is missing"), f"{path}.{key}" if path else key)
-    return value
-
-
-def _list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _refuse(_("a list is expected"), path)
-    return value
-
-
-def _int(value: Any, path: str, low: int, high: int, *, null: bool = False) -> Any:
-    if value is None and null:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _refuse(
-            _("a whole number from %(min)s to %(max)s is expected") % {"min": low, "max": high},
-            path,
-        )
-    return value
-
-
-SMALL = 32_767
-POSITIVE = 2_147_483_647
-
-
-def _text(value: Any, path: str, max_length: int | None = None, *, null: bool = False) -> Any:
-    if value is None and null:
-        return None
-    if not isinstance(value, str) or (max_length is not None and len(value) > max_length):
-        raise _refuse(
-            _("text of at most %(max)s characters is expected") % {"max": max_length or "∞"},
-            path,
-        )
-    return value
-
-
-def _bool(value: Any, path: str, *, null: bool = False) -> Any:
-    if value is None and null:
-        return None
-    if not isinstance(value, bool):
-        raise _refuse(_("true or false is expected"), path)
-    return value
-
-
-def _choice(value: Any, path: str, choices: Sequence[str], *, blank: bool = False) -> str:
-    allowed = [*choices, *([""] if blank else [])]
-    if not isinstance(value, str) or value not in allowed:
-        raise _refuse(
-            _("one of %(choices)s is expected")
-            % {"choices": ", ".join(json.dumps(c) for c in allowed)},
-            path,
-        )
-    return value
-
-
-def _decimal(value: Any, path: str, digits: int, *, null: bool = False) -> Decimal | None:
-    """A decimal given as text with at most 2 places and ``digits`` digits in all."""
-    if value is None and null:
-        return None
-    number: Decimal | None = None
-    if isinstance(value, str) and len(value) <= 20:
-        try:
-            number = Decimal(value)
-        except InvalidOperation:
-            number = None
-    limit = Decimal(10) ** (digits - 2)
-    if (
-        number is None
-        or not number.is_finite()
-        or abs(number) >= limit
-        or (number != number.quantize(Decimal("0.01")))
-    ):
-        raise _refuse(
-            _("a decimal number in text, with at most 2 decimals and below %(limit)s, is expected")
-            % {"limit": limit},
-            path,
-        )
-    return number.quantize(Decimal("0.01"))
-
-
-def _date(value: Any, path: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value) if isinstance(value, str) and len(value) == 10 else None  # type: ignore[return-value]
-    except ValueError:
-        pass
-    raise _refuse(_("a date (YYYY-MM-DD) is expected"), path)
-
-
-def _moment(value: Any, path: str, *, null: bool = False) -> dt.datetime | None:
-    if value is None and null:
-        return None
-    moment: dt.datetime | None = None
-    if isinstance(value, str) and len(value) <= 40:
-        try:
-            moment = dt.datetime.fromisoformat(value)
-        except ValueError:
-            moment = None
-    if moment is None or moment.tzinfo is None:
-        raise _refuse(_("a date and time with its time zone (ISO 8601) is expected"), path)
-    return moment
-
-
-def _unique(values: Iterable[Any], path: str) -> None:
-    seen: set[Any] = set()
-    for value in values:
-        if value in seen:
-            raise _refuse(_("%(value)s appears twice") % {"value": json.dumps(value)}, path)
-        seen.add(value)
 
 
 SEAT_CHOICES = [seat.value for seat in Seat]
 SIDE_CHOICES = [side.value for side in Side]
 CONTRACT_CHOICES = [contract.value for contract in Contract]
 
-BIG = 2**63 - 1
-TEXT = 10_000  # reasons, cards: far more than any real one
-
 
 def _seat_map(value: Any, path: str, check: Any) -> dict[str, Any]:
-    mapping = _object(value, path, SEATS)
+    mapping = as_object(value, path, SEATS)
     return {seat: check(mapping[seat], f"{path}.{seat}") for seat in SEATS}
 
 
@@ -747,73 +499,57 @@ class _Section:
     penalties: list[dict[str, Any]]
 
 
-def _check_player(value: Any, path: str) -> dict[str, Any]:
-    keys = ("first_name", "last_name", "licence", "series", "club", "event_club")
-    player = _object(value, path, keys)
-    for key in ("first_name", "last_name"):
-        if not _text(player[key], f"{path}.{key}", 80).strip():
-            raise _refuse(_("text of at most %(max)s characters is expected") % {"max": 80},
-                          f"{path}.{key}")  # fmt: skip
-    licence = _text(player["licence"], f"{path}.licence", 20, null=True)
-    if licence is not None and not licence.strip():
-        raise _refuse(_("a licence number or null is expected"), f"{path}.licence")
-    _text(player["series"], f"{path}.series", 20)
-    _text(player["club"], f"{path}.club", 120, null=True)
-    _bool(player["event_club"], f"{path}.event_club")
-    return player
-
-
 def _check_picture(value: Any, path: str, slots: Mapping[int, Any]) -> None:
     """A history picture: null or an object whose ``seats`` (if any) name the event's slots."""
     if value is None:
         return
     if not isinstance(value, dict):
-        raise _refuse(_("an object is expected"), path)
+        raise refuse(_("an object is expected"), path)
     seats = value.get("seats")
     if seats is None:
         return
     for seat, slot in _seat_map(seats, f"{path}.seats", lambda v, p: v).items():
-        if slot is not None and _int(slot, f"{path}.seats.{seat}", 1, POSITIVE) not in slots:
-            raise _refuse(_("no entrant holds this slot"), f"{path}.seats.{seat}")
+        if slot is not None and as_int(slot, f"{path}.seats.{seat}", 1, POSITIVE) not in slots:
+            raise refuse(_("no entrant holds this slot"), f"{path}.seats.{seat}")
 
 
 def _check_result(raw: Any, path: str, section: _Section) -> dict[str, Any]:
-    result = _object(raw, path, RESULT_KEYS)
-    deal = section.deals.get(_int(result["deal"], f"{path}.deal", 1, SMALL))
+    result = as_object(raw, path, RESULT_KEYS)
+    deal = section.deals.get(as_int(result["deal"], f"{path}.deal", 1, SMALL))
     if deal is None:
-        raise _refuse(_("no deal has this number"), f"{path}.deal")
-    if _int(result["table"], f"{path}.table", 1, SMALL) not in section.tables:
-        raise _refuse(_("no table has this number"), f"{path}.table")
-    _int(result["round"], f"{path}.round", 1, SMALL)
-    kind = _choice(result["kind"], f"{path}.kind", TableResult.Kind.values)
+        raise refuse(_("no deal has this number"), f"{path}.deal")
+    if as_int(result["table"], f"{path}.table", 1, SMALL) not in section.tables:
+        raise refuse(_("no table has this number"), f"{path}.table")
+    as_int(result["round"], f"{path}.round", 1, SMALL)
+    kind = as_choice(result["kind"], f"{path}.kind", TableResult.Kind.values)
 
     def slot(value: Any, where: str) -> Any:
-        if _int(value, where, 1, POSITIVE, null=True) not in (None, *section.entrants):
-            raise _refuse(_("no entrant holds this slot"), where)
+        if as_int(value, where, 1, POSITIVE, null=True) not in (None, *section.entrants):
+            raise refuse(_("no entrant holds this slot"), where)
         return value
 
     _seat_map(result["seats"], f"{path}.seats", slot)
-    _choice(result["taker_seat"], f"{path}.taker_seat", SEAT_CHOICES, blank=True)
-    _choice(result["contract"], f"{path}.contract", CONTRACT_CHOICES, blank=True)
-    _int(result["oudlers"], f"{path}.oudlers", 0, 3, null=True)
-    _int(result["points_half"], f"{path}.points_half", 0, 182, null=True)
-    _choice(result["petit_au_bout"], f"{path}.petit_au_bout", SIDE_CHOICES, blank=True)
-    _list(result["poignees"], f"{path}.poignees")
-    _bool(result["chelem_announced"], f"{path}.chelem_announced")
-    _choice(result["chelem_made_by"], f"{path}.chelem_made_by", SIDE_CHOICES, blank=True)
-    _bool(result["won"], f"{path}.won", null=True)
-    _int(result["margin"], f"{path}.margin", -SMALL - 1, SMALL, null=True)
-    _int(result["value"], f"{path}.value", -POSITIVE - 1, POSITIVE, null=True)
+    as_choice(result["taker_seat"], f"{path}.taker_seat", SEAT_CHOICES, blank=True)
+    as_choice(result["contract"], f"{path}.contract", CONTRACT_CHOICES, blank=True)
+    as_int(result["oudlers"], f"{path}.oudlers", 0, 3, null=True)
+    as_int(result["points_half"], f"{path}.points_half", 0, 182, null=True)
+    as_choice(result["petit_au_bout"], f"{path}.petit_au_bout", SIDE_CHOICES, blank=True)
+    as_list(result["poignees"], f"{path}.poignees")
+    as_bool(result["chelem_announced"], f"{path}.chelem_announced")
+    as_choice(result["chelem_made_by"], f"{path}.chelem_made_by", SIDE_CHOICES, blank=True)
+    as_bool(result["won"], f"{path}.won", null=True)
+    as_int(result["margin"], f"{path}.margin", -SMALL - 1, SMALL, null=True)
+    as_int(result["value"], f"{path}.value", -POSITIVE - 1, POSITIVE, null=True)
     _seat_map(result["marks"], f"{path}.marks",
-              lambda v, p: _int(v, p, -POSITIVE - 1, POSITIVE, null=True))  # fmt: skip
+              lambda v, p: as_int(v, p, -POSITIVE - 1, POSITIVE, null=True))  # fmt: skip
     result["artificial"] = _seat_map(result["artificial"], f"{path}.artificial",
-                                     lambda v, p: _decimal(v, p, 5, null=True))  # fmt: skip
-    _bool(result["director_assigned"], f"{path}.director_assigned")
-    _bool(result["confirmed"], f"{path}.confirmed")
-    _text(result["entered_via"], f"{path}.entered_via", 12)
-    _int(result["version"], f"{path}.version", 0, POSITIVE)
-    result["created_at"] = _moment(result["created_at"], f"{path}.created_at")
-    result["updated_at"] = _moment(result["updated_at"], f"{path}.updated_at")
+                                     lambda v, p: as_decimal(v, p, 5, null=True))  # fmt: skip
+    as_bool(result["director_assigned"], f"{path}.director_assigned")
+    as_bool(result["confirmed"], f"{path}.confirmed")
+    as_text(result["entered_via"], f"{path}.entered_via", 12)
+    as_int(result["version"], f"{path}.version", 0, POSITIVE)
+    result["created_at"] = as_moment(result["created_at"], f"{path}.created_at")
+    result["updated_at"] = as_moment(result["updated_at"], f"{path}.updated_at")
     if kind == TableResult.Kind.PLAYED:
         _check_outcome(result, deal, path)
     return result
@@ -823,7 +559,7 @@ def _check_outcome(result: dict[str, Any], deal: dict[str, Any], path: str) -> N
     """A played result's outcome is legal and its value and marks are the rules' own."""
     half = result["points_half"]
     if half is None or not result["taker_seat"]:
-        raise _refuse(_("a played result needs its outcome"), path)
+        raise refuse(_("a played result needs its outcome"), path)
     outcome = {
         "taker_seat": result["taker_seat"],
         "contract": result["contract"],
@@ -841,72 +577,70 @@ def _check_outcome(result: dict[str, Any], deal: dict[str, Any], path: str) -> N
     try:
         scored = services.outcome_score(deal=stub, outcome=outcome, director=True)
     except DomainError as error:
-        raise _refuse(error.describe(), path) from None
+        raise refuse(error.describe(), path) from None
     fields = scored.fields
     marks = {seat: fields[f"mark_{seat.lower()}"] for seat in SEATS}
     if any(result[key] != fields[key] for key in SCORED_FIELDS) or result["marks"] != marks:
-        raise _refuse(_("the value or the marks are not those of the outcome"), path)
+        raise refuse(_("the value or the marks are not those of the outcome"), path)
 
 
 def _check_event(raw: Any, path: str, keys: Sequence[str]) -> _Section:
-    block = _object(raw, path, keys)
-    name = _text(block["name"], f"{path}.name", 200)
+    block = as_object(raw, path, keys)
+    name = as_text(block["name"], f"{path}.name", 200)
     if not name.strip():
-        raise _refuse(_("the event needs a name"), f"{path}.name")
-    club = _object(block["club"], f"{path}.club", ("name", "city"))
-    _text(club["name"], f"{path}.club.name", 120)
-    _text(club["city"], f"{path}.club.city", 120)
-    block["date"] = _date(block["date"], f"{path}.date")
-    event_format = _choice(block["format"], f"{path}.format", Event.Format.values)
-    _choice(block["status"], f"{path}.status", Event.Status.values)
-    _bool(block["public"], f"{path}.public")
-    _int(block["deals_per_round"], f"{path}.deals_per_round", 1, 12)
-    _int(block["seed"], f"{path}.seed", -BIG - 1, BIG)
-    _bool(block["opponent_confirmation"], f"{path}.opponent_confirmation")
-    _choice(block["ranking"], f"{path}.ranking", Event.Ranking.values)
-    scale = _list(block["pm_scale"], f"{path}.pm_scale")
+        raise refuse(_("the event needs a name"), f"{path}.name")
+    club = as_object(block["club"], f"{path}.club", ("name", "city"))
+    as_text(club["name"], f"{path}.club.name", 120)
+    as_text(club["city"], f"{path}.club.city", 120)
+    block["date"] = as_date(block["date"], f"{path}.date")
+    event_format = as_choice(block["format"], f"{path}.format", Event.Format.values)
+    as_choice(block["status"], f"{path}.status", Event.Status.values)
+    as_bool(block["public"], f"{path}.public")
+    as_int(block["deals_per_round"], f"{path}.deals_per_round", 1, 12)
+    as_int(block["seed"], f"{path}.seed", -BIG - 1, BIG)
+    as_bool(block["opponent_confirmation"], f"{path}.opponent_confirmation")
+    as_choice(block["ranking"], f"{path}.ranking", Event.Ranking.values)
+    scale = as_list(block["pm_scale"], f"{path}.pm_scale")
     if len(scale) > 100:
-        raise _refuse(_("at most 100 thresholds are expected"), f"{path}.pm_scale")
+        raise refuse(_("at most 100 thresholds are expected"), f"{path}.pm_scale")
     for index, threshold in enumerate(scale):
-        _int(threshold, f"{path}.pm_scale[{index}]", 0, POSITIVE)
-    _int(block["results_version"], f"{path}.results_version", 0, POSITIVE)
+        as_int(threshold, f"{path}.pm_scale[{index}]", 0, POSITIVE)
+    as_int(block["results_version"], f"{path}.results_version", 0, POSITIVE)
     schedule = _check_movement(block["movement"], f"{path}.movement", event_format)
     section = _Section(path, block, schedule, {}, {}, {}, {}, {}, [], [])
 
-    for index, raw_team in enumerate(_list(block["teams"], f"{path}.teams")):
+    for index, raw_team in enumerate(as_list(block["teams"], f"{path}.teams")):
         where = f"{path}.teams[{index}]"
-        team = _object(raw_team, where, ("number", "name"))
-        number = _int(team["number"], f"{where}.number", 1, SMALL)
-        if not _text(team["name"], f"{where}.name", 120).strip():
-            raise _refuse(_("the team needs a name"), f"{where}.name")
+        team = as_object(raw_team, where, ("number", "name"))
+        number = as_int(team["number"], f"{where}.number", 1, SMALL)
+        if not as_text(team["name"], f"{where}.name", 120).strip():
+            raise refuse(_("the team needs a name"), f"{where}.name")
         if number in section.teams:
-            raise _refuse(_("%(value)s appears twice") % {"value": number}, f"{where}.number")
+            raise refuse(_("%(value)s appears twice") % {"value": number}, f"{where}.number")
         section.teams[number] = team
 
     licences: set[str] = set()
-    for index, raw_entrant in enumerate(_list(block["entrants"], f"{path}.entrants")):
+    for index, raw_entrant in enumerate(as_list(block["entrants"], f"{path}.entrants")):
         where = f"{path}.entrants[{index}]"
-        entrant = _object(raw_entrant, where, ("slot", "phantom", "line", "team", "player"))
-        slot = _int(entrant["slot"], f"{where}.slot", 1, POSITIVE)
+        entrant = as_object(raw_entrant, where, ("slot", "phantom", "line", "team", "player"))
+        slot = as_int(entrant["slot"], f"{where}.slot", 1, POSITIVE)
         if slot in section.entrants:
-            raise _refuse(_("%(value)s appears twice") % {"value": slot}, f"{where}.slot")
-        phantom = _bool(entrant["phantom"], f"{where}.phantom")
-        _choice(entrant["line"], f"{where}.line", SEAT_CHOICES, blank=True)
-        team_number = _int(entrant["team"], f"{where}.team", 1, SMALL, null=True)
+            raise refuse(_("%(value)s appears twice") % {"value": slot}, f"{where}.slot")
+        phantom = as_bool(entrant["phantom"], f"{where}.phantom")
+        as_choice(entrant["line"], f"{where}.line", SEAT_CHOICES, blank=True)
+        team_number = as_int(entrant["team"], f"{where}.team", 1, SMALL, null=True)
         if team_number is not None and team_number not in section.teams:
-            raise _refuse(_("no team has this number"), f"{where}.team")
+            raise refuse(_("no team has this number"), f"{where}.team")
         if entrant["player"] is None:
             if not phantom:
-                raise _refuse(
-                    _("a player is expected (only a phantom has none)"), f"{where}.player"
-                )
+                raise refuse(_("a player is expected (only a phantom has none)"), f"{where}.player")
         else:
             if phantom:
-                raise _refuse(_("a phantom has no player"), f"{where}.player")
-            player = _check_player(entrant["player"], f"{where}.player")
+                raise refuse(_("a phantom has no player"), f"{where}.player")
+            player = check_player(entrant["player"], f"{where}.player")
             if player["licence"] is not None:
                 if player["licence"] in licences:
-                    raise _refuse(
+                    raise refuse(
                         _("%(value)s appears twice") % {"value": player["licence"]},
                         f"{where}.player.licence",
                     )
@@ -916,75 +650,75 @@ def _check_event(raw: Any, path: str, keys: Sequence[str]) -> _Section:
         document = {entrant.id: entrant.phantom for entrant in schedule.entrants}
         stored = {slot: entrant["phantom"] for slot, entrant in section.entrants.items()}
         if document != stored:
-            raise _refuse(_("the entrants are not the movement's slots"), f"{path}.entrants")
+            raise refuse(_("the entrants are not the movement's slots"), f"{path}.entrants")
 
-    for index, raw_deal in enumerate(_list(block["deals"], f"{path}.deals")):
+    for index, raw_deal in enumerate(as_list(block["deals"], f"{path}.deals")):
         where = f"{path}.deals[{index}]"
-        deal = _object(raw_deal, where, DEAL_KEYS)
-        number = _int(deal["number"], f"{where}.number", 1, SMALL)
+        deal = as_object(raw_deal, where, DEAL_KEYS)
+        number = as_int(deal["number"], f"{where}.number", 1, SMALL)
         if number in section.deals:
-            raise _refuse(_("%(value)s appears twice") % {"value": number}, f"{where}.number")
-        _int(deal["deal_set"], f"{where}.deal_set", 1, SMALL)
-        _choice(deal["dealer_seat"], f"{where}.dealer_seat", SEAT_CHOICES)
-        _choice(deal["taker_seat"], f"{where}.taker_seat", SEAT_CHOICES)
-        _choice(deal["imposed_contract"], f"{where}.imposed_contract", CONTRACT_CHOICES,
+            raise refuse(_("%(value)s appears twice") % {"value": number}, f"{where}.number")
+        as_int(deal["deal_set"], f"{where}.deal_set", 1, SMALL)
+        as_choice(deal["dealer_seat"], f"{where}.dealer_seat", SEAT_CHOICES)
+        as_choice(deal["taker_seat"], f"{where}.taker_seat", SEAT_CHOICES)
+        as_choice(deal["imposed_contract"], f"{where}.imposed_contract", CONTRACT_CHOICES,
                 blank=True)  # fmt: skip
-        _text(deal["cards"], f"{where}.cards", TEXT)
+        as_text(deal["cards"], f"{where}.cards", TEXT)
         section.deals[number] = deal
 
-    for index, raw_table in enumerate(_list(block["tables"], f"{path}.tables")):
+    for index, raw_table in enumerate(as_list(block["tables"], f"{path}.tables")):
         where = f"{path}.tables[{index}]"
-        table = _object(raw_table, where, ("number", "code"))
-        number = _int(table["number"], f"{where}.number", 1, SMALL)
+        table = as_object(raw_table, where, ("number", "code"))
+        number = as_int(table["number"], f"{where}.number", 1, SMALL)
         if number in section.tables:
-            raise _refuse(_("%(value)s appears twice") % {"value": number}, f"{where}.number")
-        if not _text(table["code"], f"{where}.code", 32).strip():
-            raise _refuse(_("a table code is expected"), f"{where}.code")
+            raise refuse(_("%(value)s appears twice") % {"value": number}, f"{where}.number")
+        if not as_text(table["code"], f"{where}.code", 32).strip():
+            raise refuse(_("a table code is expected"), f"{where}.code")
         section.tables[number] = table
 
-    for index, raw_result in enumerate(_list(block["results"], f"{path}.results")):
+    for index, raw_result in enumerate(as_list(block["results"], f"{path}.results")):
         where = f"{path}.results[{index}]"
         result = _check_result(raw_result, where, section)
         key = (result["deal"], result["table"])
         if key in section.results:
-            raise _refuse(_("a second result for this deal and table"), where)
+            raise refuse(_("a second result for this deal and table"), where)
         section.results[key] = result
 
-    for index, raw_change in enumerate(_list(block["history"], f"{path}.history")):
+    for index, raw_change in enumerate(as_list(block["history"], f"{path}.history")):
         where = f"{path}.history[{index}]"
-        change = _object(raw_change, where, ("deal", "table", "action", "by", "at", "reason",
+        change = as_object(raw_change, where, ("deal", "table", "action", "by", "at", "reason",
                                              "before", "after"))  # fmt: skip
-        key = (_int(change["deal"], f"{where}.deal", 1, SMALL),
-               _int(change["table"], f"{where}.table", 1, SMALL))  # fmt: skip
+        key = (as_int(change["deal"], f"{where}.deal", 1, SMALL),
+               as_int(change["table"], f"{where}.table", 1, SMALL))  # fmt: skip
         if key not in section.results:
-            raise _refuse(_("no result for this deal and table"), where)
-        _choice(change["action"], f"{where}.action", ResultChange.Action.values)
-        _text(change["by"], f"{where}.by", 120)
-        change["at"] = _moment(change["at"], f"{where}.at")
-        _text(change["reason"], f"{where}.reason", TEXT)
+            raise refuse(_("no result for this deal and table"), where)
+        as_choice(change["action"], f"{where}.action", ResultChange.Action.values)
+        as_text(change["by"], f"{where}.by", 120)
+        change["at"] = as_moment(change["at"], f"{where}.at")
+        as_text(change["reason"], f"{where}.reason", TEXT)
         _check_picture(change["before"], f"{where}.before", section.entrants)
         _check_picture(change["after"], f"{where}.after", section.entrants)
         section.history.append(change)
 
-    for index, raw_penalty in enumerate(_list(block["penalties"], f"{path}.penalties")):
+    for index, raw_penalty in enumerate(as_list(block["penalties"], f"{path}.penalties")):
         where = f"{path}.penalties[{index}]"
-        penalty = _object(raw_penalty, where, ("slot", "team", "points", "reason", "by",
+        penalty = as_object(raw_penalty, where, ("slot", "team", "points", "reason", "by",
                                                "created_at"))  # fmt: skip
-        slot = _int(penalty["slot"], f"{where}.slot", 1, POSITIVE, null=True)
-        team_number = _int(penalty["team"], f"{where}.team", 1, SMALL, null=True)
+        slot = as_int(penalty["slot"], f"{where}.slot", 1, POSITIVE, null=True)
+        team_number = as_int(penalty["team"], f"{where}.team", 1, SMALL, null=True)
         if (slot is None) == (team_number is None):
-            raise _refuse(_("a penalty names an entrant or a team"), where)
+            raise refuse(_("a penalty names an entrant or a team"), where)
         if slot is not None and slot not in section.entrants:
-            raise _refuse(_("no entrant holds this slot"), f"{where}.slot")
+            raise refuse(_("no entrant holds this slot"), f"{where}.slot")
         if team_number is not None and team_number not in section.teams:
-            raise _refuse(_("no team has this number"), f"{where}.team")
-        points = _decimal(penalty["points"], f"{where}.points", 5)
+            raise refuse(_("no team has this number"), f"{where}.team")
+        points = as_decimal(penalty["points"], f"{where}.points", 5)
         if points is None or points <= 0:
-            raise _refuse(_("a positive number is expected"), f"{where}.points")
+            raise refuse(_("a positive number is expected"), f"{where}.points")
         penalty["points"] = points
-        _text(penalty["reason"], f"{where}.reason", TEXT)
-        _text(penalty["by"], f"{where}.by", 150, null=True)
-        penalty["created_at"] = _moment(penalty["created_at"], f"{where}.created_at")
+        as_text(penalty["reason"], f"{where}.reason", TEXT)
+        as_text(penalty["by"], f"{where}.by", 150, null=True)
+        penalty["created_at"] = as_moment(penalty["created_at"], f"{where}.created_at")
         section.penalties.append(penalty)
     return section
 
@@ -993,16 +727,16 @@ def _check_movement(value: Any, path: str, event_format: str) -> Schedule:
     if value is None:
         return Schedule()
     if not isinstance(value, dict):
-        raise _refuse(_("an object or null is expected"), path)
+        raise refuse(_("an object or null is expected"), path)
     try:
         report = movements.validate(value)
         schedule = Schedule.from_document(value) if report.ok else None
     except (ValueError, KeyError, TypeError, AttributeError, IndexError):
         schedule = None
     if schedule is None:
-        raise _refuse(_("the movement is not valid"), path)
+        raise refuse(_("the movement is not valid"), path)
     if schedule.format != event_format:
-        raise _refuse(_("the movement is for another format"), path)
+        raise refuse(_("the movement is for another format"), path)
     return schedule
 
 
@@ -1024,135 +758,138 @@ class _Checked:
             return self.event
         if isinstance(name, str) and name in self.sections:
             return self.sections[name]
-        raise _refuse(_("no section has this name"), path)
+        raise refuse(_("no section has this name"), path)
 
 
 def _check_ref(value: Any, path: str, checked: _Checked, number_key: str) -> tuple[_Section, int]:
-    ref = _object(value, path, ("section", number_key))
+    ref = as_object(value, path, ("section", number_key))
     member = checked.member(ref["section"], f"{path}.section")
-    number = _int(ref[number_key], f"{path}.{number_key}", 1, POSITIVE)
+    number = as_int(ref[number_key], f"{path}.{number_key}", 1, POSITIVE)
     rows = member.entrants if number_key == "slot" else member.teams
     if number not in rows:
-        raise _refuse(_("this reference does not resolve"), path)
+        raise refuse(_("this reference does not resolve"), path)
     return member, number
 
 
 def _check_standings(raw: Any, path: str, checked: _Checked) -> dict[str, Any] | None:
     if raw is None:
         return None
-    standings = _object(raw, path, STANDINGS_KEYS)
-    _int(standings["results_version"], f"{path}.results_version", 0, POSITIVE)
-    standings["computed_at"] = _moment(standings["computed_at"], f"{path}.computed_at")
-    _bool(standings["complete"], f"{path}.complete")
-    _int(standings["results_expected"], f"{path}.results_expected", 0, POSITIVE)
-    _int(standings["results_entered"], f"{path}.results_entered", 0, POSITIVE)
+    standings = as_object(raw, path, STANDINGS_KEYS)
+    as_int(standings["results_version"], f"{path}.results_version", 0, POSITIVE)
+    standings["computed_at"] = as_moment(standings["computed_at"], f"{path}.computed_at")
+    as_bool(standings["complete"], f"{path}.complete")
+    as_int(standings["results_expected"], f"{path}.results_expected", 0, POSITIVE)
+    as_int(standings["results_entered"], f"{path}.results_entered", 0, POSITIVE)
     data = standings["data"]
     if not isinstance(data, dict):
-        raise _refuse(_("an object is expected"), f"{path}.data")
+        raise refuse(_("an object is expected"), f"{path}.data")
     for key in MATCH_KEYS:
-        for index, sheet in enumerate(_list(data.get(key, []), f"{path}.data.{key}")):
+        for index, sheet in enumerate(as_list(data.get(key, []), f"{path}.data.{key}")):
             where = f"{path}.data.{key}[{index}]"
             if not isinstance(sheet, dict):
-                raise _refuse(_("an object is expected"), where)
+                raise refuse(_("an object is expected"), where)
             for side in ("team_a", "team_b"):
                 if side in sheet:
                     _check_ref(sheet[side], f"{where}.{side}", checked, "number")
-    for index, item in enumerate(_list(data.get("sections", []), f"{path}.data.sections")):
+    for index, item in enumerate(as_list(data.get("sections", []), f"{path}.data.sections")):
         where = f"{path}.data.sections[{index}]"
         if not isinstance(item, dict) or "event" not in item:
-            raise _refuse(_("an object is expected"), where)
+            raise refuse(_("an object is expected"), where)
         checked.member(item["event"], f"{where}.event")
 
-    for index, raw_row in enumerate(_list(standings["rankings"], f"{path}.rankings")):
+    for index, raw_row in enumerate(as_list(standings["rankings"], f"{path}.rankings")):
         where = f"{path}.rankings[{index}]"
         keys = (*RANKING_KEYS, "published") if isinstance(raw_row, dict) and (
             "published" in raw_row) else RANKING_KEYS  # fmt: skip
-        row = _object(raw_row, where, keys)
+        row = as_object(raw_row, where, keys)
         checked.member(row["section"], f"{where}.section")
-        _choice(row["kind"], f"{where}.kind", RankingEntry.Kind.values)
-        _choice(row["line"], f"{where}.line", SEAT_CHOICES, blank=True)
-        _int(row["rank"], f"{where}.rank", 1, POSITIVE)
+        as_choice(row["kind"], f"{where}.kind", RankingEntry.Kind.values)
+        as_choice(row["line"], f"{where}.line", SEAT_CHOICES, blank=True)
+        as_int(row["rank"], f"{where}.rank", 1, POSITIVE)
         if (row["entrant"] is None) == (row["team"] is None):
-            raise _refuse(_("a ranking row names an entrant or a team"), where)
+            raise refuse(_("a ranking row names an entrant or a team"), where)
         if row["entrant"] is not None:
             _check_ref(row["entrant"], f"{where}.entrant", checked, "slot")
         else:
             _check_ref(row["team"], f"{where}.team", checked, "number")
-        row["percentage"] = _decimal(row["percentage"], f"{where}.percentage", 6, null=True)
-        row["penalty"] = _decimal(row["penalty"], f"{where}.penalty", 6)
-        _int(row["marks_total"], f"{where}.marks_total", -POSITIVE - 1, POSITIVE)
-        _int(row["deals_played"], f"{where}.deals_played", 0, POSITIVE)
-        _int(row["points_de_match"], f"{where}.points_de_match", -POSITIVE - 1, POSITIVE,
+        row["percentage"] = as_decimal(row["percentage"], f"{where}.percentage", 6, null=True)
+        row["penalty"] = as_decimal(row["penalty"], f"{where}.penalty", 6)
+        as_int(row["marks_total"], f"{where}.marks_total", -POSITIVE - 1, POSITIVE)
+        as_int(row["deals_played"], f"{where}.deals_played", 0, POSITIVE)
+        as_int(row["points_de_match"], f"{where}.points_de_match", -POSITIVE - 1, POSITIVE,
              null=True)  # fmt: skip
-        row["victory_points"] = _decimal(row["victory_points"], f"{where}.victory_points", 6,
+        row["victory_points"] = as_decimal(row["victory_points"], f"{where}.victory_points", 6,
                                          null=True)  # fmt: skip
-        row["published"] = _bool(row.get("published", True), f"{where}.published")
+        row["published"] = as_bool(row.get("published", True), f"{where}.published")
 
-    hands = _object(standings["hands"], f"{path}.hands", ("columns", "rows"))
+    hands = as_object(standings["hands"], f"{path}.hands", ("columns", "rows"))
     if hands["columns"] != list(HAND_COLUMNS):
-        raise _refuse(_("the columns are not those of this archive version"), f"{path}.hands")
-    for index, row in enumerate(_list(hands["rows"], f"{path}.hands.rows")):
+        raise refuse(_("the columns are not those of this archive version"), f"{path}.hands")
+    for index, row in enumerate(as_list(hands["rows"], f"{path}.hands.rows")):
         where = f"{path}.hands.rows[{index}]"
         if not isinstance(row, list) or len(row) != len(HAND_COLUMNS):
-            raise _refuse(_("a row of %(count)s values is expected") % {"count": len(HAND_COLUMNS)},
+            raise refuse(_("a row of %(count)s values is expected") % {"count": len(HAND_COLUMNS)},
                           where)  # fmt: skip
         section_name, deal, table, seat, slot, rnd, mark, num, den, top, pct, art = row
         member = checked.member(section_name, f"{where}[0]")
-        place = (_int(deal, f"{where}[1]", 1, SMALL), _int(table, f"{where}[2]", 1, SMALL))
+        place = (as_int(deal, f"{where}[1]", 1, SMALL), as_int(table, f"{where}[2]", 1, SMALL))
         if place not in member.results:
-            raise _refuse(_("no result for this deal and table"), where)
-        _choice(seat, f"{where}[3]", SEAT_CHOICES)
-        if _int(slot, f"{where}[4]", 1, POSITIVE) not in member.entrants:
-            raise _refuse(_("no entrant holds this slot"), f"{where}[4]")
-        _int(rnd, f"{where}[5]", 0, SMALL)
-        _int(mark, f"{where}[6]", -POSITIVE - 1, POSITIVE, null=True)
-        _int(num, f"{where}[7]", -BIG - 1, BIG)
-        _int(den, f"{where}[8]", 1, POSITIVE)
-        _int(top, f"{where}[9]", 0, POSITIVE, null=True)
-        row[10] = _decimal(pct, f"{where}[10]", 5)
-        _bool(art, f"{where}[11]")
+            raise refuse(_("no result for this deal and table"), where)
+        as_choice(seat, f"{where}[3]", SEAT_CHOICES)
+        if as_int(slot, f"{where}[4]", 1, POSITIVE) not in member.entrants:
+            raise refuse(_("no entrant holds this slot"), f"{where}[4]")
+        as_int(rnd, f"{where}[5]", 0, SMALL)
+        as_int(mark, f"{where}[6]", -POSITIVE - 1, POSITIVE, null=True)
+        as_int(num, f"{where}[7]", -BIG - 1, BIG)
+        as_int(den, f"{where}[8]", 1, POSITIVE)
+        as_int(top, f"{where}[9]", 0, POSITIVE, null=True)
+        row[10] = as_decimal(pct, f"{where}[10]", 5)
+        as_bool(art, f"{where}[11]")
     return standings
 
 
-def check_archive(document: Any) -> _Checked:
+def check_archive(document: Any, at: str = "") -> _Checked:
     """Check a parsed archive entirely (schema, version, values, references); nothing is
-    written. Raises :class:`ArchiveError` naming the first fault and where it is."""
-    if not isinstance(document, dict) or document.get("schema") != SCHEMA:
-        raise _refuse(_("This file is not a duplitarot event archive."))
-    version = document.get("version")
-    if version != VERSION:
-        raise _refuse(
-            _("This archive has version %(version)s; this server reads version %(supported)s.")
-            % {"version": json.dumps(version)[:20], "supported": VERSION}
-        )
-    top = _object(document, "", ("schema", "version", "exported_at", "event", "standings"))
-    _moment(top["exported_at"], "exported_at")
+    written. Raises :class:`ArchiveError` naming the first fault and where it is (``at``: the
+    place of an archive embedded in another one, such as a series' events)."""
+
+    def place(key: str) -> str:
+        return f"{at}.{key}" if at else key
+
+    top = check_envelope(
+        document,
+        schema=SCHEMA,
+        version=VERSION,
+        keys=("event", "standings"),
+        not_this_kind=_("This file is not a duplitarot event archive."),
+        path=at,
+    )
     raw_event = top["event"]
-    event = _check_event(raw_event, "event", (*EVENT_KEYS, "simultaneous", "sections"))
-    simultaneous = _bool(raw_event["simultaneous"], "event.simultaneous")
-    raw_sections = _list(raw_event["sections"], "event.sections")
+    event = _check_event(raw_event, place("event"), (*EVENT_KEYS, "simultaneous", "sections"))
+    simultaneous = as_bool(raw_event["simultaneous"], place("event.simultaneous"))
+    raw_sections = as_list(raw_event["sections"], place("event.sections"))
     if not simultaneous and raw_sections:
-        raise _refuse(_("only a simultaneous has sections"), "event.sections")
+        raise refuse(_("only a simultaneous has sections"), place("event.sections"))
     if simultaneous:
         for key in ("movement", "tables", "entrants", "results", "teams", "penalties"):
             if raw_event[key]:
-                raise _refuse(_("a simultaneous has none of its own"), f"event.{key}")
+                raise refuse(_("a simultaneous has none of its own"), place(f"event.{key}"))
     sections: dict[str, _Section] = {}
     for index, raw_section in enumerate(raw_sections):
-        section = _check_event(raw_section, f"event.sections[{index}]", EVENT_KEYS)
+        where = place(f"event.sections[{index}]")
+        section = _check_event(raw_section, where, EVENT_KEYS)
         name = section.values["name"]
         if name in sections:
-            raise _refuse(_("%(value)s appears twice") % {"value": json.dumps(name)},
-                          f"event.sections[{index}].name")  # fmt: skip
+            raise refuse(_("%(value)s appears twice") % {"value": json.dumps(name)},
+                         f"{where}.name")  # fmt: skip
         if section.values["format"] != event.values["format"]:
-            raise _refuse(_("a section plays the simultaneous's format"),
-                          f"event.sections[{index}].format")  # fmt: skip
+            raise refuse(_("a section plays the simultaneous's format"), f"{where}.format")
         if section.deals != event.deals:
-            raise _refuse(_("a section plays copies of the simultaneous's deals"),
-                          f"event.sections[{index}].deals")  # fmt: skip
+            raise refuse(_("a section plays copies of the simultaneous's deals"),
+                         f"{where}.deals")  # fmt: skip
         sections[name] = section
     checked = _Checked(event, simultaneous, sections, None)
-    checked.standings = _check_standings(top["standings"], "standings", checked)
+    checked.standings = _check_standings(top["standings"], place("standings"), checked)
     return checked
 
 
@@ -1174,6 +911,8 @@ class RestoreReport:
     table_codes_kept: bool = False
     verified: bool | None = None
     differences: list[str] | None = None
+    #: The restored event (key None) and its sections by name.
+    members: dict[str | None, Event] = field(default_factory=dict)
 
 
 @dataclass
@@ -1187,9 +926,9 @@ class _Restored:
     results: dict[tuple[str | None, int, int], int]
 
 
-def _players(checked: _Checked, club: Club, report: RestoreReport) -> dict[int, Player]:
-    """Players of every entrant (by ``id()`` of its archived player): the server's player
-    with the same licence, else a new one (in ``club`` when he was of the event's club)."""
+def _players(checked: _Checked, matcher: PlayerMatcher) -> dict[int, Player]:
+    """Players of every entrant (by ``id()`` of its archived player), matched or created by
+    ``matcher`` (``archives.players``)."""
     members = [checked.event, *checked.sections.values()]
     wanted = [
         entrant["player"]
@@ -1197,35 +936,8 @@ def _players(checked: _Checked, club: Club, report: RestoreReport) -> dict[int, 
         for entrant in member.entrants.values()
         if entrant["player"] is not None
     ]
-    licences = {p["licence"] for p in wanted if p["licence"] is not None}
-    existing = {player.licence: player for player in Player.objects.filter(licence__in=licences)}
-    clubs: dict[str, Club | None] = {}
-    out: dict[int, Player] = {}
-    for data in wanted:
-        licence = data["licence"]
-        player = existing.get(licence) if licence is not None else None
-        if player is not None:
-            report.players_matched += 1
-        else:
-            home: Club | None = club if data["event_club"] else None
-            name = data["club"]
-            if home is None and name:
-                key = name.casefold()
-                if key not in clubs:
-                    clubs[key] = Club.objects.filter(name__iexact=name).first()
-                home = clubs[key]
-            player = Player.objects.create(
-                first_name=data["first_name"],
-                last_name=data["last_name"],
-                licence=licence,
-                series=data["series"],
-                club=home,
-            )
-            report.players_created += 1
-            if licence is not None:
-                existing[licence] = player
-        out[id(data)] = player
-    return out
+    matcher.begin(wanted)
+    return {id(data): matcher.resolve(data) for data in wanted}
 
 
 def _event_row(values: Mapping[str, Any], club: Club, parent: Event | None) -> Event:
@@ -1497,6 +1209,47 @@ def _restored_refs(restored: _Restored) -> _Refs:
     )
 
 
+def restore_checked(
+    checked: _Checked,
+    *,
+    club: Club,
+    keep_table_codes: bool = False,
+    matcher: PlayerMatcher | None = None,
+) -> RestoreReport:
+    """Store a checked archive into ``club`` and verify its standings. Call it inside a
+    transaction (:func:`restore_archive` does; a series restores its events in its own)."""
+    members: list[tuple[str | None, _Section]] = [(None, checked.event)]
+    members += list(checked.sections.items())
+    if keep_table_codes:
+        codes = [t["code"] for _n, m in members for t in m.tables.values()]
+        if len(set(codes)) != len(codes) or Table.objects.filter(code__in=codes).exists():
+            raise refuse(
+                _("These table codes are already used on this server: restore with new codes.")
+            )
+    matcher = matcher or PlayerMatcher(club)
+    report = RestoreReport(event=Event(), table_codes_kept=keep_table_codes)
+    before = (matcher.matched, matcher.created)
+    players = _players(checked, matcher)
+    report.players_matched = matcher.matched - before[0]
+    report.players_created = matcher.created - before[1]
+    restored = _Restored({}, {}, {}, {}, {})
+    parent = _event_row(checked.event.values, club, None)
+    restored.events[None] = parent
+    for section_name, section in checked.sections.items():
+        restored.events[section_name] = _event_row(section.values, club, parent)
+    for name, member in members:
+        _store_member(member, name, restored.events[name], restored, players, keep_table_codes)
+    if checked.standings is not None:
+        _store_standings(checked.standings, restored)
+        report.verified, report.differences = _verify(restored)
+    report.event = parent
+    report.members = dict(restored.events)
+    report.sections = len(checked.sections)
+    report.results = len(restored.results)
+    report.tables = sum(len(m.tables) for _n, m in members)
+    return report
+
+
 def restore_archive(
     file: IO[bytes] | bytes | str,
     *,
@@ -1507,29 +1260,5 @@ def restore_archive(
     """Restore an archive into ``club`` (see the module docstring); :class:`ArchiveError` on
     any fault, with nothing written."""
     checked = check_archive(parse_archive(file, max_bytes=max_bytes))
-    members: list[tuple[str | None, _Section]] = [(None, checked.event)]
-    members += list(checked.sections.items())
     with transaction.atomic():
-        if keep_table_codes:
-            codes = [t["code"] for _n, m in members for t in m.tables.values()]
-            if len(set(codes)) != len(codes) or Table.objects.filter(code__in=codes).exists():
-                raise _refuse(
-                    _("These table codes are already used on this server: restore with new codes.")
-                )
-        report = RestoreReport(event=Event(), table_codes_kept=keep_table_codes)
-        players = _players(checked, club, report)
-        restored = _Restored({}, {}, {}, {}, {})
-        parent = _event_row(checked.event.values, club, None)
-        restored.events[None] = parent
-        for section_name, section in checked.sections.items():
-            restored.events[section_name] = _event_row(section.values, club, parent)
-        for name, member in members:
-            _store_member(member, name, restored.events[name], restored, players, keep_table_codes)
-        if checked.standings is not None:
-            _store_standings(checked.standings, restored)
-            report.verified, report.differences = _verify(restored)
-        report.event = parent
-        report.sections = len(checked.sections)
-        report.results = len(restored.results)
-        report.tables = sum(len(m.tables) for _n, m in members)
-    return report
+        return restore_checked(checked, club=club, keep_table_codes=keep_table_codes)

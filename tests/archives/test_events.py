@@ -1,5 +1,5 @@
-"""Archive and restore (``scoring.archive``): round trips of whole events, refusals, commands
-and the organiser's pages.
+"""Archive and restore of events (``archives.events``): round trips of whole events, refusals,
+commands and the organiser's pages.
 
 A round trip archives an event, restores the file into another club, archives the restored
 event again and compares the two documents: they are equal but for what legitimately
@@ -21,8 +21,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
+from archives import events as archive
+from archives.format import dumps
 from clubs.models import Player
-from scoring import archive
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from scoring.services import standings_recompute
 from tests.builders import enter_round, running_event, scored_event, team_event
@@ -63,7 +64,7 @@ def normalised(document: dict[str, Any]) -> dict[str, Any]:
 
 def round_trip(event: Event, **options: Any) -> tuple[dict[str, Any], dict[str, Any], Any]:
     first = archive.archive_event(event)
-    text = archive.dumps(first)
+    text = dumps(first)
     club = ClubFactory(name="Club de restauration")
     report = archive.restore_archive(text.encode(), club=club, **options)
     second = archive.archive_event(report.event)
@@ -205,7 +206,7 @@ def test_a_section_is_archived_with_its_simultaneous() -> None:
 
 def test_on_a_new_server_players_are_created_in_the_restoring_club() -> None:
     event = finished_individual()
-    text = archive.dumps(archive.archive_event(event))
+    text = dumps(archive.archive_event(event))
     licences = list(event.entrants.values_list("player__licence", flat=True))
     wipe(event)
     Player.objects.filter(licence__in=licences).delete()
@@ -219,7 +220,7 @@ def test_on_a_new_server_players_are_created_in_the_restoring_club() -> None:
 
 def test_table_codes_are_kept_on_request_and_never_twice() -> None:
     event = finished_individual()
-    text = archive.dumps(archive.archive_event(event))
+    text = dumps(archive.archive_event(event))
     before = counts()
     with pytest.raises(archive.ArchiveError, match="already used"):
         archive.restore_archive(text, club=ClubFactory(), keep_table_codes=True)
@@ -235,7 +236,7 @@ def test_a_snapshot_that_differs_from_the_results_is_restored_and_reported() -> 
     document = archive.archive_event(event)
     row = document["standings"]["rankings"][0]
     row["marks_total"] += 10
-    report = archive.restore_archive(archive.dumps(document), club=ClubFactory())
+    report = archive.restore_archive(dumps(document), club=ClubFactory())
     assert report.verified is False and report.differences == ["rankings"]
     # the archived snapshot is what was restored
     stored = archive.archive_event(report.event)["standings"]["rankings"]
@@ -368,7 +369,7 @@ def test_archive_and_restore_commands(tmp_path: Path) -> None:
 def test_commands_refuse_bad_input_with_exit_code_2(tmp_path: Path, arguments: list[str]) -> None:
     club = ClubFactory()
     good = tmp_path / "good.json"
-    good.write_text(archive.dumps(archive.archive_event(running_event())), encoding="utf-8")
+    good.write_text(dumps(archive.archive_event(running_event())), encoding="utf-8")
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema": "duplitarot-event-archive", "version": 99}', encoding="utf-8")
     names = {"FILE": str(good), "BAD": str(bad), "CLUB": str(club.pk)}
@@ -408,7 +409,7 @@ def test_only_the_clubs_organisers_download_the_archive(client: Client) -> None:
 
 def test_restore_page_restores_into_the_organisers_club(client: Client) -> None:
     event = finished_individual()
-    text = archive.dumps(archive.archive_event(event)).encode()
+    text = dumps(archive.archive_event(event)).encode()
     url = "/en/organiser/archive/restore/"
     response = client.get(url)
     assert response.status_code == 302 and "/login/" in response["Location"]

@@ -1,11 +1,13 @@
-"""The organiser's archive pages: download an event's archive, restore one into a club.
+"""The organiser's archive pages: download the archive of a competition, restore one.
 
-- ``organiser_archive``: the archive file of an event the user directs (a 404 otherwise, as
+- ``public:organiser_archive`` (an event), ``archives:cup``, ``archives:free_deal``,
+  ``archives:series``: the archive file of a competition the user directs (a 404 otherwise, as
   for every organiser page); a section is archived with its simultaneous (the user is sent back
   with a message).
-- ``organiser_restore``: a form (club, file) that restores an archive into one of the clubs the
-  user organises (403 for a user who organises none). A refused file is a form error (status
-  400) and nothing is stored; a restore leads to the organiser page of the restored event.
+- ``public:organiser_restore``: a form (club, file) that restores an archive of any kind into
+  one of the clubs the user organises (403 for a user who organises none). A refused file is a
+  form error (status 400) and nothing is stored; a restore leads to the organiser page of what
+  was restored.
 """
 
 from __future__ import annotations
@@ -23,16 +25,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+from archives.format import ArchiveError, dumps
+from archives.kinds import KINDS, restore_document, restored_summary
 from clubs.access import clubs_directed_by, directs
 from clubs.models import Club
-from scoring.archive import (
-    ArchiveError,
-    RestoreReport,
-    archive_event,
-    archive_filename,
-    dumps,
-    restore_archive,
-)
+from freedeal.models import FreeDealTournament
+from series.models import Series
+from teammatch.models import Cup
 from tournaments.models import Event
 
 #: The largest archive the restore page takes (the command takes larger ones).
@@ -44,8 +43,8 @@ class RestoreForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("Archive file"),
         help_text=gettext_lazy(
-            "A file written by 'Download the archive' or 'manage.py archive_event' (JSON, at "
-            "most 32 MB)."
+            "A file written by 'Download the archive' or 'manage.py archive' (an event, a cup, "
+            "a free-deal tournament or a series; JSON, at most 32 MB)."
         ),
     )
 
@@ -68,51 +67,57 @@ class RestoreForm(forms.Form):
         return file
 
 
+def _download(kind: str, competition: Any) -> HttpResponse:
+    spec = KINDS[kind]
+    text = dumps(spec.archive(competition))
+    response = HttpResponse(text.encode("utf-8"), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=spec.filename(competition)
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
 @login_required
 @require_GET
 @directs(Event)
 def organiser_archive(request: HttpRequest, event: Event) -> HttpResponse:
     """The event's archive as a file to download."""
     try:
-        text = dumps(archive_event(event))
+        return _download("event", event)
     except ArchiveError as error:
         messages.error(request, error.message)
         return redirect("organiser:event", pk=event.pk)
-    response = HttpResponse(text.encode("utf-8"), content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=archive_filename(event)
-    )
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
-def _restored_message(report: RestoreReport) -> str:
-    if report.verified is None:
-        check = _("The archive holds no standings.")
-    elif report.verified:
-        check = _("Standings verified: recomputed from the results, they equal the archived ones.")
-    else:
-        check = _(
-            "The archived standings differ from a recompute of the results (%(what)s); they "
-            "were restored as archived."
-        ) % {"what": ", ".join(report.differences or [])}
-    codes = (
-        _("the table codes were kept")
-        if report.table_codes_kept
-        else _("every table has a new code: print the table cards again")
-    )
-    return _("Event restored: %(results)s results, %(tables)s tables (%(codes)s). %(check)s") % {
-        "results": report.results,
-        "tables": report.tables,
-        "codes": codes,
-        "check": check,
-    }
+@login_required
+@require_GET
+@directs(Cup)
+def cup_archive(request: HttpRequest, cup: Cup) -> HttpResponse:
+    """The cup's archive as a file to download."""
+    return _download("cup", cup)
+
+
+@login_required
+@require_GET
+@directs(FreeDealTournament)
+def free_deal_archive(request: HttpRequest, tournament: FreeDealTournament) -> HttpResponse:
+    """The free-deal tournament's archive as a file to download."""
+    return _download("free-deal", tournament)
+
+
+@login_required
+@require_GET
+@directs(Series)
+def series_archive(request: HttpRequest, series: Series) -> HttpResponse:
+    """The series' archive (with its events) as a file to download."""
+    return _download("series", series)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def organiser_restore(request: HttpRequest) -> HttpResponse:
-    """Restore an archive into a club the user organises."""
+    """Restore an archive of any kind into a club the user organises."""
     clubs = clubs_directed_by(request.user).order_by("name")
     if not clubs.exists():
         raise PermissionDenied
@@ -122,7 +127,7 @@ def organiser_restore(request: HttpRequest) -> HttpResponse:
         status = 400
         if form.is_valid():
             try:
-                report = restore_archive(
+                restored = restore_document(
                     form.cleaned_data["file"],
                     club=form.cleaned_data["club"],
                     max_bytes=UPLOAD_MAX_BYTES,
@@ -130,6 +135,6 @@ def organiser_restore(request: HttpRequest) -> HttpResponse:
             except ArchiveError as error:
                 form.add_error("file", error.message)
             else:
-                messages.success(request, _restored_message(report))
-                return redirect("organiser:event", pk=report.event.pk)
-    return render(request, "scoring/organiser/restore.html", {"form": form}, status=status)
+                messages.success(request, restored_summary(restored))
+                return redirect(restored.url)
+    return render(request, "archives/restore.html", {"form": form}, status=status)

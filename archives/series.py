@@ -43,7 +43,7 @@ from clubs.errors import DomainError
 from clubs.models import Club
 from series.models import Series, SeriesEvent
 from series.selectors import series_event_lines, series_ranking
-from series.services import formula_check
+from series.services import series_formula_check
 from tournaments.models import Event
 
 SCHEMA = "duplitarot-series-archive"
@@ -166,7 +166,7 @@ def check_series(document: Any, at: str = "") -> CheckedSeries:
     as_int(values["best_n"], "series.best_n", 1, 32_767, null=True)
     as_int(values["min_events"], "series.min_events", 1, 32_767)
     try:
-        formula_check(**{key: values[key] for key in FORMULA_KEYS})
+        series_formula_check(**{key: values[key] for key in FORMULA_KEYS})
     except DomainError as error:
         raise refuse(error.describe(), f"series.{error.field or 'method'}") from None
     checked = CheckedSeries(values, [], as_list(top["ranking"], "ranking"))

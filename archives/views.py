@@ -14,57 +14,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from archives.format import ArchiveError, dumps
+from archives.forms import UPLOAD_MAX_BYTES, RestoreForm
 from archives.kinds import KINDS, restore_document, restored_summary
-from clubs.access import clubs_directed_by, directs
-from clubs.models import Club
+from clubs.access import clubs_directed_by, directs, user_directs_a_club
 from freedeal.models import FreeDealTournament
 from series.models import Series
 from teammatch.models import Cup
 from tournaments.models import Event
-
-#: The largest archive the restore page takes (the command takes larger ones).
-UPLOAD_MAX_BYTES = 32 * 1024 * 1024
-
-
-class RestoreForm(forms.Form):
-    club = forms.ModelChoiceField(queryset=Club.objects.none(), label=gettext_lazy("Club"))
-    file = forms.FileField(
-        label=gettext_lazy("Archive file"),
-        help_text=gettext_lazy(
-            "A file written by 'Download the archive' or 'manage.py archive' (an event, a cup, "
-            "a free-deal tournament or a series; JSON, at most 32 MB)."
-        ),
-    )
-
-    def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["club"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = clubs
-        only = list(clubs[:2])
-        if len(only) == 1:
-            field.initial = only[0].pk
-
-    def clean_file(self) -> Any:
-        file = self.cleaned_data["file"]
-        if file.size > UPLOAD_MAX_BYTES:
-            raise ValidationError(
-                _("The file is larger than %(size)s MB.")
-                % {"size": UPLOAD_MAX_BYTES // (1024 * 1024)}
-            )
-        return file
 
 
 def _download(kind: str, competition: Any) -> HttpResponse:
@@ -118,9 +83,9 @@ def series_archive(request: HttpRequest, series: Series) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def organiser_restore(request: HttpRequest) -> HttpResponse:
     """Restore an archive of any kind into a club the user organises."""
-    clubs = clubs_directed_by(request.user).order_by("name")
-    if not clubs.exists():
+    if not user_directs_a_club(request.user):
         raise PermissionDenied
+    clubs = clubs_directed_by(request.user)  # by name (Club.Meta.ordering)
     form = RestoreForm(request.POST or None, request.FILES or None, clubs=clubs)
     status = 200
     if request.method == "POST":

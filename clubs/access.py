@@ -57,6 +57,11 @@ def clubs_directed_by(user: UserLike | None) -> QuerySet[Club]:
     return Club.objects.filter(organisers=user.pk)
 
 
+def user_directs_a_club(user: UserLike | None) -> bool:
+    """Whether ``user`` directs the competitions of some club (he may create one)."""
+    return clubs_directed_by(user).exists()
+
+
 def _directed_q(model: type[Any], user: UserLike) -> Q:
     clubs = Club.objects.filter(organisers=user.pk).values("pk")
     q: Q = model.directed_by_clubs(clubs)

@@ -305,6 +305,11 @@ def deals_of(event: Event) -> QuerySet[Deal]:
     return Deal.objects.filter(event=event)
 
 
+def deal_of(event: Event, number: int) -> Deal | None:
+    """Deal ``number`` of ``event``, or None."""
+    return deals_of(event).filter(number=number).first()
+
+
 def deal_neighbours(event: Event, number: int) -> tuple[int | None, int | None]:
     """The numbers of the deals before and after deal ``number`` (None at the ends)."""
     numbers = list(deals_of(event).order_by("number").values_list("number", flat=True))
@@ -377,6 +382,11 @@ def hand_scores_for_deal(event: Event, deal: Deal) -> QuerySet[HandScore]:
 def real_entrants(event: Event) -> QuerySet[Entrant]:
     """The event's entrants but phantoms, with player and team."""
     return Entrant.objects.filter(event=event, phantom=False).select_related("player", "team")
+
+
+def real_entrant(event: Event, pk: int) -> Entrant | None:
+    """Entrant ``pk`` of ``event`` (player and team loaded), or None (a phantom too)."""
+    return real_entrants(event).filter(pk=pk).first()
 
 
 def _matching(entrants: QuerySet[Entrant], query: str) -> QuerySet[Entrant]:

@@ -11,7 +11,7 @@ from django.http import HttpRequest
 
 from clubs.errors import DomainError
 from series.models import Series, SeriesEvent
-from series.services import formula_check
+from series.services import series_formula_check
 
 
 class SeriesEventInline(admin.TabularInline):
@@ -37,7 +37,7 @@ class SeriesAdminForm(forms.ModelForm):
         if self.errors:
             return cleaned
         try:
-            formula_check(
+            series_formula_check(
                 method=cleaned.get("method", ""),
                 points_table=cleaned.get("points_table") or [],
                 points_default=cleaned.get("points_default"),

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.access import visible_to
+from clubs.access import visible_or_404
 from clubs.api import ErrorSerializer
 from series.models import Series
 from series.selectors import SeriesRanking, series_ranking
@@ -130,7 +129,7 @@ def ranking_data(ranking: SeriesRanking) -> dict[str, Any]:
 class SeriesRankingView(APIView):
     """A series' ranking over its counted events (finished, public, final standings)."""
 
-    permission_classes = [permissions.AllowAny]  # visibility: clubs.access.visible_to
+    permission_classes = [permissions.AllowAny]  # visibility: clubs.access.visible_or_404
 
     @extend_schema(
         operation_id="series_ranking",
@@ -138,6 +137,6 @@ class SeriesRankingView(APIView):
         responses={200: SeriesRankingSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, series_id: int) -> Response:
-        series = get_object_or_404(visible_to(request.user, Series), pk=series_id)
+        series = visible_or_404(request, Series, series_id)
         data = ranking_data(series_ranking(series))
         return Response(SeriesRankingSerializer(data).data)

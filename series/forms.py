@@ -1,8 +1,8 @@
 """Forms of the series screens: the series and its formula, and the event to add.
 
 The points table is typed as numbers separated by commas, spaces or semicolons
-("10, 8, 6, 5"); the form only reads the numbers, ``series.services.formula_check`` judges
-them (its refusals land on their fields through ``tournaments.forms.add_error``).
+("10, 8, 6, 5"); the form only reads the numbers, ``series.services.series_formula_check``
+judges them (its refusals land on their fields through ``clubs.forms.add_error``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Reads of series: who sees which, and the series ranking over the counted events.
+"""Reads of series: the events an organiser may add, an event of a series, and the series
+ranking over the counted events. Who sees or directs which series is :mod:`clubs.access`'s
+(``visible_to`` / ``directed_by`` / ``visible_or_404`` / ``directed_or_404``), as for every
+kind of competition.
 
 **What counts** (the publication rule, docs/series.md): an event of the series counts once it
 is public, finished, and its published standings are up to date (not behind a pending
@@ -17,6 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import QuerySet
+
+from clubs.access import UserLike, directed_by, visible_to
 from clubs.models import Player
 from scoring.models import RankingEntry
 from scoring.selectors import ranking_rows, standings_status
@@ -30,8 +36,34 @@ NOT_FINISHED = "not_finished"
 UPDATING = "updating"
 
 
-def public_series() -> list[Series]:
-    return list(Series.objects.filter(public=True).select_related("club"))
+def series_addable_events(
+    series: Series, user: UserLike | None, *, limit: int | None = None
+) -> QuerySet[Event]:
+    """The events ``user`` may add to ``series``, the latest first (at most ``limit``): his
+    club's events (a club series: the ones he directs), or every event he may see (a league
+    series), not in the series yet. ``series.services.series_event_add`` still judges the
+    event (one of a simultaneous already in it...)."""
+    if series.league:
+        events = visible_to(user, Event)
+    else:
+        events = directed_by(user, Event).filter(club=series.club_id)
+    events = (
+        events.exclude(series_entries__series=series)
+        .select_related("club")
+        .defer("movement")
+        .order_by("-date", "name")
+    )
+    return events if limit is None else events[:limit]
+
+
+def series_has_addable_events(series: Series, user: UserLike | None) -> bool:
+    """Whether ``user`` has an event left to add to ``series``."""
+    return series_addable_events(series, user).exists()
+
+
+def series_event(series: Series, event_pk: int) -> Event | None:
+    """Event ``event_pk`` if it is in ``series``, else None."""
+    return series.events.select_related("club").defer("movement").filter(pk=event_pk).first()
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """Writes of series: create, change the formula, add and remove events, delete.
 
-Every refusal is a :class:`~tournaments.errors.DomainError` (code, translated message,
-field) raised before anything is written. The formula checks (:func:`formula_check`): a
+Every service is named ``series_<action>`` (or ``series_event_<action>``), takes keyword
+arguments only and runs in one transaction. Every refusal is a
+:class:`~clubs.errors.DomainError` (code, translated message, field) raised before anything is
+written. The formula checks (:func:`series_formula_check`): a
 points table of whole numbers of 0 or more, at least one place, never more points for a worse
 place (nor beyond the table than for its last place); best N and the minimum attendance at
 least 1. An event is added once; a club series takes only its club's events; a simultaneous
@@ -11,7 +13,7 @@ and one of its sections never both (their players would count twice).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
@@ -32,7 +34,7 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def formula_check(
+def series_formula_check(
     *,
     method: str,
     points_table: Sequence[Any],
@@ -106,6 +108,20 @@ def formula_check(
         )
 
 
+class SeriesChanges(TypedDict, total=False):
+    """What :func:`series_update` may change (any of them)."""
+
+    name: str
+    season: str
+    public: bool
+    league: bool
+    method: str
+    points_table: Sequence[int]
+    points_default: int
+    best_n: int | None
+    min_events: int
+
+
 def _checked_fields(values: dict[str, Any]) -> dict[str, Any]:
     unknown = set(values) - set(SERIES_FIELDS)
     if unknown:
@@ -120,27 +136,56 @@ def _checked_fields(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+def _formula_check_of(series: Series) -> None:
+    series_formula_check(**{name: getattr(series, name) for name in FORMULA_FIELDS})
+
+
 @transaction.atomic
-def series_create(*, club: Club, **values: Any) -> Series:
-    """A new series of ``club`` (name, season, public, league and the formula fields)."""
-    values = _checked_fields({"name": "", **values})
+def series_create(
+    *,
+    club: Club,
+    name: str,
+    season: str = "",
+    public: bool = False,
+    league: bool = False,
+    method: str = POINTS,
+    points_table: Sequence[int] = (10, 8, 6, 5, 4, 3, 2, 1),
+    points_default: int = 0,
+    best_n: int | None = None,
+    min_events: int = 1,
+) -> Series:
+    """A new series of ``club``: its name, season, visibility, league flag and formula."""
+    values = _checked_fields(
+        {
+            "name": name,
+            "season": season,
+            "public": public,
+            "league": league,
+            "method": method,
+            "points_table": points_table,
+            "points_default": points_default,
+            "best_n": best_n,
+            "min_events": min_events,
+        }
+    )
     series = Series(club=club, **values)
-    formula_check(**{name: getattr(series, name) for name in FORMULA_FIELDS})
+    _formula_check_of(series)
     series.save()
     return series
 
 
 @transaction.atomic
-def series_update(*, series: Series, **values: Any) -> Series:
-    """Change the name, season, visibility, league flag or formula of ``series``.
+def series_update(*, series: Series, **changes: Unpack[SeriesChanges]) -> Series:
+    """Change the name, season, visibility, league flag or formula of ``series`` (the fields
+    given; the others keep their value).
 
     Turning a league series into a club series is refused while it holds another club's event.
     """
     series = Series.objects.select_for_update().get(pk=series.pk)
-    values = _checked_fields(values)
+    values = _checked_fields(dict(changes))
     for name, value in values.items():
         setattr(series, name, value)
-    formula_check(**{name: getattr(series, name) for name in FORMULA_FIELDS})
+    _formula_check_of(series)
     if not series.league:
         other = series.events.exclude(club_id=series.club_id).first()
         if other is not None:

@@ -2,7 +2,9 @@
 
 Public pages show a public series to everybody and a private one to its club's organisers
 (a preview); anybody else gets a 404, never a 403 (as for events, ``clubs.access``).
-Organiser screens need a login, then an organiser of the series' club (else 404). The export
+Organiser screens need a login, then an organiser of the series' club (else 404). No ORM
+here: reads through ``series.selectors`` and ``clubs.access``, writes through
+``series.services``. The export
 is the ranking page's rows as CSV (the active language's separators, as every export of the
 app: ``clubs.exports``) or XLSX.
 """
@@ -14,29 +16,29 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs.access import clubs_directed_by, directed_by, visible_to
+from clubs.access import (
+    clubs_directed_by,
+    directed_by,
+    directed_or_404,
+    user_directs_a_club,
+    visible_or_404,
+    visible_to,
+)
 from clubs.errors import DomainError
 from clubs.exports import csv_response, xlsx_response
 from clubs.forms import add_error
-from series import services
+from series import selectors, services
 from series.core import POINTS
 from series.forms import EventAddForm, SeriesCreateForm, SeriesForm
 from series.models import Series
-from series.selectors import (
-    NOT_FINISHED,
-    NOT_PUBLIC,
-    SeriesRanking,
-    series_ranking,
-)
-from tournaments.models import Event
+from series.selectors import NOT_FINISHED, NOT_PUBLIC, SeriesRanking, series_ranking
 
 #: Events offered in the organiser's "add an event" list (the latest first).
 ADDABLE_EVENTS = 300
@@ -134,17 +136,13 @@ def ranking_context(ranking: SeriesRanking) -> dict[str, Any]:
 @require_GET
 def series_index(request: HttpRequest) -> HttpResponse:
     """The series anybody may follow (and the visitor's own clubs' private ones)."""
-    series = visible_to(request.user, Series).order_by("-created_at", "name")
+    series = visible_to(request.user, Series)  # the latest first (Series.Meta.ordering)
     return render(request, "series/index.html", {"series_list": series})
-
-
-def visible_series_or_404(request: HttpRequest, series_id: int) -> Series:
-    return get_object_or_404(visible_to(request.user, Series), pk=series_id)
 
 
 @require_GET
 def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
-    series = visible_series_or_404(request, series_id)
+    series = visible_or_404(request, Series, series_id)
     context = ranking_context(series_ranking(series))
     return render(request, "series/ranking.html", context)
 
@@ -189,7 +187,7 @@ def export_table(ranking: SeriesRanking) -> tuple[list[str], list[list[Any]]]:
 def series_export(request: HttpRequest, series_id: int, fmt: str) -> HttpResponse:
     if fmt not in ("csv", "xlsx"):
         raise Http404(_("Exports exist as csv or xlsx."))
-    series = visible_series_or_404(request, series_id)
+    series = visible_or_404(request, Series, series_id)
     header, rows = export_table(series_ranking(series))
     filename = f"{slugify(series.name) or 'series'}-{series.pk}-ranking"
     if fmt == "csv":
@@ -200,15 +198,11 @@ def series_export(request: HttpRequest, series_id: int, fmt: str) -> HttpRespons
 # ---------------------------------------------------------------------------- organiser
 
 
-def directed_series_or_404(request: HttpRequest, series_pk: int) -> Series:
-    return get_object_or_404(directed_by(request.user, Series), pk=series_pk)
-
-
 @login_required
 @require_GET
 def organiser_list(request: HttpRequest) -> HttpResponse:
-    series = directed_by(request.user, Series).order_by("-created_at", "name")
-    has_clubs = clubs_directed_by(request.user).exists()
+    series = directed_by(request.user, Series)  # the latest first (Series.Meta.ordering)
+    has_clubs = user_directs_a_club(request.user)
     return render(
         request, "series/organiser_list.html", {"series_list": series, "has_clubs": has_clubs}
     )
@@ -234,23 +228,8 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "series/organiser_form.html",
-        {"form": form, "has_clubs": clubs.exists()},
+        {"form": form, "has_clubs": user_directs_a_club(request.user)},
         status=400 if form.errors else 200,
-    )
-
-
-def addable_events(request: HttpRequest, series: Series) -> QuerySet[Event]:
-    """Events the organiser may add: his club's (a club series), or any he may see (a league
-    series), not in the series yet, the latest first."""
-    if series.league:
-        events = visible_to(request.user, Event)
-    else:
-        events = directed_by(request.user, Event).filter(club=series.club)
-    return (
-        events.exclude(series_entries__series=series)
-        .select_related("club")
-        .defer("movement")
-        .order_by("-date", "name")
     )
 
 
@@ -264,20 +243,19 @@ def _edit_page(
     if form is None:
         initial = {name: getattr(series, name) for name in services.SERIES_FIELDS}
         form = SeriesForm(initial=initial)
-    events = addable_events(request, series)
     if add_form is None:
-        add_form = EventAddForm(events=events[:ADDABLE_EVENTS])
+        offered = selectors.series_addable_events(series, request.user, limit=ADDABLE_EVENTS)
+        add_form = EventAddForm(events=offered)
+    can_add = bool(add_form.errors) or selectors.series_has_addable_events(series, request.user)
     context = ranking_context(series_ranking(series))
-    context.update(
-        {"form": form, "add_form": add_form, "can_add": add_form.errors or events.exists()}
-    )
+    context.update({"form": form, "add_form": add_form, "can_add": can_add})
     return render(request, "series/organiser_edit.html", context, status=status)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def organiser_edit(request: HttpRequest, series_pk: int) -> HttpResponse:
-    series = directed_series_or_404(request, series_pk)
+    series = directed_or_404(request, Series, series_pk)
     if request.method != "POST":
         return _edit_page(request, series)
     form = SeriesForm(request.POST)
@@ -295,8 +273,8 @@ def organiser_edit(request: HttpRequest, series_pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def organiser_event_add(request: HttpRequest, series_pk: int) -> HttpResponse:
-    series = directed_series_or_404(request, series_pk)
-    form = EventAddForm(request.POST, events=addable_events(request, series))
+    series = directed_or_404(request, Series, series_pk)
+    form = EventAddForm(request.POST, events=selectors.series_addable_events(series, request.user))
     if form.is_valid():
         try:
             services.series_event_add(series=series, event=form.cleaned_data["event"])
@@ -311,17 +289,23 @@ def organiser_event_add(request: HttpRequest, series_pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def organiser_event_remove(request: HttpRequest, series_pk: int, event_pk: int) -> HttpResponse:
-    series = directed_series_or_404(request, series_pk)
-    event = get_object_or_404(series.events.all(), pk=event_pk)
-    services.series_event_remove(series=series, event=event)
-    messages.success(request, _("Event removed from the series."))
+    series = directed_or_404(request, Series, series_pk)
+    event = selectors.series_event(series, event_pk)
+    if event is None:
+        raise Http404
+    try:
+        services.series_event_remove(series=series, event=event)
+    except DomainError as error:  # removed meanwhile by another request
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Event removed from the series."))
     return redirect("series:organiser_edit", series_pk=series.pk)
 
 
 @login_required
 @require_POST
 def organiser_delete(request: HttpRequest, series_pk: int) -> HttpResponse:
-    series = directed_series_or_404(request, series_pk)
+    series = directed_or_404(request, Series, series_pk)
     services.series_delete(series=series)
     messages.success(request, _("Series deleted."))
     return redirect("series:organiser_list")

@@ -2,7 +2,9 @@
 
 Conventions: every factory builds a valid row with the fewest related rows possible;
 ``OrganiserFactory`` makes a user who organises the club given (``clubs=[club]``) or a new one;
-``EventFactory`` makes a draft individual event with 4 deals per round.
+``EventFactory`` makes a draft individual event with 4 deals per round; ``SeriesFactory`` a
+private club series ranked by points (10, 8, 6, 5, 4, 3, 2, 1), and ``SeriesEventFactory`` one
+of its events (written row by row: ``series.services`` judges what an organiser adds).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.contrib.auth.hashers import make_password
 from factory.django import DjangoModelFactory
 
 from clubs.models import Club, Player
+from series.models import Series, SeriesEvent
 from tournaments.models import SEATS, Deal, Entrant, Event, Table, Team
 from tournaments.movements import deal_set_of
 
@@ -134,3 +137,24 @@ class TableFactory(DjangoModelFactory):
 
     event = factory.SubFactory(EventFactory)
     number = factory.Sequence(lambda n: n + 1)
+
+
+class SeriesFactory(DjangoModelFactory):
+    class Meta:
+        model = Series
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Challenge {n}")
+    season = "2026-2027"
+    method = Series.Method.POINTS
+    points_table = factory.LazyFunction(lambda: [10, 8, 6, 5, 4, 3, 2, 1])
+
+
+class SeriesEventFactory(DjangoModelFactory):
+    """An event of the series' club in the series."""
+
+    class Meta:
+        model = SeriesEvent
+
+    series = factory.SubFactory(SeriesFactory)
+    event = factory.SubFactory(EventFactory, club=factory.SelfAttribute("..series.club"))

@@ -347,8 +347,5 @@ def correct(
 def table_for_code(request: HttpRequest | Any, code: str) -> Table:
     """The table whose code is ``code``, its event loaded; :class:`UnknownCode` if none (one
     failure counted for the address), :class:`CodeThrottled` once it has failed too often."""
-    # The movement document is deferred: the schedule comes from the per-process cache
-    # (``Event.schedule``), not from decoding a 200-table document on every save.
-    return phone_code_lookup(
-        request, Table.objects.select_related("event__club").defer("event__movement"), code
-    )
+    table: Table = phone_code_lookup(request, selectors.phone_tables(), code)
+    return table

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -26,7 +26,7 @@ from clubs.api import ErrorSerializer
 from scoring.api.serializers import HandScoreSerializer, RankingSerializer
 from scoring.models import RankingEntry
 from scoring.selectors import (
-    deals_of,
+    deal_of,
     hand_scores_for_deal,
     ranking_rows,
     snapshot_matches,
@@ -106,7 +106,9 @@ class DealHandScoresView(APIView):
     @extend_schema(responses={200: HandScoreSerializer(many=True), 404: ErrorSerializer})
     def get(self, request: Request, event_id: int, number: int) -> Response:
         event = visible_or_404(request, Event, event_id)
-        deal = get_object_or_404(deals_of(event), number=number)
+        deal = deal_of(event, number)
+        if deal is None:
+            raise Http404
         if deal.number in deals_hidden_from(event, directs=user_directs(request.user, event)):
             raise NotFound(
                 _("The results of deal %(number)s are published once every table has played it.")

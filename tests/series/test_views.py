@@ -16,7 +16,7 @@ from series import services
 from series.models import Series
 from series.selectors import NOT_FINISHED, NOT_PUBLIC, UPDATING, series_ranking
 from tests.builders import scored_event
-from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory
+from tests.factories import ClubFactory, EventFactory, OrganiserFactory, PlayerFactory
 from tests.series.worlds import finished_event, finished_team_event
 from tournaments import services as tournament_services
 from tournaments.models import Event
@@ -275,3 +275,77 @@ def test_the_edit_page_says_when_no_event_is_left_to_add(season):
     page = client.get(f"/en/organiser/series/{season['series'].pk}/").content.decode()
     assert "Every event of the club is in this series." in page
     assert 'id="series-event-add"' not in page
+
+
+def test_removing_an_event_not_in_the_series_is_a_404_and_changes_nothing(season):
+    series = season["series"]
+    client = _client(season["organiser"])
+    stranger = finished_event(season["club"], [], day=22, name="Ailleurs")
+    other_series = services.series_create(club=season["club"], name="Coupe", **POINTS)
+    services.series_event_add(series=other_series, event=stranger)
+    url = f"/en/organiser/series/{series.pk}/events/{stranger.pk}/remove/"
+    assert client.post(url).status_code == 404
+    assert client.post(f"/en/organiser/series/{series.pk}/events/999999/remove/").status_code == (
+        404
+    )
+    assert other_series.events.filter(pk=stranger.pk).exists()
+    assert series.events.count() == 5
+
+
+def test_an_event_removed_meanwhile_is_said_so_not_a_server_error(season, monkeypatch):
+    from clubs.errors import DomainError
+
+    series = season["series"]
+    e1 = season["events"][0]
+
+    def gone(**kwargs):
+        raise DomainError("event_not_in_series", "Tournoi 1 is not in this series", field="event")
+
+    monkeypatch.setattr(services, "series_event_remove", gone)
+    client = _client(season["organiser"])
+    response = client.post(f"/en/organiser/series/{series.pk}/events/{e1.pk}/remove/",
+                           follow=True)  # fmt: skip
+    assert response.status_code == 200
+    assert "Tournoi 1 is not in this series" in response.content.decode()
+
+
+def test_an_event_the_organiser_may_not_add_is_refused_on_the_field(season):
+    series = season["series"]
+    client = _client(season["organiser"])
+    private_elsewhere = EventFactory(club=ClubFactory(), name="Secret")
+    response = client.post(f"/en/organiser/series/{series.pk}/events/add/",
+                           {"event": private_elsewhere.pk})  # fmt: skip
+    assert response.status_code == 400
+    assert "Select a valid choice." in response.content.decode()
+    assert 'id="series-event-add"' in response.content.decode()  # the form stays to correct
+    assert not series.events.filter(pk=private_elsewhere.pk).exists()
+
+
+def test_a_league_series_with_another_clubs_event_cannot_turn_club_only(season):
+    series = season["series"]
+    services.series_update(series=series, league=True)
+    foreign = finished_event(ClubFactory(name="Tarot Vienne"), [], day=23, name="Open",
+                             public=True)  # fmt: skip
+    client = _client(season["organiser"])
+    assert client.post(f"/en/organiser/series/{series.pk}/events/add/",
+                       {"event": foreign.pk}).status_code == 302  # fmt: skip
+    form = {"name": "Challenge", "season": "2026-2027", "method": "points",
+            "points_table": "10, 7, 4", "points_default": "0", "best_n": "", "min_events": "2",
+            "public": "on"}  # fmt: skip
+    refused = client.post(f"/en/organiser/series/{series.pk}/", form)
+    assert refused.status_code == 400
+    assert "Open is an event of Tarot Vienne: remove it first" in refused.content.decode()
+    series.refresh_from_db()
+    assert series.league
+
+
+def test_the_edit_page_offers_at_most_the_latest_events(season, monkeypatch):
+    from series import views
+
+    monkeypatch.setattr(views, "ADDABLE_EVENTS", 1)
+    club = season["club"]
+    finished_event(club, [], day=24, name="Avant-dernier")
+    finished_event(club, [], day=25, name="Dernier")
+    page = _client(season["organiser"]).get(f"/en/organiser/series/{season['series'].pk}/")
+    html = page.content.decode()
+    assert "Dernier" in html and "Avant-dernier" not in html

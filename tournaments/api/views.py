@@ -117,7 +117,7 @@ class TablePhoneAPIView(PhoneCodeAPIView):
         return _("No table has this code.")
 
     def phone_queryset(self) -> QuerySet[Table]:
-        return Table.objects.select_related("event__club").defer("event__movement")
+        return selectors.phone_tables()
 
 
 def conflict_response(conflict: ResultConflict) -> Response:
@@ -262,17 +262,16 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
     """Events: public ones, and the events the user organises."""
 
     serializer_class = EventSerializer
-    queryset = Event.objects.none()
-    permission_classes = [permissions.AllowAny]  # visibility: events_visible_to
+    permission_classes = [permissions.AllowAny]  # visibility: clubs.access.visible_to
 
     def get_queryset(self) -> QuerySet[Event]:
-        return visible_to(self.request.user, Event).order_by("-date", "name")
+        return visible_to(self.request.user, Event)  # the latest first (Event.Meta.ordering)
 
 
 class EventScopedListView(generics.ListAPIView):
     """A list scoped to an event the visitor may see (``event_id`` in the URL), else 404."""
 
-    permission_classes = [permissions.AllowAny]  # visibility: visible_event_or_404
+    permission_classes = [permissions.AllowAny]  # visibility: clubs.access.visible_or_404
 
     def event(self) -> Event:
         if not hasattr(self, "_event"):
@@ -289,7 +288,6 @@ class EntrantListView(EventScopedListView):
     """The event's entrants (movement slots bound to players; phantoms included)."""
 
     serializer_class = EntrantSerializer
-    queryset = Entrant.objects.none()
 
     def get_queryset(self) -> QuerySet[Entrant]:
         return selectors.event_entrants(self.event())
@@ -304,7 +302,6 @@ class DealListView(EventScopedListView):
     """The event's deals; ``cards`` is null until the event is finished (organisers see it)."""
 
     serializer_class = DealSerializer
-    queryset = Deal.objects.none()
 
     def get_queryset(self) -> QuerySet[Deal]:
         return selectors.event_deals(self.event())
@@ -323,7 +320,7 @@ class DealListView(EventScopedListView):
 class MovementView(APIView):
     """The movement document (schema ``duplitarot-movement/1``) of a visible event."""
 
-    permission_classes = [permissions.AllowAny]  # visibility: visible_event_or_404
+    permission_classes = [permissions.AllowAny]  # visibility: clubs.access.visible_or_404
 
     @extend_schema(parameters=[EVENT_ID], responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND})
     def get(self, request: Request, event_id: int) -> Response:
@@ -344,7 +341,6 @@ class EventResultsView(EventScopedListView):
     """
 
     serializer_class = TableResultSerializer
-    queryset = TableResult.objects.none()
     permission_classes = [permissions.AllowAny]
 
     def get_queryset(self) -> QuerySet[TableResult]:

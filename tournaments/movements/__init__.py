@@ -45,6 +45,8 @@ Public API
   ``replace_in_pending(doc, slot, by, from_round)`` (a substitute from a round not paired yet),
   ``pair_next_round(doc, standings) -> dict``, ``unpair_after(doc, round) -> dict``,
   ``max_live_rounds(teams)``; ``Schedule.pending_rounds`` lists the rounds not paired yet.
+- ``hand_over(doc, *, slot, from_round, phantom) -> HandOver`` (``changes.py``): a late change,
+  a new slot (a substitute, or a phantom for a withdrawal) holds a slot's seats from a round on.
 - ``propose(format, entrant_count, *, rounds=None, seed=0) -> dict`` with ``document``.
 - ``validate(document, *, max_meetings=None) -> ValidationReport`` (``ok``, ``errors``
   [:class:`Violation` (check, code, message)], ``warnings``, ``metrics``, ``to_dict()``,
@@ -57,6 +59,7 @@ Public API
 - ``MovementError(ValueError)``.
 """
 
+from .changes import HandOver, hand_over
 from .dispatch import generate
 from .document import SCHEMA, SEATS, TEAM_TAKER_SEAT, MovementError
 from .individual import generate_individual
@@ -91,6 +94,7 @@ __all__ = [
     "SCHEMA",
     "SEATS",
     "TEAM_TAKER_SEAT",
+    "HandOver",
     "LiveSwiss",
     "MovementError",
     "Pairing",
@@ -108,6 +112,7 @@ __all__ = [
     "generate_individual",
     "generate_quadrette",
     "generate_triplette",
+    "hand_over",
     "live_document",
     "live_problem",
     "live_swiss",

@@ -120,6 +120,18 @@ def result_with_seats(table: Table, deal: Deal) -> TableResult | None:
     )
 
 
+def table_deal_result(table: Table, deal: Deal) -> TableResult | None:
+    """The result stored for (table, deal), or None."""
+    return TableResult.objects.filter(table=table, deal=deal).first()
+
+
+def phone_tables() -> QuerySet[Table]:
+    """The tables a phone code may open, their event and club loaded. The movement document is
+    deferred: the schedule comes from the per-process cache (``Event.schedule``), not from
+    decoding a 200-table document on every save."""
+    return Table.objects.select_related("event__club").defer("event__movement")
+
+
 def stored_result(pk: int) -> TableResult:
     """A stored result with its deal and table loaded (as the API answers it)."""
     return TableResult.objects.select_related("deal", "table").get(pk=pk)

@@ -76,6 +76,35 @@ def event_deals(event: Event) -> QuerySet[Deal]:
     return Deal.objects.filter(event=event).order_by("number")
 
 
+def event_deal_count(event: Event) -> int:
+    """How many deals ``event`` has."""
+    return Deal.objects.filter(event=event).count()
+
+
+def event_entrant(event: Event, pk: int, *, real: bool = False) -> Entrant | None:
+    """Entrant ``pk`` of ``event`` (player, club and team loaded), or None; ``real``: None for
+    a phantom too."""
+    entrants = event_entrants(event)
+    if real:
+        entrants = entrants.filter(phantom=False)
+    return entrants.filter(pk=pk).first()
+
+
+def event_team(event: Event, pk: int) -> Team | None:
+    """Team ``pk`` of ``event``, or None."""
+    return Team.objects.filter(event=event, pk=pk).first()
+
+
+def event_has_movement(event: Event) -> bool:
+    """Whether ``event`` has a stored movement now (read again: a change may have cleared it)."""
+    return Event.objects.filter(pk=event.pk, movement__isnull=False).exists()
+
+
+def player_by_pk(pk: int) -> Player | None:
+    """Player ``pk`` of the register (his club loaded), or None."""
+    return Player.objects.select_related("club").filter(pk=pk).first()
+
+
 def deal_by_number(event_id: int, number: int) -> Deal | None:
     """Deal ``number`` of the event, or None."""
     return Deal.objects.filter(event_id=event_id, number=number).first()

@@ -4,7 +4,9 @@ Both are written into the movement itself, which stays the single source of trut
 where (``Event.schedule``): from round *r* on, the seat's route (its tables, seats and deal
 sets, round by round) is held by a **new slot**, and the old slot sits in the ``byes``; before
 *r* the new slot is in the ``byes``. The document stays valid (every slot present once per
-round, the line kept, no replay, no new meeting) and is checked by the validator again.
+round, the line kept, no replay, no new meeting) and is checked by the validator again. The
+hand-over is the pure :func:`tournaments.movements.hand_over`, which reads the document through
+the typed reader (``Schedule``): this module never walks the document itself.
 
 - **Substitute** (:func:`entrant_substitute`): the new slot is the substitute's own entrant
   (his player, the replaced player's line and team). From round *r* on every table, phone page,
@@ -50,7 +52,6 @@ player); a change the validator refuses.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from django.db import transaction
@@ -61,6 +62,7 @@ from clubs.errors import DomainError
 from clubs.models import Player
 from tournaments import movements
 from tournaments.models import Deal, Entrant, EntrantChange, Event, TableResult
+from tournaments.movements import HandOver
 from tournaments.services.common import locked
 from tournaments.services.events import log_director_action
 from tournaments.signals import results_changed
@@ -183,36 +185,14 @@ def _entrant_of(event: Event, entrant: Entrant) -> Entrant:
 # ------------------------------------------------------------------------------ the movement
 
 
-def _handed_over(document: dict[str, Any], old: int, from_round: int, phantom: bool) -> int:
-    """Give slot ``old``'s seats from round ``from_round`` on to a new slot (a phantom or
-    not); ``old`` sits in the byes from then on, the new slot before. Returns the new slot."""
-    entrants = document["entrants"]
-    source = next(item for item in entrants if int(item["id"]) == old)
-    new = max(int(item["id"]) for item in entrants) + 1
-    entrants.append(
-        {"id": new, "line": source.get("line"), "team": source.get("team"), "phantom": phantom}
-    )
-    for index, raw_round in enumerate(document["schedule"]):
-        number = int(raw_round.get("round", index + 1))
-        byes = [int(slot) for slot in raw_round.get("byes", [])]
-        if number < from_round:
-            raw_round["byes"] = [*byes, new]
-            continue
-        for table in raw_round["tables"]:
-            seats = table["seats"]
-            for seat, slot in seats.items():
-                if int(slot) == old:
-                    seats[seat] = new
-        raw_round["byes"] = [new if slot == old else slot for slot in byes]
-        raw_round["byes"].append(old)
-    return new
-
-
-def _document(event: Event) -> dict[str, Any]:
-    """A copy of the event's movement document, to change."""
-    if not isinstance(event.movement, dict):
+def _handed_over(event: Event, entrant: Entrant, from_round: int, phantom: bool) -> HandOver:
+    """The event's movement where a new slot holds ``entrant``'s seats from ``from_round`` on
+    (:func:`tournaments.movements.hand_over`: read through the typed reader)."""
+    if not event.movement:
         raise DomainError("no_movement", _("The event has no movement."))
-    return copy.deepcopy(event.movement)
+    return movements.hand_over(
+        event.movement, slot=entrant.slot, from_round=from_round, phantom=phantom
+    )
 
 
 def _store_movement(event: Event, document: dict[str, Any]) -> None:
@@ -313,8 +293,8 @@ def entrant_substitute(
             _("%(player)s is already in this event.") % {"player": player},
             field="player",
         )
-    document = _document(event)
-    slot = _handed_over(document, entrant.slot, from_round, phantom=False)
+    handed = _handed_over(event, entrant, from_round, phantom=False)
+    document, slot = handed.document, handed.slot
     if from_round in event.schedule.pending_rounds:
         # live Swiss: the round is paired at the close of the one before, seating the substitute
         try:
@@ -353,9 +333,9 @@ def entrant_withdraw_late(
         for play in before.playing()
         if play.round >= from_round and entrant.slot in play.slots
     }
-    document = _document(event)
-    slot = _handed_over(document, entrant.slot, from_round, phantom=True)
-    _store_movement(event, document)
+    handed = _handed_over(event, entrant, from_round, phantom=True)
+    _store_movement(event, handed.document)
+    slot = handed.slot
     phantom = Entrant.objects.create(
         event=event, slot=slot, player=None, phantom=True, line=entrant.line
     )

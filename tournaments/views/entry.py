@@ -39,7 +39,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -70,7 +70,10 @@ from tournaments.table_scope import NotOwnEntry, RoundNotOpen, TableScope, table
 
 
 def _deal_or_404(table: Table, number: int) -> Deal:
-    return get_object_or_404(Deal, event_id=table.event_id, number=number)
+    deal = selectors.deal_by_number(table.event_id, number)
+    if deal is None:
+        raise Http404
+    return deal
 
 
 def _deal_prefix(deal: Deal) -> str:
@@ -421,7 +424,9 @@ def deal_correct(request: HttpRequest, table: Table, number: int) -> HttpRespons
 @_by_table_code
 def deal_confirm(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     deal = _deal_or_404(table, number)
-    result = get_object_or_404(TableResult, table=table, deal=deal)
+    result = selectors.table_deal_result(table, deal)
+    if result is None:
+        raise Http404
     scope = TableScope.of(table)
     if scope.running and result.round_number != scope.open_round:
         refused = RoundNotOpen(deal, result.round_number, scope.open_round)
@@ -588,8 +593,10 @@ def result_actions(
     request: HttpRequest, event: Event, table_number: int, deal_number: int
 ) -> HttpResponse:
     """The director's actions on one (table, deal): correct, artificial, not played."""
-    table = get_object_or_404(Table, event=event, number=table_number)
-    deal = get_object_or_404(Deal, event=event, number=deal_number)
+    table = selectors.table_by_number(event, table_number)
+    deal = selectors.deal_by_number(event.pk, deal_number)
+    if table is None or deal is None:
+        raise Http404
     result = selectors.result_with_seats(table, deal)
     outcome = selectors.result_outcome(result) if result is not None else None
     action = request.POST.get("action") if request.method == "POST" else None

@@ -15,19 +15,19 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from clubs.access import clubs_directed_by, directs
+from clubs.access import clubs_directed_by, directs, user_directs_a_club
 from clubs.errors import DomainError
 from clubs.forms import add_error
 from clubs.models import Player
 from tournaments import forms, movements, presentation, selectors, services
-from tournaments.models import Entrant, Event, Seat, Team
+from tournaments.models import Entrant, Event, Seat
 from tournaments.services import late_changes
 from tournaments.views import control
 
@@ -88,9 +88,9 @@ def _render(
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     events = selectors.events_directed_with_counts(request.user)
-    clubs = clubs_directed_by(request.user)
+    has_clubs = user_directs_a_club(request.user)
     return render(
-        request, "tournaments/organiser/home.html", {"events": events, "has_clubs": clubs.exists()}
+        request, "tournaments/organiser/home.html", {"events": events, "has_clubs": has_clubs}
     )
 
 
@@ -111,7 +111,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/organiser/event_form.html",
-        {"form": form, "has_clubs": clubs.exists()},
+        {"form": form, "has_clubs": user_directs_a_club(request.user)},
         status=status,
     )
 
@@ -230,8 +230,7 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 def _stale_notice(request: HttpRequest, had_movement: bool, event: Event) -> None:
-    event.refresh_from_db(fields=["movement"])
-    if had_movement and event.movement is None:
+    if had_movement and not selectors.event_has_movement(event):
         messages.warning(request, _("The entrants changed: regenerate the movement."))
 
 
@@ -304,7 +303,9 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @directs(Event)
 def entrant_withdraw(request: HttpRequest, event: Event, entrant_pk: int) -> HttpResponse:
-    entrant = get_object_or_404(selectors.event_entrants(event), pk=entrant_pk)
+    entrant = selectors.event_entrant(event, entrant_pk)
+    if entrant is None:
+        raise Http404
     had_movement = event.movement is not None
     try:
         services.entrant_withdraw(entrant=entrant)
@@ -354,9 +355,10 @@ def _late_change_context(event: Event, entrants: list[Entrant]) -> dict[str, Any
 
 
 def _late_entrant(event: Event, entrant_pk: int) -> Entrant:
-    return get_object_or_404(
-        Entrant.objects.filter(event=event, phantom=False).select_related("player"), pk=entrant_pk
-    )
+    entrant = selectors.event_entrant(event, entrant_pk, real=True)
+    if entrant is None:
+        raise Http404
+    return entrant
 
 
 def _from_round(request: HttpRequest) -> int:
@@ -382,7 +384,7 @@ def _substitute_player(request: HttpRequest, event: Event) -> Player | list[Play
     data = request.POST
     chosen = data.get("player", "").strip()
     if chosen:
-        player = Player.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else None
+        player = selectors.player_by_pk(int(chosen)) if chosen.isdigit() else None
         if player is None:
             raise DomainError("unknown_player", _("Choose a known player."), field="player")
         return player
@@ -526,7 +528,9 @@ def teams_auto(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @directs(Event)
 def team_delete(request: HttpRequest, event: Event, team_pk: int) -> HttpResponse:
-    team = get_object_or_404(Team, pk=team_pk, event=event)
+    team = selectors.event_team(event, team_pk)
+    if team is None:
+        raise Http404
     try:
         services.team_delete(team=team)
     except DomainError as error:

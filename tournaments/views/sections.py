@@ -9,75 +9,38 @@
   simultaneous it belongs to, the section's own start problems and the results import;
 - the results import (any started event but a simultaneous): the per-line report.
 
-Thin views like :mod:`tournaments.views.organiser`: forms parse, services decide, a refusal
-re-renders the page with status 400 and nothing stored changes. ``organiser:event`` dispatches
+Thin views like :mod:`tournaments.views.organiser`: forms parse, services decide, selectors
+read (``tournaments.selectors.sections``), a refusal re-renders the page with status 400 and
+nothing stored changes. ``organiser:event`` dispatches
 here first: a plain event gets the usual dashboard.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from clubs.access import clubs_directed_by, directed_by, directs, user_directs
+from clubs.access import (
+    clubs_directed_by,
+    directed_or_404,
+    directs,
+    user_directs,
+    user_directs_a_club,
+)
 from clubs.errors import DomainError
 from clubs.forms import add_error
 from tournaments import forms, selectors, services
-from tournaments.models import Event, TableResult
+from tournaments.models import Event
 from tournaments.views import organiser
 
 #: At most this many error lines are listed on the page (the report holds them all).
 REPORT_LINES_SHOWN = 1000
-
-
-@dataclass(frozen=True)
-class SectionRow:
-    """One section on its simultaneous's page."""
-
-    event: Event
-    tables: int
-    entrants: int
-    entered: int
-    expected: int
-
-    @property
-    def progress(self) -> int:
-        """Percentage of the expected results entered (0 before the movement)."""
-        return round(100 * self.entered / self.expected) if self.expected else 0
-
-
-def section_rows(simultaneous: Event) -> list[SectionRow]:
-    """The sections with their counts: one query for the sections, one for their results."""
-    sections = list(
-        Event.objects.filter(simultaneous=simultaneous)
-        .select_related("club")
-        .annotate(real=Count("entrants", filter=Q(entrants__phantom=False), distinct=True))
-        .order_by("name", "pk")
-    )
-    entered = dict(
-        TableResult.objects.filter(event__simultaneous=simultaneous, confirmed=True)
-        .values("event_id")
-        .annotate(n=Count("id"))
-        .values_list("event_id", "n")
-    )
-    return [
-        SectionRow(
-            event=section,
-            tables=section.schedule.table_count,
-            entrants=section.real,
-            entered=entered.get(section.pk, 0),
-            expected=section.schedule.playing_count() * section.deals_per_round,
-        )
-        for section in sections
-    ]
 
 
 # --- dispatch ------------------------------------------------------------------------------
@@ -101,11 +64,11 @@ def _simultaneous_page(
     section_form: forms.SectionCreateForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    rows = section_rows(event)
+    rows = selectors.section_rows(event)
     context = {
         "event": event,
         "rounds": services.simultaneous_rounds(event),
-        "deal_count": event.deals.count(),
+        "deal_count": selectors.event_deal_count(event),
         "sections": rows,
         "finished": sum(1 for row in rows if row.event.status == Event.Status.FINISHED),
         "entered": sum(row.entered for row in rows),
@@ -120,8 +83,7 @@ def _section_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     problems: list[str] = []
     if event.status == Event.Status.DRAFT:
         problems = selectors.event_start_problems(event) + services.section_start_problems(event)
-    assert event.simultaneous_id is not None
-    parent = Event.objects.select_related("club").get(pk=event.simultaneous_id)
+    parent = selectors.simultaneous_of(event)
     tables = [
         {"table": table, "entry_url": f"/table/{table.code}/"}
         for table in (selectors.event_tables(event) if event.movement else [])
@@ -143,7 +105,7 @@ def _section_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
 
 def _simultaneous_or_404(request: HttpRequest, pk: int) -> Event:
     """The simultaneous ``pk`` if the visitor directs it, else 404."""
-    event = get_object_or_404(directed_by(request.user, Event), pk=pk)
+    event = directed_or_404(request, Event, pk)
     if event.is_section or not services.is_simultaneous(event):
         raise Http404("not a simultaneous")
     return event
@@ -170,7 +132,7 @@ def simultaneous_create(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/organiser/simultaneous_form.html",
-        {"form": form, "has_clubs": clubs.exists()},
+        {"form": form, "has_clubs": user_directs_a_club(request.user)},
         status=400 if form.errors else 200,
     )
 
@@ -222,7 +184,7 @@ def _deals_page(
         "rounds": rounds,
         "deals": selectors.event_deals(event),
         "is_draft": event.status == Event.Status.DRAFT,
-        "sections": Event.objects.filter(simultaneous=event).count(),
+        "sections": selectors.section_count(event),
         "generate_form": generate
         or forms.SimultaneousDealsGenerateForm(initial={"seed": event.seed, "rounds": rounds}),
         "import_form": import_form or forms.SimultaneousDealsImportForm(),

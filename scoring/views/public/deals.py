@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.views.decorators.http import require_GET
 
@@ -26,8 +26,8 @@ from scoring.presentation import (
 )
 from scoring.selectors import (
     deal_neighbours,
+    deal_of,
     deal_results,
-    deals_of,
     event_family,
     load_hand_scores,
     simultaneous_deal_results,
@@ -72,7 +72,9 @@ def viewer_entrant_id(request: HttpRequest) -> int | None:
 def deal_sheet(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     event = visible_or_404(request, Event, event_id)
     family = event_family(event)
-    deal = get_object_or_404(deals_of(event), number=number)
+    deal = deal_of(event, number)
+    if deal is None:
+        raise Http404
     if family.is_simultaneous:
         results = simultaneous_deal_results(event, number)
     else:

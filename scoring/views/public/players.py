@@ -8,7 +8,7 @@ score card adds the player's overall rank.
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 from clubs.access import user_directs, visible_or_404
@@ -26,7 +26,7 @@ from scoring.selectors import (
     overall_rank,
     ranked_count,
     ranking_entries_of,
-    real_entrants,
+    real_entrant,
     search_entrants,
     search_simultaneous_entrants,
     section_entrant,
@@ -73,7 +73,9 @@ def score_card(request: HttpRequest, event_id: int, entrant_id: int) -> HttpResp
         if found is None:
             raise Http404
         return redirect("public:scorecard", event_id=found.event_id, entrant_id=found.pk)
-    entrant = get_object_or_404(real_entrants(event), pk=entrant_id)
+    entrant = real_entrant(event, entrant_id)
+    if entrant is None:
+        raise Http404
     complete = user_directs(request.user, event)
     hidden_deals = deals_hidden_from(event, directs=complete)
     lines = score_card_lines(hand_scores_for_entrant(event, entrant), hidden_deals)

@@ -188,20 +188,3 @@ def test_director_correction_page(club, players, orga_client, stranger_client) -
     assert orga_client.post(url, {**data, "reason": "forgotten"}).status_code == 302
     result = FreeDealResult.objects.get()
     assert result.value == -112 and result.history.get().reason == "forgotten"
-
-
-def test_api_ranking(club, players) -> None:
-    tournament = make_tournament(club, players, 4)
-    s = tournament.table_players(1, 1)
-    services.free_deal_result_enter(
-        table=tournament.tables.get(),
-        deal=1,
-        data={"contract": "garde", "taker": s[0], "oudlers": 2, "points": 46},
-    )
-    data = Client().get(f"/api/v1/free-deal/{tournament.pk}/ranking/").json()
-    assert data["provisional"] and data["deals_entered"] == 1 and data["deals_total"] == 20
-    assert data["ranking"][0]["number"] == s[0] and data["ranking"][0]["total"] == 180
-    assert data["ranking"][0]["parties"] == [180]
-    assert Client().get("/api/v1/free-deal/999999/ranking/").status_code == 404
-    schema = Client().get("/api/schema/").content.decode()
-    assert "free_deal_ranking" in schema

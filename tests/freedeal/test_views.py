@@ -1,4 +1,4 @@
-"""freedeal pages: the public and organiser pages, bad input (4xx), the table phone's first entry.
+"""freedeal pages: public and organiser pages, bad input (4xx), the table phone's first entry."""
 
 from __future__ import annotations
 

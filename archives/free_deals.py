@@ -57,7 +57,7 @@ from freedeal.models import (
     FreeDealTable,
     FreeDealTournament,
 )
-from freedeal.services import clean_ruleset, ruleset_of, score_result
+from freedeal.outcomes import clean_ruleset, outcome_score, ruleset_of
 
 SCHEMA = "duplitarot-free-deal-archive"
 VERSION = 1
@@ -78,7 +78,7 @@ HISTORY_KEYS = ("party", "table", "deal", "action", "by", "at", "reason", "befor
 
 
 def _ranking(tournament: FreeDealTournament) -> dict[str, Any]:
-    ranking = selectors.ranking(tournament)
+    ranking = selectors.free_deal_ranking(tournament)
     return {
         "parties": ranking.parties,
         "rows": [
@@ -239,7 +239,7 @@ def _check_result(raw: Any, path: str, checked: CheckedFreeDeal) -> dict[str, An
     if len(seated) == 5 and result["partner"] is None and ruleset_of(stub).calls_king:
         data["partner"] = result["taker"]  # he called his own King
     try:
-        scored = score_result(stub, seated, data)
+        scored = outcome_score(stub, seated, data)
     except DomainError as error:
         raise refuse(error.describe(), path) from None
     if any(result[key] != scored[key] for key in SCORED):

@@ -36,6 +36,8 @@ API_ENDPOINTS = {
     "series_ranking": "series/{id}/ranking/",
     "cup_bracket": "cups/{id}/bracket/",
     "free_deal_ranking": "free-deal/{id}/ranking/",
+    "free_deal_table": "free-deal/tables/{code}/",
+    "free_deal_table_results": "free-deal/tables/{code}/results/",
     "table": "tables/{code}/",
     "table_results": "tables/{code}/results/",
 }

@@ -1,57 +1,66 @@
-"""The free-deal ranking API: ``GET /api/v1/free-deal/<id>/ranking/`` (read only).
+"""The free-deal API (thin: reads through ``freedeal.selectors``, writes through
+``freedeal.services``; no query of its own).
 
-Public tournaments only (404 otherwise, even for its organisers: the API publishes). The same
-rows as the public page (``freedeal.selectors.ranking``): place, player, total, marks per
-party, best party; ``provisional`` until the tournament is finished.
+- ``GET /api/v1/free-deal/<id>/ranking/``: a public tournament's ranking (404 otherwise, even
+  for its organisers: the API publishes). The same rows as the public page; ``provisional``
+  from ``freedeal.publication`` until the tournament is finished.
+- The table phone (no account, no CSRF: the table's code in the URL is the credential, looked
+  up through the kernel's throttled path, :class:`clubs.phone_codes.PhoneCodeAPIView`: 404
+  ``unknown_table_code``, 429 ``throttled`` with ``Retry-After``; a valid code is never
+  throttled):
+
+  - ``GET /api/v1/free-deal/tables/<code>/``: the open party at that table: its players (seat
+    order), its deals with their dealer and stored result;
+  - ``POST /api/v1/free-deal/tables/<code>/results/``: enter a deal of the open party: 201 with
+    the stored result and its marks; the very outcome already stored is a replay (200, the
+    stored result, header ``Idempotent-Replayed: true``, nothing written); another outcome for
+    an entered deal a conflict (409 with the stored result, nothing changed); 400 naming the
+    field; 403 outside the open party (``party_closed``, ``party_not_open``,
+    ``free_deal_not_running``);
+  - ``POST /api/v1/free-deal/tables/<code>/results/<deal>/correct/``: the explicit correction
+    of an entered deal of the open party (200; the same outcome: 200 replay; not entered: 400
+    ``result_not_entered``; a closed party: 403), kept in the history as the table's.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.access import user_directs
 from clubs.api import ErrorSerializer
-from freedeal import selectors
-from freedeal.models import FreeDealTournament
+from clubs.errors import DomainError
+from clubs.phone_codes import PhoneCodeAPIView
+from freedeal import selectors, services
+from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
+from freedeal.models import FreeDealResult, FreeDealTable
+from freedeal.publication import free_deal_publication
+from freedeal.selectors import Ranking, TablePage
+from freedeal.serializers import (
+    FreeDealConflictSerializer,
+    FreeDealCorrectionInputSerializer,
+    FreeDealRankingSerializer,
+    FreeDealResultInputSerializer,
+    FreeDealResultSerializer,
+    FreeDealTableSerializer,
+)
+from rules.errors import field_label
+
+REPLAYED = "Idempotent-Replayed"
+# Fields of a request that are not inside the outcome object.
+REQUEST_FIELDS = {"deal", "party"}
 
 
-class FreeDealRowSerializer(serializers.Serializer):
-    place = serializers.IntegerField()
-    number = serializers.IntegerField(help_text="the player's number in the tournament")
-    player = serializers.IntegerField(help_text="the player's id")
-    name = serializers.CharField()
-    total = serializers.IntegerField(help_text="sum of the player's marks")
-    best_party = serializers.IntegerField(help_text="his highest mark of one party")
-    parties = serializers.ListField(
-        child=serializers.IntegerField(), help_text="his marks per party"
-    )
-    tied = serializers.BooleanField(help_text="shares the place with another player")
-
-
-class FreeDealRankingSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    date = serializers.DateField()
-    club = serializers.CharField()
-    status = serializers.ChoiceField(choices=FreeDealTournament.Status.choices)
-    ruleset = serializers.DictField(help_text="the rules (name and parameters)")
-    tie_break = serializers.ChoiceField(choices=FreeDealTournament.TieBreak.choices)
-    parties = serializers.IntegerField(help_text="parties of the tournament")
-    parties_counted = serializers.IntegerField(help_text="parties begun (all once finished)")
-    deals_per_party = serializers.IntegerField()
-    deals_entered = serializers.IntegerField()
-    deals_total = serializers.IntegerField()
-    provisional = serializers.BooleanField()
-    ranking = FreeDealRowSerializer(many=True)
-
-
-def ranking_data(ranking: selectors.Ranking) -> dict[str, Any]:
+# --------------------------------------------------------------------------- ranking
+def ranking_data(ranking: Ranking, *, provisional: bool) -> dict[str, Any]:
     tournament = ranking.tournament
     return {
         "id": tournament.pk,
@@ -66,7 +75,7 @@ def ranking_data(ranking: selectors.Ranking) -> dict[str, Any]:
         "deals_per_party": tournament.deals_per_party,
         "deals_entered": ranking.deals_entered,
         "deals_total": ranking.deals_total,
-        "provisional": ranking.provisional,
+        "provisional": provisional,
         "ranking": [
             {
                 "place": row.place,
@@ -94,8 +103,264 @@ class FreeDealRankingView(APIView):
         responses={200: FreeDealRankingSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
-        tournament = get_object_or_404(
-            FreeDealTournament.objects.select_related("club"), pk=pk, public=True
+        tournament = selectors.free_deal_published(pk)
+        if tournament is None:
+            raise NotFound(_("No such free-deal tournament."))
+        publication = free_deal_publication(
+            tournament, directs=user_directs(request.user, tournament)
         )
-        data = ranking_data(selectors.ranking(tournament))
+        data = ranking_data(
+            selectors.free_deal_ranking(tournament), provisional=publication.provisional
+        )
         return Response(FreeDealRankingSerializer(data).data)
+
+
+# --------------------------------------------------------------------------- table phone
+def error_response(
+    error: DomainError, *, status_code: int = status.HTTP_400_BAD_REQUEST
+) -> Response:
+    """``code``, ``detail`` and ``errors`` {field: [message naming the field]}; the fields of
+    the outcome are named ``outcome.<field>``."""
+    field = error.field or "non_field_errors"
+    key = field if field in REQUEST_FIELDS or field == "non_field_errors" else f"outcome.{field}"
+    if field == "outcome":
+        key = "outcome"
+    return Response(
+        {"code": error.code, "detail": error.describe(), "errors": {key: [error.describe()]}},
+        status=status_code,
+    )
+
+
+def invalid_input_response(errors: dict[str, Any]) -> Response:
+    """400 for a malformed request body: each message names its field (translated)."""
+    named: dict[str, list[str]] = {}
+    for field, messages in errors.items():
+        items = messages if isinstance(messages, list) else [messages]
+        label = field_label(field, _)
+        named[field] = [f"{label}: {message}" for message in items]
+    first = next(iter(named.values()))[0] if named else _("invalid input")
+    return Response(
+        {"code": "invalid", "detail": first, "errors": named}, status=status.HTTP_400_BAD_REQUEST
+    )
+
+
+def conflict_response(conflict: ResultConflict) -> Response:
+    return Response(
+        {
+            "code": conflict.code,
+            "detail": conflict.message,
+            "result": FreeDealResultSerializer(conflict.result).data,
+        },
+        status=status.HTTP_409_CONFLICT,
+    )
+
+
+def replay_response(replay: ResultReplay) -> Response:
+    response = Response(FreeDealResultSerializer(replay.result).data, status=status.HTTP_200_OK)
+    response[REPLAYED] = "true"
+    return response
+
+
+def table_data(page: TablePage, *, provisional: bool) -> dict[str, Any]:
+    tournament = page.tournament
+    entries = selectors.free_deal_entries(tournament)
+    return {
+        "tournament": {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "date": tournament.date,
+            "club": tournament.club.name,
+            "status": tournament.status,
+            "ruleset": tournament.ruleset,
+            "parties": tournament.parties,
+            "closed_parties": tournament.closed_parties,
+            "deals_per_party": tournament.deals_per_party,
+        },
+        "table": page.table.number,
+        "size": page.table.size,
+        "party": page.party,
+        "provisional": provisional,
+        "players": [
+            {"number": number, "player": entries[number].player_id, "name": name}
+            for number, name in page.players
+        ],
+        "deals": [
+            {"deal": deal.number, "dealer": deal.dealer, "result": deal.result}
+            for deal in page.deals
+        ],
+    }
+
+
+TABLE_CODE_RESPONSES = {
+    404: OpenApiResponse(ErrorSerializer, description="`unknown_table_code`: no such table."),
+    429: OpenApiResponse(
+        ErrorSerializer,
+        description=(
+            "`throttled`: too many unknown table codes from this address; wait `Retry-After` "
+            "seconds (a valid code is never throttled)."
+        ),
+    ),
+}
+TABLE_CODE_HEADERS = [
+    OpenApiParameter(
+        "Retry-After",
+        int,
+        OpenApiParameter.HEADER,
+        description="Seconds to wait before trying an unknown table code again.",
+        response=[429],
+    ),
+    OpenApiParameter(
+        REPLAYED,
+        str,
+        OpenApiParameter.HEADER,
+        enum=["true"],
+        description="Present (`true`) when the answer is a replay of the stored result.",
+        response=[200],
+    ),
+]
+CODE = OpenApiParameter(
+    "code", str, OpenApiParameter.PATH, description="The table's entry code (its card's QR code)."
+)
+DEAL = OpenApiParameter(
+    "deal",
+    {"type": "integer", "minimum": 0},
+    OpenApiParameter.PATH,
+    description="The deal number in the party.",
+)
+REFUSED_PARTY = OpenApiResponse(
+    ErrorSerializer,
+    description=(
+        "Outside the open party: `party_closed` (the director closed it: ask him), "
+        "`party_not_open`, `free_deal_not_running`; nothing stored."
+    ),
+)
+INVALID = OpenApiResponse(ErrorSerializer, description="Invalid entry; messages name the field.")
+REPLAY_DESCRIPTION = (
+    "Replay: this very outcome was already stored for this deal (a retry); nothing was "
+    f"written, the body is the stored result and the header `{REPLAYED}` is `true`."
+)
+
+
+class FreeDealTablePhoneAPIView(PhoneCodeAPIView):
+    """An API view reached by a free-deal table's code."""
+
+    unknown_code_error = "unknown_table_code"
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]  # the table code is the credential
+
+    def unknown_code_message(self) -> str:
+        return _("No table has this code.")
+
+    def phone_queryset(self) -> QuerySet[FreeDealTable]:
+        return selectors.free_deal_table_queryset()
+
+
+class FreeDealTableView(FreeDealTablePhoneAPIView):
+    """The open party at a table: players, deals and their results."""
+
+    @extend_schema(
+        operation_id="free_deal_table",
+        summary="Free-deal table: the open party",
+        parameters=[CODE, *TABLE_CODE_HEADERS[:1]],
+        responses={200: FreeDealTableSerializer, **TABLE_CODE_RESPONSES},
+    )
+    def get(self, request: Request, code: str) -> Response:
+        table = self.phone_object(request, code)
+        page = selectors.free_deal_table_page(table)
+        publication = free_deal_publication(page.tournament, directs=False)
+        data = table_data(page, provisional=publication.provisional)
+        return Response(FreeDealTableSerializer(data).data)
+
+
+def _write(
+    write: Any, *, table: FreeDealTable, deal: int, body: dict[str, Any], created: int
+) -> Response:
+    try:
+        result: FreeDealResult = write(
+            table=table, deal=deal, data=body["outcome"], party=body.get("party")
+        )
+    except ResultReplay as replay:
+        return replay_response(replay)
+    except ResultConflict as conflict:
+        return conflict_response(conflict)
+    except PartyNotOpen as refused:
+        return error_response(refused, status_code=status.HTTP_403_FORBIDDEN)
+    except DomainError as error:
+        return error_response(error)
+    return Response(FreeDealResultSerializer(result).data, status=created)
+
+
+class FreeDealTableResultsView(FreeDealTablePhoneAPIView):
+    """Enter a deal of the open party at the table."""
+
+    @extend_schema(
+        operation_id="free_deal_table_result_enter",
+        summary="Free-deal table: enter a deal",
+        request=FreeDealResultInputSerializer,
+        parameters=[CODE, *TABLE_CODE_HEADERS],
+        responses={
+            201: OpenApiResponse(FreeDealResultSerializer, description="Stored."),
+            200: OpenApiResponse(FreeDealResultSerializer, description=REPLAY_DESCRIPTION),
+            400: INVALID,
+            403: REFUSED_PARTY,
+            409: OpenApiResponse(
+                FreeDealConflictSerializer,
+                description=(
+                    "Already entered with another outcome: nothing changed; `result` is the "
+                    "stored one (correct it explicitly: `.../results/<deal>/correct/`)."
+                ),
+            ),
+            **TABLE_CODE_RESPONSES,
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        table = self.phone_object(request, code)
+        body = FreeDealResultInputSerializer(data=request.data)
+        if not body.is_valid():
+            return invalid_input_response(body.errors)
+        data = dict(body.validated_data)
+        return _write(
+            services.free_deal_result_enter,
+            table=table,
+            deal=data["deal"],
+            body=data,
+            created=status.HTTP_201_CREATED,
+        )
+
+
+class FreeDealTableCorrectView(FreeDealTablePhoneAPIView):
+    """Correct an entered deal of the open party (kept in the history as the table's)."""
+
+    @extend_schema(
+        operation_id="free_deal_table_result_correct",
+        summary="Free-deal table: correct an entered deal",
+        request=FreeDealCorrectionInputSerializer,
+        parameters=[CODE, DEAL, *TABLE_CODE_HEADERS],
+        responses={
+            200: OpenApiResponse(
+                FreeDealResultSerializer,
+                description="Corrected; or, with the header, the very outcome stored (replay).",
+            ),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description=(
+                    "Invalid outcome (messages name the field), or `result_not_entered`: "
+                    "enter the deal first."
+                ),
+            ),
+            403: REFUSED_PARTY,
+            **TABLE_CODE_RESPONSES,
+        },
+    )
+    def post(self, request: Request, code: str, deal: int) -> Response:
+        table = self.phone_object(request, code)
+        body = FreeDealCorrectionInputSerializer(data=request.data)
+        if not body.is_valid():
+            return invalid_input_response(body.errors)
+        return _write(
+            services.free_deal_result_correct,
+            table=table,
+            deal=deal,
+            body=dict(body.validated_data),
+            created=status.HTTP_200_OK,
+        )

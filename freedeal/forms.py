@@ -3,8 +3,9 @@
 :class:`DealForm` adapts to the table (its players, its size) and the tournament's ruleset: the
 contracts of ``Ruleset.contracts`` plus "everybody passed", the called King's partner at a
 table of 5 (not in the flambeuse), the petit chelem under traditional rules, the chien size
-under house rules. Its ``clean`` validates through ``services.score_result`` (nothing stored)
-and puts the rules engine's translated message on the field at fault.
+under house rules. Its ``clean`` validates through ``freedeal.outcomes.outcome_score`` (nothing
+stored: the live preview shows its marks) and puts the rules engine's translated message on the
+field at fault.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from django.utils.translation import gettext_lazy as _
 from clubs.errors import DomainError
 from clubs.forms import add_error, reason_field
 from clubs.models import Player
-from freedeal import services
-from freedeal.models import MAX_DEALS_PER_PARTY, MAX_PARTIES, FreeDealPlayer, FreeDealTournament
+from freedeal import outcomes, selectors
+from freedeal.models import MAX_DEALS_PER_PARTY, MAX_PARTIES, FreeDealTournament
 from rules.enums import Contract, PoigneeSize, Side
 from rules.ruleset import RulesetName
 
@@ -61,7 +62,7 @@ class TournamentForm(forms.Form):
 
     def ruleset(self) -> dict[str, object]:
         data = self.cleaned_data
-        return services.ruleset_choice(
+        return outcomes.ruleset_choice(
             data["rules"], data.get("pousse_multiplier"), bool(data.get("flambeuse"))
         )
 
@@ -86,10 +87,9 @@ class RegisterForm(forms.Form):
 
     def __init__(self, *args: Any, tournament: FreeDealTournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        taken = FreeDealPlayer.objects.filter(tournament=tournament).values("player")
         field = self.fields["player"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = Player.objects.filter(club=tournament.club).exclude(pk__in=taken)
+        field.queryset = selectors.free_deal_registrable_players(tournament)
 
 
 class NewPlayerForm(forms.Form):
@@ -139,12 +139,12 @@ class DealForm(forms.Form):
         self.tournament = tournament
         self.seated = seated
         self.scored: dict[str, Any] | None = None
-        ruleset = services.ruleset_of(tournament)
+        ruleset = outcomes.ruleset_of(tournament)
         size = len(seated)
         people = [(str(n), f"{n} · {names.get(n, '')}") for n in seated]
         self._choices("taker", people)
         contracts = [(c.value, Contract(c.value).label) for c in ruleset.contracts]
-        self._choices("contract", [*contracts, (services.PASSED, _("Everybody passed"))])
+        self._choices("contract", [*contracts, (outcomes.PASSED, _("Everybody passed"))])
         self.fields["contract"].initial = Contract.GARDE.value
         if size == 5 and ruleset.calls_king:
             self._choices("partner", people)
@@ -186,7 +186,7 @@ class DealForm(forms.Form):
         if result is None:
             return {}
         if result.passed:
-            return {"contract": services.PASSED}
+            return {"contract": outcomes.PASSED}
         outcome = result.outcome or {}
         initial: dict[str, Any] = {
             "taker": str(result.taker),
@@ -237,12 +237,20 @@ class DealForm(forms.Form):
             }
         return values
 
+    def named_errors(self) -> list[str]:
+        """Every error as one line naming its field (the live preview's answer)."""
+        lines: list[str] = []
+        for name, errors in self.errors.items():
+            label = self.fields[name].label if name in self.fields else ""
+            lines.extend(f"{label}: {error}" if label else str(error) for error in errors)
+        return lines
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         if self.errors:
             return cleaned
         try:
-            self.scored = services.score_result(self.tournament, self.seated, self.values())
+            self.scored = outcomes.outcome_score(self.tournament, self.seated, self.values())
         except DomainError as error:
             add_error(self, error)
         return cleaned

@@ -1,21 +1,29 @@
-"""The only writer of free-deal tournaments: creation, registration, start, entry, correction,
-closing a party, finishing.
+"""The only writer of free-deal tournaments: creation, settings, registration, start, result
+entry and corrections, closing a party, finishing.
 
-Every refusal raises :class:`tournaments.errors.DomainError` (a stable ``code``, a message
-already translated, the ``field`` at fault); a refusal of the rules engine keeps its code
-(:meth:`DomainError.from_rule`). Nothing stored changes when one is raised. Operations
-that two phones or the director could run at once lock the tournament row
-(``select_for_update``) first, so a party cannot close while a table saves, and the same deal
-cannot be created twice.
+Every service is named ``<entity>_<action>``, takes keyword arguments only and runs in one
+transaction. Every refusal raises :class:`clubs.errors.DomainError` (a stable ``code``, a
+message already translated, the ``field`` at fault); a refusal of the rules engine keeps its
+code. Nothing stored changes when one is raised. Operations that two phones or the director
+could run at once lock the tournament row first (``clubs.services.competition_lock``), then
+the result row, so a party cannot close while a table saves and the same deal cannot be
+created twice. Status changes go through ``clubs.services.competition_status_change``.
 
-A result's input (``data``) is a mapping with ``taker`` (a player number of the table, or
-empty when everybody passed), ``contract`` (a contract of the ruleset, or ``"passed"``),
-``oudlers``, ``points``, ``petit_au_bout``, ``poignees`` (list of ``{side, size}``),
-``chelem`` (``{announced, made_by}``), ``petit_chelem`` (``{announced, made}``, traditional
-rules), ``chien`` (house rules: the dealer's chien size) and, at a table of 5 where a King is
-called, ``partner``: the player who had the called King (the taker himself when he called his
-own King and plays alone). The rules engine has no "everybody passed" outcome: such a deal is
-stored with no taker, no outcome and every mark 0.
+Result entry has one semantics, the kernel's (:mod:`clubs.errors`, :mod:`freedeal.errors`):
+
+- :func:`free_deal_result_enter` (a table phone): the first outcome of a deal of the open
+  party is stored, with a history line "entered" by the table. The same deal sent again is a
+  :class:`~freedeal.errors.ResultReplay` when it is the very outcome stored (nothing written,
+  no history line), a :class:`~freedeal.errors.ResultConflict` carrying the stored result
+  otherwise (nothing changed). A deal of a closed party (or when no party is open) is a
+  :class:`~freedeal.errors.PartyNotOpen`, except an identical replay.
+- :func:`free_deal_result_correct` (a table phone, explicitly): replaces the stored outcome of
+  a deal of the open party; the history says "corrected" by the table.
+- :func:`free_deal_result_director_correct`: the director enters or corrects any deal of a
+  party begun, at any time, with a reason; the history names his account.
+
+The validation and the scoring of an outcome are :mod:`freedeal.outcomes` (the rules engine
+under the tournament's ruleset and the table's size).
 """
 
 from __future__ import annotations
@@ -30,7 +38,8 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
 from clubs.models import Club, Player
-from clubs.services import competition_require, competition_status_change
+from clubs.services import competition_lock, competition_require, competition_status_change
+from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
 from freedeal.models import (
     MAX_DEALS_PER_PARTY,
     MAX_PARTIES,
@@ -40,9 +49,16 @@ from freedeal.models import (
     FreeDealTable,
     FreeDealTournament,
 )
-from rules.errors import RuleError
-from rules.ruleset import RULES_VERSION, Ruleset, RulesetName, ruleset_from_dict
-from rules.scoring import Outcome, outcome_from_dict, outcome_to_dict, score_deal
+from freedeal.outcomes import (
+    clean_ruleset,
+    default_dealer,
+    outcome_score,
+    result_state,
+    ruleset_of,
+    same_outcome,
+)
+from freedeal.selectors import free_deal_missing_deals
+from rules.ruleset import RULES_VERSION, ruleset_from_dict
 from tournaments.movements.free_deal import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -52,20 +68,10 @@ from tournaments.movements.free_deal import (
 )
 from tournaments.services.deals import random_seed
 
-PASSED = "passed"
 Status = FreeDealTournament.Status
 
 
 # --------------------------------------------------------------------------- helpers
-def ruleset_of(tournament: FreeDealTournament) -> Ruleset:
-    return ruleset_from_dict(tournament.ruleset)
-
-
-def _locked(tournament: FreeDealTournament) -> FreeDealTournament:
-    """The tournament row, locked until the end of the transaction (fresh values)."""
-    return FreeDealTournament.objects.select_for_update().get(pk=tournament.pk)
-
-
 def _whole(value: object, field: str, low: int, high: int, message: str) -> int:
     try:
         number = int(str(value).strip())
@@ -74,17 +80,6 @@ def _whole(value: object, field: str, low: int, high: int, message: str) -> int:
     if not low <= number <= high:
         raise DomainError("out_of_range", message, field=field)
     return number
-
-
-def clean_ruleset(
-    data: Mapping[str, object] | str | None, version: int = RULES_VERSION
-) -> dict[str, object]:
-    """The stored form of a ruleset choice (``{"name": ..., ..., "version": ...}``, the
-    current rules version unless ``version`` says otherwise), or a translated error."""
-    try:
-        return ruleset_from_dict(data, default_version=version).to_dict()
-    except RuleError as error:
-        raise DomainError.from_rule(error, field="ruleset") from error
 
 
 def _check_settings(parties: object, deals_per_party: object, tie_break: str) -> tuple[int, int]:
@@ -112,7 +107,6 @@ def _check_settings(parties: object, deals_per_party: object, tie_break: str) ->
     return count, deals
 
 
-# --------------------------------------------------------------------------- set-up
 def _check_name(name: str) -> str:
     name = (name or "").strip()
     if not name:
@@ -120,7 +114,16 @@ def _check_name(name: str) -> str:
     return name[:200]
 
 
-def create_tournament(
+def _check_draft(tournament: FreeDealTournament) -> None:
+    if tournament.status != Status.DRAFT:
+        raise DomainError(
+            "already_started",
+            _("The tournament has started: its players can no longer change."),
+        )
+
+
+# --------------------------------------------------------------------------- set-up
+def free_deal_create(
     *,
     club: Club,
     name: str,
@@ -132,6 +135,7 @@ def create_tournament(
     public: bool = False,
     seed: int | None = None,
 ) -> FreeDealTournament:
+    """A draft tournament of ``club`` (its seating seed drawn unless ``seed`` is given)."""
     name = _check_name(name)
     count, deals = _check_settings(parties, deals_per_party, tie_break)
     return FreeDealTournament.objects.create(
@@ -147,9 +151,9 @@ def create_tournament(
     )
 
 
-def update_settings(
-    tournament: FreeDealTournament,
+def free_deal_settings_update(
     *,
+    tournament: FreeDealTournament,
     name: str,
     date: datetime.date,
     ruleset: Mapping[str, object] | str | None,
@@ -161,7 +165,7 @@ def update_settings(
     """Change the settings; the rules and the format only before the start."""
     name = _check_name(name)
     with transaction.atomic():
-        locked = _locked(tournament)
+        locked = competition_lock(tournament)
         count, deals = _check_settings(parties, deals_per_party, tie_break)
         started = locked.status != Status.DRAFT
         # Once started, the rules keep their stored version (and dict): same rules, same scores.
@@ -184,18 +188,10 @@ def update_settings(
     return locked
 
 
-def _check_draft(tournament: FreeDealTournament) -> None:
-    if tournament.status != Status.DRAFT:
-        raise DomainError(
-            "already_started",
-            _("The tournament has started: its players can no longer change."),
-        )
-
-
-def register_player(tournament: FreeDealTournament, player: Player) -> FreeDealPlayer:
+def free_deal_player_register(*, tournament: FreeDealTournament, player: Player) -> FreeDealPlayer:
     """Register a known player with the next number (at most 400 players, each once)."""
     with transaction.atomic():
-        locked = _locked(tournament)
+        locked = competition_lock(tournament)
         _check_draft(locked)
         entries = locked.players.all()
         if entries.filter(player=player).exists():
@@ -214,8 +210,8 @@ def register_player(tournament: FreeDealTournament, player: Player) -> FreeDealP
         return FreeDealPlayer.objects.create(tournament=locked, number=count + 1, player=player)
 
 
-def register_new_player(
-    tournament: FreeDealTournament, *, first_name: str, last_name: str, licence: str = ""
+def free_deal_player_register_new(
+    *, tournament: FreeDealTournament, first_name: str, last_name: str, licence: str = ""
 ) -> FreeDealPlayer:
     """Create a player of the tournament's club and register him."""
     first, last, licence = first_name.strip(), last_name.strip(), licence.strip()
@@ -237,13 +233,13 @@ def register_new_player(
             licence=licence or None,
             club=tournament.club,
         )
-        return register_player(tournament, player)
+        return free_deal_player_register(tournament=tournament, player=player)
 
 
-def unregister_player(tournament: FreeDealTournament, number: int) -> None:
+def free_deal_player_remove(*, tournament: FreeDealTournament, number: int) -> None:
     """Remove a player before the start; the later numbers move down by one."""
     with transaction.atomic():
-        locked = _locked(tournament)
+        locked = competition_lock(tournament)
         _check_draft(locked)
         deleted, _details = locked.players.filter(number=number).delete()
         if not deleted:
@@ -253,10 +249,10 @@ def unregister_player(tournament: FreeDealTournament, number: int) -> None:
             entry.save(update_fields=["number"])
 
 
-def start(tournament: FreeDealTournament) -> FreeDealTournament:
+def free_deal_start(*, tournament: FreeDealTournament) -> FreeDealTournament:
     """Seat every party (``seat_parties`` with the tournament's seed) and create the tables."""
     with transaction.atomic():
-        locked = _locked(tournament)
+        locked = competition_lock(tournament)
         _check_draft(locked)
         count = locked.players.count()
         if count < MIN_PLAYERS:
@@ -276,135 +272,6 @@ def start(tournament: FreeDealTournament) -> FreeDealTournament:
 
 
 # --------------------------------------------------------------------------- results
-def _player_number(value: object, field: str, seated: tuple[int, ...]) -> int | None:
-    if value is None or str(value).strip() == "":
-        return None
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise DomainError(
-            "invalid_player", _("%(value)s is not a player number.") % {"value": value}, field
-        ) from None
-    if number not in seated:
-        raise DomainError(
-            "not_at_table",
-            _("Player %(number)s does not sit at this table in this party.") % {"number": number},
-            field=field,
-        )
-    return number
-
-
-def default_dealer(seated: tuple[int, ...], deal: int) -> int:
-    """The deal's dealer: the table's players in turn, seat order."""
-    return seated[(deal - 1) % len(seated)]
-
-
-def score_result(
-    tournament: FreeDealTournament, seated: tuple[int, ...], data: Mapping[str, Any]
-) -> dict[str, Any]:
-    """Validate ``data`` for a table seating ``seated`` (nothing stored): the fields to store.
-
-    Returns ``passed``, ``taker``, ``partner``, ``contract``, ``outcome``, ``value`` and
-    ``marks`` (``{"number": mark}``).
-    """
-    contract = str(data.get("contract") or "").strip()
-    if not contract:
-        raise DomainError("missing_field", _("Choose the contract."), field="contract")
-    if contract == PASSED:
-        return {
-            "passed": True,
-            "taker": None,
-            "partner": None,
-            "contract": PASSED,
-            "outcome": None,
-            "value": 0,
-            "marks": {str(number): 0 for number in seated},
-        }
-    size = len(seated)
-    ruleset = ruleset_of(tournament)
-    taker = _player_number(data.get("taker"), "taker", seated)
-    if taker is None:
-        raise DomainError("missing_field", _("Choose the taker."), field="taker")
-    partner = _player_number(data.get("partner"), "partner", seated)
-    calls_king = size == 5 and ruleset.calls_king
-    if calls_king and partner is None:
-        raise DomainError(
-            "partner_required",
-            _(
-                "At 5 players, say who had the called King (the taker himself if he called "
-                "his own King and played alone)."
-            ),
-            field="partner",
-        )
-    if not calls_king and partner is not None:
-        raise DomainError(
-            "partner_not_allowed",
-            _("In the flambeuse the taker plays alone: no partner.")
-            if size == 5
-            else _("A partner is only called at 5 players."),
-            field="partner",
-        )
-    if partner == taker:
-        partner = None  # the taker called his own King: he plays alone
-    raw: dict[str, Any] = {
-        "players": size,
-        "contract": contract,
-        "oudlers": data.get("oudlers"),
-        "points": data.get("points"),
-        "petit_au_bout": data.get("petit_au_bout") or None,
-        "poignees": list(data.get("poignees") or []),
-        "chelem": data.get("chelem") or None,
-    }
-    if size == 5:
-        raw["partner"] = partner is not None
-    for key in ("oudlers", "points"):
-        if raw[key] is None or str(raw[key]).strip() == "":
-            raise DomainError(
-                "missing_field",
-                _("Give the oudlers and the points of the attack."),
-                field=key,
-            )
-    if data.get("chien") not in (None, ""):
-        raw["chien"] = data.get("chien")
-    petit = data.get("petit_chelem")
-    if petit and (petit.get("announced") or petit.get("made")):
-        raw["petit_chelem"] = dict(petit)
-    try:
-        outcome: Outcome = outcome_from_dict(raw, ruleset)
-        score = score_deal(outcome)
-    except RuleError as error:
-        raise DomainError.from_rule(error) from error
-    marks: dict[str, int] = {}
-    for number in seated:
-        if number == taker:
-            marks[str(number)] = score.marks.taker
-        elif number == partner and score.marks.partner is not None:
-            marks[str(number)] = score.marks.partner
-        else:
-            marks[str(number)] = score.marks.defender
-    assert sum(marks.values()) == 0
-    return {
-        "passed": False,
-        "taker": taker,
-        "partner": partner,
-        "contract": outcome.contract.value,
-        "outcome": outcome_to_dict(outcome),
-        "value": score.value,
-        "marks": marks,
-    }
-
-
-def _snapshot(result: FreeDealResult) -> dict[str, Any]:
-    return {
-        "passed": result.passed,
-        "taker": result.taker,
-        "partner": result.partner,
-        "contract": result.contract,
-        "outcome": result.outcome,
-        "marks": result.marks,
-    }
-
-
 def _check_deal(tournament: FreeDealTournament, party: int, deal: int) -> None:
     if not 1 <= party <= tournament.parties:
         raise DomainError(
@@ -420,84 +287,194 @@ def _check_deal(tournament: FreeDealTournament, party: int, deal: int) -> None:
         )
 
 
-def _write(
+def _locked_result(table: FreeDealTable, party: int, deal: int) -> FreeDealResult | None:
+    return (
+        FreeDealResult.objects.select_for_update()
+        .select_related("table")
+        .filter(table=table, party=party, deal=deal)
+        .first()
+    )
+
+
+def _table_label(table: FreeDealTable) -> str:
+    return _("Table %(number)s") % {"number": table.number}
+
+
+def _user(actor: AbstractBaseUser | Any | None) -> Any:
+    return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+
+
+def _record(
+    result: FreeDealResult,
+    action: str,
+    *,
+    before: dict[str, Any] | None,
+    actor: Any,
+    label: str,
+    reason: str = "",
+) -> None:
+    FreeDealChange.objects.create(
+        tournament_id=result.tournament_id,
+        result=result,
+        action=action,
+        actor=_user(actor),
+        actor_label=label[:120],
+        reason=reason,
+        before=before,
+        after=result_state(result),
+    )
+
+
+def _create(
     tournament: FreeDealTournament,
     table: FreeDealTable,
     party: int,
     deal: int,
-    data: Mapping[str, Any],
+    fields: dict[str, Any],
     *,
-    actor: AbstractBaseUser | None,
-    actor_label: str,
-    reason: str,
+    actor: Any,
+    label: str,
+    reason: str = "",
 ) -> FreeDealResult:
     seated = tournament.table_players(party, table.number)
-    fields = score_result(tournament, seated, data)
-    result = (
-        FreeDealResult.objects.select_for_update()
-        .filter(table=table, party=party, deal=deal)
-        .first()
+    result = FreeDealResult(
+        tournament=tournament,
+        table=table,
+        party=party,
+        deal=deal,
+        dealer=default_dealer(seated, deal),
+        entered_by=_user(actor),
+        entered_by_label=label[:120],
+        **fields,
     )
-    user: Any = actor if actor is not None and actor.is_authenticated else None
-    if result is None:
-        result = FreeDealResult(
-            tournament=tournament,
-            table=table,
-            party=party,
-            deal=deal,
-            dealer=default_dealer(seated, deal),
-        )
-        before = None
-        action = FreeDealChange.Action.CREATE
-    else:
-        before = _snapshot(result)
-        action = FreeDealChange.Action.CORRECT
-    for name, value in fields.items():
-        setattr(result, name, value)
-    result.entered_by = user
-    result.entered_by_label = actor_label[:120]
     try:
         with transaction.atomic():
             result.save()
     except IntegrityError:
+        # Every writer locks the tournament first, so this is another constraint: say so.
         raise DomainError(
             "result_exists", _("This deal was just entered: reload the page."), field="deal"
         ) from None
-    after = _snapshot(result)
-    if before != after:
-        FreeDealChange.objects.create(
-            tournament=tournament,
-            result=result,
-            action=action,
-            actor=user,
-            actor_label=actor_label[:120],
-            reason=reason,
-            before=before,
-            after=after,
-        )
+    _record(
+        result, FreeDealChange.Action.CREATE, before=None, actor=actor, label=label, reason=reason
+    )
     return result
 
 
-def enter_from_table(table: FreeDealTable, deal: int, data: Mapping[str, Any]) -> FreeDealResult:
-    """The table phone enters (or corrects) a deal of the open party at its table."""
+def _replace(
+    result: FreeDealResult,
+    fields: dict[str, Any],
+    *,
+    actor: Any,
+    label: str,
+    reason: str = "",
+) -> FreeDealResult:
+    before = result_state(result)
+    for name, value in fields.items():
+        setattr(result, name, value)
+    result.entered_by = _user(actor)
+    result.entered_by_label = label[:120]
+    result.save()
+    _record(
+        result,
+        FreeDealChange.Action.CORRECT,
+        before=before,
+        actor=actor,
+        label=label,
+        reason=reason,
+    )
+    return result
+
+
+def _table_party(locked: FreeDealTournament, party: int | None) -> int:
+    """The party a table code writes: ``party`` when it names one (the phone's page says
+    which), else the open one; refused when no party is open."""
+    if locked.status == Status.DRAFT:
+        raise PartyNotOpen(party=party, open_party=None, running=False)
+    target = party if party is not None else locked.open_party
+    if target is None:
+        raise PartyNotOpen(party=None, open_party=None, running=locked.running)
+    if not 1 <= target <= locked.parties:
+        raise DomainError(
+            "unknown_party",
+            _("There is no party %(party)s.") % {"party": target},
+            field="party",
+        )
+    return target
+
+
+def free_deal_result_enter(
+    *,
+    table: FreeDealTable,
+    deal: int,
+    data: Mapping[str, Any],
+    party: int | None = None,
+) -> FreeDealResult:
+    """A table phone enters ``deal`` of the open party at its table (``party``, when given,
+    must be the open one: the party the phone showed).
+
+    Raises :class:`~freedeal.errors.ResultReplay` (nothing written) when this very outcome is
+    stored, :class:`~freedeal.errors.ResultConflict` (nothing changed) when another one is,
+    :class:`~freedeal.errors.PartyNotOpen` outside the open party (but a replay stays a replay),
+    :class:`DomainError` naming the field for an invalid outcome.
+    """
     with transaction.atomic():
-        tournament = _locked(table.tournament)
-        party = tournament.open_party
-        if party is None:
-            raise DomainError(
-                "not_running",
-                _("The tournament is not running: results cannot be entered."),
+        tournament = competition_lock(table.tournament)
+        target = _table_party(tournament, party)
+        _check_deal(tournament, target, deal)
+        stored = _locked_result(table, target, deal)
+        if stored is None and target != tournament.open_party:
+            raise PartyNotOpen(
+                party=target, open_party=tournament.open_party, running=tournament.running
             )
-        _check_deal(tournament, party, deal)
-        label = _("Table %(number)s") % {"number": table.number}
-        return _write(
-            tournament, table, party, deal, data, actor=None, actor_label=label, reason=""
+        fields = outcome_score(tournament, tournament.table_players(target, table.number), data)
+        if stored is not None:
+            if same_outcome(stored, fields):
+                raise ResultReplay(stored)
+            raise ResultConflict(stored)
+        return _create(
+            tournament, table, target, deal, fields, actor=None, label=_table_label(table)
         )
 
 
-def director_correct(
-    tournament: FreeDealTournament,
+def free_deal_result_correct(
     *,
+    table: FreeDealTable,
+    deal: int,
+    data: Mapping[str, Any],
+    party: int | None = None,
+) -> FreeDealResult:
+    """A table phone corrects its entry of ``deal`` in the open party (``party``, when given,
+    must be the open one), until the director closes the party.
+
+    The same outcome again is a :class:`~freedeal.errors.ResultReplay` (nothing written); a deal
+    not entered yet is refused (``result_not_entered``: enter it first); outside the open party,
+    :class:`~freedeal.errors.PartyNotOpen`. The history keeps a line "corrected" by the table.
+    """
+    with transaction.atomic():
+        tournament = competition_lock(table.tournament)
+        target = _table_party(tournament, party)
+        _check_deal(tournament, target, deal)
+        if target != tournament.open_party:
+            raise PartyNotOpen(
+                party=target, open_party=tournament.open_party, running=tournament.running
+            )
+        stored = _locked_result(table, target, deal)
+        if stored is None:
+            raise DomainError(
+                "result_not_entered",
+                _("Deal %(deal)s has not been entered yet: enter it first.") % {"deal": deal},
+                field="deal",
+            )
+        fields = outcome_score(tournament, tournament.table_players(target, table.number), data)
+        if same_outcome(stored, fields):
+            raise ResultReplay(stored)
+        return _replace(stored, fields, actor=None, label=_table_label(table))
+
+
+def free_deal_result_director_correct(
+    *,
+    tournament: FreeDealTournament,
     table_number: int,
     party: int,
     deal: int,
@@ -505,14 +482,16 @@ def director_correct(
     user: AbstractBaseUser,
     reason: str,
 ) -> FreeDealResult:
-    """The director enters or corrects any deal of a party already played, with a reason."""
+    """The director enters or corrects any deal of a party begun (even closed), with a reason;
+    the history names his account. The very outcome stored is a
+    :class:`~freedeal.errors.ResultReplay` (nothing written, no history line)."""
     reason = (reason or "").strip()
     if not reason:
         raise DomainError(
             "reason_required", _("Give the reason for the correction."), field="reason"
         )
     with transaction.atomic():
-        locked = _locked(tournament)
+        locked = competition_lock(tournament)
         if locked.status == Status.DRAFT:
             raise DomainError(
                 "not_started", _("The tournament has not started: there is nothing to correct.")
@@ -527,37 +506,28 @@ def director_correct(
         table = locked.tables.filter(number=table_number).first()
         if table is None:
             raise DomainError("unknown_table", _("No such table."), field="table")
-        label = str(getattr(user, "get_username", lambda: "")()) or _("Director")
-        return _write(
-            locked, table, party, deal, data, actor=user, actor_label=label, reason=reason[:1000]
-        )
+        fields = outcome_score(locked, locked.table_players(party, table.number), data)
+        label = str(user.get_username()) or _("Director")
+        stored = _locked_result(table, party, deal)
+        if stored is None:
+            return _create(
+                locked, table, party, deal, fields, actor=user, label=label, reason=reason[:1000]
+            )
+        if same_outcome(stored, fields):
+            raise ResultReplay(stored)
+        return _replace(stored, fields, actor=user, label=label, reason=reason[:1000])
 
 
-# --------------------------------------------------------------------------- progress
-def missing_deals(tournament: FreeDealTournament, party: int) -> list[tuple[int, int]]:
-    """(table number, deal) pairs of ``party`` without a result."""
-    entered = set(
-        FreeDealResult.objects.filter(tournament=tournament, party=party).values_list(
-            "table__number", "deal"
-        )
-    )
-    return [
-        (table, deal)
-        for table in tournament.tables.values_list("number", flat=True)
-        for deal in range(1, tournament.deals_per_party + 1)
-        if (table, deal) not in entered
-    ]
-
-
-def close_party(tournament: FreeDealTournament, *, confirm: bool = False) -> int:
+# --------------------------------------------------------------------------- parties
+def free_deal_party_close(*, tournament: FreeDealTournament, confirm: bool = False) -> int:
     """Close the open party: every deal of every table entered, or the director confirms
     (a missing deal then counts 0 for its players). Returns the party closed."""
     with transaction.atomic():
-        locked = _locked(tournament)
+        locked = competition_lock(tournament)
         party = locked.open_party
         if party is None:
             raise DomainError("no_open_party", _("There is no open party to close."))
-        missing = missing_deals(locked, party)
+        missing = free_deal_missing_deals(locked, party)
         if missing and not confirm:
             raise DomainError(
                 "party_incomplete",
@@ -573,10 +543,10 @@ def close_party(tournament: FreeDealTournament, *, confirm: bool = False) -> int
     return party
 
 
-def finish(tournament: FreeDealTournament) -> FreeDealTournament:
+def free_deal_finish(*, tournament: FreeDealTournament) -> FreeDealTournament:
     """Finish the tournament once every party is closed: the ranking becomes final."""
     with transaction.atomic():
-        locked = _locked(tournament)
+        locked = competition_lock(tournament)
         competition_require(locked, Status.RUNNING)
         if locked.closed_parties < locked.parties:
             raise DomainError(
@@ -586,12 +556,3 @@ def finish(tournament: FreeDealTournament) -> FreeDealTournament:
             )
         competition_status_change(competition=locked, to=Status.FINISHED)
     return locked
-
-
-def ruleset_choice(name: str, pousse_multiplier: int | None, flambeuse: bool) -> dict[str, object]:
-    """The stored ruleset of an organiser's choice (a name and the traditional options)."""
-    data: dict[str, object] = {"name": name}
-    if name == RulesetName.TRADITIONAL.value:
-        data["pousse_multiplier"] = pousse_multiplier if pousse_multiplier is not None else 2
-        data["flambeuse"] = flambeuse
-    return clean_ruleset(data)

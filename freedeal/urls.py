@@ -1,7 +1,8 @@
 """Pages of the freedeal app (localised); URL names in the ``freedeal`` namespace.
 
-Public pages under ``free-deal/``, the table phone under ``free-deal/table/<code>/``, the
-organiser's screens under ``organiser/free-deal/``.
+Public pages under ``free-deal/``, the table phone under ``free-deal/table/<code>/`` (its
+page, a deal's entry, live preview and explicit correction), the organiser's screens under
+``organiser/free-deal/``.
 """
 
 from django.urls import path
@@ -17,6 +18,16 @@ urlpatterns = [
     path("free-deal/<int:pk>/players/<int:number>/", views.player_page, name="player"),
     path("free-deal/table/<str:code>/", views.table_phone, name="table"),
     path("free-deal/table/<str:code>/deal/<int:deal>/", views.table_deal_save, name="table_deal"),
+    path(
+        "free-deal/table/<str:code>/deal/<int:deal>/preview/",
+        views.table_deal_preview,
+        name="table_preview",
+    ),
+    path(
+        "free-deal/table/<str:code>/deal/<int:deal>/correct/",
+        views.table_deal_correct,
+        name="table_correct",
+    ),
     path("organiser/free-deal/", views.organiser_list, name="organiser_list"),
     path("organiser/free-deal/new/", views.organiser_create, name="organiser_create"),
     path("organiser/free-deal/<int:pk>/", views.organiser_detail, name="organiser_detail"),

@@ -1,32 +1,53 @@
-"""Pages of free-deal tournaments.
+"""Pages of free-deal tournaments (thin: reads through ``freedeal.selectors``, writes through
+``freedeal.services``; no query of their own).
 
 - Public (a public tournament for everybody, a private one for its club's organisers, else
-  404): the index, the ranking, the seating, a player's card.
-- Table phone (no account: the table's secret code is the credential): the open party's deals
-  of that table, one form per deal, corrections until the party is closed.
+  404): the index, the ranking, the seating, a player's card; "provisional" comes from
+  ``freedeal.publication``.
+- Table phone (no account: the table's secret code is the credential, looked up through the
+  kernel's throttled path, ``clubs.phone_codes.phone_page``), on the kernel's phone skeleton
+  (``clubs/phone/page.html`` with ``clubs.phone.PhoneCard``s):
+
+  - ``free-deal/table/<code>/``: the open party at that table, one card per deal: an entered
+    deal shows its result and a "Correct this entry" link (``?correct=<n>`` opens its
+    correction form), a deal still to enter its form;
+  - ``.../deal/<n>/preview/`` (htmx): each player's mark this outcome would give, computed by
+    the rules engine under the tournament's ruleset, or the errors naming their fields (422);
+    nothing stored;
+  - ``.../deal/<n>/``: enters the deal. The very outcome already stored is a replay (nothing
+    written; back to the table, "already saved"); another outcome for an entered deal is a
+    conflict (409: the stored result, nothing changed, and the link to correct it while the
+    party is open); outside the open party, 403;
+  - ``.../deal/<n>/correct/``: the explicit correction of an entered deal of the open party,
+    kept in the history as the table's.
 - Organiser (login, then an organiser of the tournament's club, else 404): the list, the
   creation, the tournament's page (settings, registration, start, table codes, progress,
-  results grid, close a party, finish) and the director's correction of a deal.
+  results grid, close a party, finish) and the director's correction of a deal (any time,
+  with a reason).
 
-A refused operation shows the service's translated message with a 400 (never a 500).
+A refused operation shows the service's translated message with a 4xx (never a 500).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs.access import clubs_directed_by, directed_by, visible_to
+from clubs.access import directs, user_directs, visible_or_404
 from clubs.errors import DomainError
-from clubs.forms import add_error
-from freedeal import selectors, services
+from clubs.forms import add_error, error_field
+from clubs.phone import PhoneCard
+from clubs.phone_codes import phone_page
+from freedeal import outcomes, selectors, services
+from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
 from freedeal.forms import (
     ConfirmForm,
     CorrectionForm,
@@ -36,14 +57,12 @@ from freedeal.forms import (
     TournamentForm,
 )
 from freedeal.models import FreeDealResult, FreeDealTable, FreeDealTournament
-
-
-def _names(tournament: FreeDealTournament) -> dict[int, str]:
-    return {number: str(entry.player) for number, entry in selectors.entries(tournament).items()}
+from freedeal.publication import free_deal_publication
+from freedeal.selectors import TablePage
 
 
 def _ruleset_text(tournament: FreeDealTournament) -> str:
-    ruleset = services.ruleset_of(tournament)
+    ruleset = outcomes.ruleset_of(tournament)
     text = _(ruleset.name.label)
     if ruleset.pousse_multiplier is not None:
         text += " · " + _("pousse ×%(m)s") % {"m": ruleset.pousse_multiplier}
@@ -69,36 +88,28 @@ def _common(tournament: FreeDealTournament) -> dict[str, Any]:
     }
 
 
-def _seating_rows(tournament: FreeDealTournament) -> list[dict[str, Any]]:
-    by_number = selectors.entries(tournament)
-    return [
-        {
-            "party": index + 1,
-            "tables": [
-                {"number": t + 1, "players": [by_number[n] for n in table]}
-                for t, table in enumerate(party)
-            ],
-        }
-        for index, party in enumerate(tournament.seating or [])
-    ]
-
-
 # --------------------------------------------------------------------------- public
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
-    tournaments = visible_to(request.user, FreeDealTournament)[:200]
+    tournaments = selectors.free_deal_list_visible(request.user)
     return render(request, "freedeal/index.html", {"tournaments": tournaments})
 
 
 def _visible(request: HttpRequest, pk: int) -> FreeDealTournament:
-    return get_object_or_404(visible_to(request.user, FreeDealTournament), pk=pk)
+    return visible_or_404(request, FreeDealTournament, pk)
+
+
+def _publication_context(request: HttpRequest, tournament: FreeDealTournament) -> dict[str, Any]:
+    directs_it = user_directs(request.user, tournament)
+    return {"publication": free_deal_publication(tournament, directs=directs_it)}
 
 
 @require_GET
 def ranking_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible(request, pk)
-    ranking = selectors.ranking(tournament)
-    context = _common(tournament) | {
+    ranking = selectors.free_deal_ranking(tournament)
+    context = _common(tournament) | _publication_context(request, tournament)
+    context |= {
         "ranking": ranking,
         "party_numbers": list(range(1, ranking.parties + 1)),
         "lines": [{"row": row, "entry": ranking.entries[row.player]} for row in ranking.rows],
@@ -109,136 +120,316 @@ def ranking_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def seating_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible(request, pk)
-    context = _common(tournament) | {"parties": _seating_rows(tournament)}
+    context = _common(tournament) | {"parties": selectors.free_deal_seating(tournament)}
     return render(request, "freedeal/seating.html", context)
 
 
 @require_GET
 def player_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = _visible(request, pk)
-    entry = tournament.players.select_related("player").filter(number=number).first()
+    entry = selectors.free_deal_entry(tournament, number)
     if entry is None:
         raise Http404(_("No such player."))
-    cards = selectors.player_card(tournament, number)
-    context = _common(tournament) | {
-        "entry": entry,
-        "cards": cards,
-        "total": sum(card.mark for card in cards),
-    }
+    cards = selectors.free_deal_player_card(tournament, number)
+    context = _common(tournament) | _publication_context(request, tournament)
+    context |= {"entry": entry, "cards": cards, "total": sum(card.mark for card in cards)}
     return render(request, "freedeal/player.html", context)
 
 
 # --------------------------------------------------------------------------- table phone
-def _phone_context(
-    table: FreeDealTable, forms: dict[int, DealForm] | None = None
-) -> dict[str, Any]:
-    tournament = table.tournament
-    party = tournament.open_party
-    names = _names(tournament)
-    context = _common(tournament) | {"table": table, "party": party, "cards": []}
-    if party is None:
-        return context
-    seated = tournament.table_players(party, table.number)
-    results = {
-        r.deal: r for r in FreeDealResult.objects.filter(table=table, party=party).order_by("deal")
-    }
-    cards = []
-    for deal in range(1, tournament.deals_per_party + 1):
-        result = results.get(deal)
-        form = (forms or {}).get(deal) or DealForm(
-            initial=DealForm.initial_of(result),
-            tournament=tournament,
-            seated=seated,
-            names=names,
-            prefix=f"d{deal}",
-        )
+@dataclass
+class TableCard(PhoneCard):
+    """A deal on the table phone (the kernel's card, with the names its result shows)."""
+
+    marks: list[tuple[int, str, int]] = field(default_factory=list)
+    taker: str = ""
+    partner: str = ""
+
+
+def _table_url(table: FreeDealTable) -> str:
+    return reverse("freedeal:table", args=[table.code])
+
+
+def _prefix(deal: int) -> str:
+    return f"d{deal}"
+
+
+def _deal_form(
+    page: TablePage, deal: int, data: Any = None, initial: dict[str, Any] | None = None
+) -> DealForm:
+    return DealForm(
+        data,
+        initial=initial or {},
+        tournament=page.tournament,
+        seated=page.seated,
+        names=page.names,
+        prefix=_prefix(deal),
+    )
+
+
+def _render_table_page(
+    request: HttpRequest,
+    table: FreeDealTable,
+    *,
+    bound: DealForm | None = None,
+    bound_deal: int | None = None,
+    correct: int | None = None,
+    status: int = 200,
+    error: str | None = None,
+) -> HttpResponse:
+    """The open party at ``table``; ``bound`` re-shows the form of ``bound_deal`` with its
+    errors; ``correct`` (a deal number) opens the correction form of that entered deal."""
+    page = selectors.free_deal_table_page(table)
+    url = _table_url(table)
+    cards: list[TableCard] = []
+    for deal in page.deals:
+        stored = deal.result
+        correcting = stored is not None and correct == deal.number
+        form = None
+        focus = None
+        if stored is None or correcting:
+            if bound is not None and bound_deal == deal.number:
+                form = bound
+                focus = next((name for name in bound.errors if name in bound.fields), None)
+            else:
+                initial = DealForm.initial_of(stored) if correcting else None
+                form = _deal_form(page, deal.number, initial=initial)
+        route = "freedeal:table_correct" if correcting else "freedeal:table_deal"
         cards.append(
-            {
-                "deal": deal,
-                "result": result,
-                "dealer": names.get(services.default_dealer(seated, deal), ""),
-                "taker": names.get(result.taker or 0, "") if result else "",
-                "partner": names.get(result.partner or 0, "") if result else "",
-                "marks": [(n, names.get(n, ""), result.mark_of(n)) for n in seated]
-                if result
-                else [],
-                "form": form,
-            }
+            TableCard(
+                number=deal.number,
+                title=_("Deal %(n)s") % {"n": deal.number},
+                subtitle=_("dealer %(name)s") % {"name": deal.dealer_name},
+                done=stored is not None,
+                form=form,
+                correcting=correcting,
+                save_url=reverse(route, args=[table.code, deal.number]),
+                preview_url=reverse("freedeal:table_preview", args=[table.code, deal.number]),
+                fields_template="freedeal/_deal_fields.html",
+                hidden_inputs={"party": page.party},
+                focus=focus,
+                result=stored,
+                result_template="freedeal/_card_result.html",
+                correct_url=f"{url}?correct={deal.number}" if stored is not None else None,
+                cancel_url=url,
+                marks=page.marks(stored) if stored is not None else [],
+                taker=page.names.get(stored.taker or 0, "") if stored is not None else "",
+                partner=page.names.get(stored.partner or 0, "") if stored is not None else "",
+            )
         )
-    context |= {
-        "seated": [(n, names.get(n, "")) for n in seated],
+    context = _common(page.tournament) | {
+        "table": table,
+        "party": page.party,
+        "page": page,
         "cards": cards,
-        "totals": [
-            (n, names.get(n, ""), sum(r.mark_of(n) for r in results.values())) for n in seated
-        ],
+        "complete": bool(page.deals) and all(d.result is not None for d in page.deals),
+        "error": error,
     }
-    return context
+    return render(request, "freedeal/table.html", context, status=status)
+
+
+def _posted_party(request: HttpRequest, tournament: FreeDealTournament) -> int | None:
+    """The party the phone's page showed (its hidden ``party``), else the open one; None when
+    neither names a party of the tournament."""
+    raw = str(request.POST.get("party", "")).strip()
+    if raw.isdigit() and tournament.seating and 1 <= int(raw) <= tournament.parties:
+        return int(raw)
+    return tournament.open_party
+
+
+def _whole_number(value: Any) -> int | None:
+    raw = str(value or "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+def _party_refusal(tournament: FreeDealTournament, party: int | None) -> PartyNotOpen:
+    return PartyNotOpen(party=party, open_party=tournament.open_party, running=tournament.running)
+
+
+def _bound_form(
+    request: HttpRequest, table: FreeDealTable, party: int, deal: int
+) -> tuple[TablePage, DealForm]:
+    """The form posted for ``deal``, for the table's seating in ``party``."""
+    tournament = table.tournament
+    page = TablePage(
+        tournament=tournament,
+        table=table,
+        party=party,
+        seated=tournament.table_players(party, table.number),
+        names=selectors.free_deal_names(tournament),
+        deals=[],
+    )
+    return page, _deal_form(page, deal, request.POST)
+
+
+def _unknown_deal(tournament: FreeDealTournament) -> str:
+    return _("A party has deals 1 to %(max)s.") % {"max": tournament.deals_per_party}
+
+
+def _render_conflict(
+    request: HttpRequest, table: FreeDealTable, conflict: ResultConflict
+) -> HttpResponse:
+    """409: the stored result of the deal, nothing changed; the link to correct it while its
+    party is open at the table."""
+    stored = conflict.result
+    tournament = table.tournament
+    names = selectors.free_deal_names(tournament)
+    seated = tournament.table_players(stored.party, table.number)
+    correct_url = None
+    if stored.party == tournament.open_party:
+        correct_url = f"{_table_url(table)}?correct={stored.deal}#deal-{stored.deal}"
+    context = _common(tournament) | {
+        "table": table,
+        "result": stored,
+        "message": conflict.message,
+        "taker": names.get(stored.taker or 0, ""),
+        "partner": names.get(stored.partner or 0, ""),
+        "marks": [(n, names.get(n, ""), stored.mark_of(n)) for n in seated],
+        "correct_url": correct_url,
+        "back": _table_url(table) + f"#deal-{stored.deal}",
+    }
+    return render(request, "freedeal/conflict.html", context, status=409)
+
+
+_by_table_code = phone_page(
+    selectors.free_deal_table_for_code, lambda: _("No table has this code.")
+)
 
 
 @require_GET
-def table_phone(request: HttpRequest, code: str) -> HttpResponse:
-    table = get_object_or_404(FreeDealTable.objects.select_related("tournament__club"), code=code)
-    return render(request, "freedeal/table.html", _phone_context(table))
+@_by_table_code
+def table_phone(request: HttpRequest, table: FreeDealTable) -> HttpResponse:
+    return _render_table_page(request, table, correct=_whole_number(request.GET.get("correct")))
 
 
 @require_POST
-def table_deal_save(request: HttpRequest, code: str, deal: int) -> HttpResponse:
-    table = get_object_or_404(FreeDealTable.objects.select_related("tournament__club"), code=code)
+@_by_table_code
+def table_deal_preview(request: HttpRequest, table: FreeDealTable, deal: int) -> HttpResponse:
+    """htmx: each player's mark this outcome would give, or the errors naming their fields
+    (422); nothing stored."""
     tournament = table.tournament
-    party = tournament.open_party
-    if party is None or not 1 <= deal <= tournament.deals_per_party:
-        context = _phone_context(table) | {
-            "error": _("This deal cannot be entered: the party is closed or the deal unknown.")
-        }
-        return render(request, "freedeal/table.html", context, status=400)
-    form = DealForm(
-        request.POST,
-        tournament=tournament,
-        seated=tournament.table_players(party, table.number),
-        names=_names(tournament),
-        prefix=f"d{deal}",
-    )
-    if form.is_valid():
-        try:
-            services.enter_from_table(table, deal, form.values())
-        except DomainError as error:
-            add_error(form, error)
+    party = _posted_party(request, tournament)
+    context: dict[str, Any] = {"scored": None, "errors": []}
+    if party is None:
+        context["errors"] = [_party_refusal(tournament, None).message]
+    elif not 1 <= deal <= tournament.deals_per_party:
+        context["errors"] = [
+            DomainError("unknown_deal", _unknown_deal(tournament), "deal").describe()
+        ]
+    else:
+        page, form = _bound_form(request, table, party, deal)
+        if form.is_valid() and form.scored is not None:
+            scored = form.scored
+            context["scored"] = scored
+            context["marks"] = [(n, name, int(scored["marks"][str(n)])) for n, name in page.players]
         else:
-            messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal})
-            return redirect(reverse("freedeal:table", args=[code]) + f"#deal-{deal}")
-    context = _phone_context(table, {deal: form}) | {"refused": deal}
-    return render(request, "freedeal/table.html", context, status=400)
+            context["errors"] = form.named_errors()
+    status = 200 if context["scored"] is not None else 422
+    return render(request, "freedeal/_preview.html", context, status=status)
+
+
+def _entry_refused(
+    request: HttpRequest,
+    table: FreeDealTable,
+    form: DealForm,
+    deal: int,
+    error: DomainError,
+    *,
+    correcting: bool,
+) -> HttpResponse:
+    """A refused entry or correction: on its form (400) when it names a field of the form,
+    else at the top of the page."""
+    correct = deal if correcting else None
+    if isinstance(error, PartyNotOpen):
+        return _render_table_page(request, table, status=403, error=error.message)
+    if error_field(form, error.field):
+        add_error(form, error)
+        return _render_table_page(
+            request, table, bound=form, bound_deal=deal, correct=correct, status=400
+        )
+    return _render_table_page(request, table, correct=correct, status=400, error=error.describe())
+
+
+def _table_write(
+    request: HttpRequest, table: FreeDealTable, deal: int, *, correcting: bool
+) -> HttpResponse:
+    tournament = table.tournament
+    party = _posted_party(request, tournament)
+    if party is None:
+        return _render_table_page(
+            request, table, status=403, error=_party_refusal(tournament, None).message
+        )
+    if not 1 <= deal <= tournament.deals_per_party:
+        return _render_table_page(request, table, status=400, error=_unknown_deal(tournament))
+    _page, form = _bound_form(request, table, party, deal)
+    if not form.is_valid():
+        if party != tournament.open_party:  # the page showed a party closed since
+            return _render_table_page(
+                request, table, status=403, error=_party_refusal(tournament, party).message
+            )
+        correct = deal if correcting else None
+        return _render_table_page(
+            request, table, bound=form, bound_deal=deal, correct=correct, status=400
+        )
+    write = services.free_deal_result_correct if correcting else services.free_deal_result_enter
+    try:
+        write(table=table, deal=deal, data=form.values(), party=party)
+    except ResultReplay:
+        messages.info(
+            request,
+            _("Deal %(deal)s was already saved (identical entry): nothing changed.")
+            % {"deal": deal},
+        )
+        return redirect(_table_url(table) + f"#deal-{deal}")
+    except ResultConflict as conflict:
+        return _render_conflict(request, table, conflict)
+    except DomainError as error:
+        return _entry_refused(request, table, form, deal, error, correcting=correcting)
+    if correcting:
+        messages.success(request, _("Deal %(deal)s corrected.") % {"deal": deal})
+    else:
+        messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal})
+    return redirect(_table_url(table) + f"#deal-{deal}")
+
+
+@require_POST
+@_by_table_code
+def table_deal_save(request: HttpRequest, table: FreeDealTable, deal: int) -> HttpResponse:
+    return _table_write(request, table, deal, correcting=False)
+
+
+@require_POST
+@_by_table_code
+def table_deal_correct(request: HttpRequest, table: FreeDealTable, deal: int) -> HttpResponse:
+    """The table corrects its entry of ``deal`` (the open party, until the director closes
+    it); the history keeps the table's correction."""
+    return _table_write(request, table, deal, correcting=True)
 
 
 # --------------------------------------------------------------------------- organiser
-def _directed(request: HttpRequest, pk: int) -> FreeDealTournament:
-    return get_object_or_404(directed_by(request.user, FreeDealTournament), pk=pk)
-
-
 @login_required
 @require_GET
 def organiser_list(request: HttpRequest) -> HttpResponse:
-    tournaments = directed_by(request.user, FreeDealTournament)
-    return render(
-        request,
-        "freedeal/organiser_list.html",
-        {"tournaments": tournaments, "can_create": clubs_directed_by(request.user).exists()},
-    )
+    context = {
+        "tournaments": selectors.free_deal_list_directed(request.user),
+        "can_create": selectors.free_deal_may_create(request.user),
+    }
+    return render(request, "freedeal/organiser_list.html", context)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def organiser_create(request: HttpRequest) -> HttpResponse:
-    clubs = clubs_directed_by(request.user)
-    if not clubs.exists():
+    if not selectors.free_deal_may_create(request.user):
         raise Http404(_("You organise no club."))
+    clubs = selectors.free_deal_creator_clubs(request.user)
     form = TournamentForm(request.POST or None, clubs=clubs)
     status = 200
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
             try:
-                tournament = services.create_tournament(
+                tournament = services.free_deal_create(
                     club=data["club"],
                     name=data["name"],
                     date=data["date"],
@@ -259,67 +450,29 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
 
 def _detail_context(tournament: FreeDealTournament, request: HttpRequest) -> dict[str, Any]:
     context = _common(tournament) | {
-        "entries": list(selectors.entries(tournament).values()),
+        "entries": list(selectors.free_deal_entries(tournament).values()),
         "settings_form": TournamentForm(initial=TournamentForm.initial_of(tournament)),
         "register_form": RegisterForm(tournament=tournament),
         "new_player_form": NewPlayerForm(),
         "confirm_form": ConfirmForm(),
     }
     if tournament.status != FreeDealTournament.Status.DRAFT:
-        tables = list(tournament.tables.order_by("number"))
         context |= {
             "tables": [
-                {
-                    "table": t,
-                    "url": request.build_absolute_uri(reverse("freedeal:table", args=[t.code])),
-                }
-                for t in tables
+                {"table": t, "url": request.build_absolute_uri(_table_url(t))}
+                for t in selectors.free_deal_tables(tournament)
             ],
-            "progress": selectors.progress(tournament),
-            "grid": _grid(tournament, tables),
-            "missing": selectors_missing(tournament),
+            "progress": selectors.free_deal_progress(tournament),
+            "grid": selectors.free_deal_results_grid(tournament),
+            "missing": selectors.free_deal_open_party_missing(tournament),
         }
     return context
 
 
-def selectors_missing(tournament: FreeDealTournament) -> list[tuple[int, int]]:
-    party = tournament.open_party
-    return services.missing_deals(tournament, party) if party else []
-
-
-def _grid(tournament: FreeDealTournament, tables: list[FreeDealTable]) -> list[dict[str, Any]]:
-    """Per party, per table: each deal's result (or None) for the results grid."""
-    results = {
-        (r.party, r.table_id, r.deal): r
-        for r in FreeDealResult.objects.filter(tournament=tournament)
-    }
-    names = _names(tournament)
-    last = tournament.open_party or tournament.parties
-    return [
-        {
-            "party": party,
-            "tables": [
-                {
-                    "table": t,
-                    "players": [
-                        (n, names.get(n, "")) for n in tournament.table_players(party, t.number)
-                    ],
-                    "deals": [
-                        (deal, results.get((party, t.pk, deal)))
-                        for deal in range(1, tournament.deals_per_party + 1)
-                    ],
-                }
-                for t in tables
-            ],
-        }
-        for party in range(1, last + 1)
-    ]
-
-
 @login_required
 @require_GET
-def organiser_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _directed(request, pk)
+@directs(FreeDealTournament)
+def organiser_detail(request: HttpRequest, tournament: FreeDealTournament) -> HttpResponse:
     return render(request, "freedeal/organiser_detail.html", _detail_context(tournament, request))
 
 
@@ -330,107 +483,112 @@ def _refused(
     return render(request, "freedeal/organiser_detail.html", context, status=400)
 
 
+def _action(
+    request: HttpRequest, tournament: FreeDealTournament, action: str
+) -> HttpResponse | str:
+    """Carry out one button of the tournament's page: the success message, or the page
+    refusing the form (400); a refused service raises its :class:`DomainError`."""
+    if action == "settings":
+        form = TournamentForm(request.POST)
+        if not form.is_valid():
+            invalid = DomainError("invalid", _("Check the settings."))
+            return _refused(request, tournament, invalid, settings_form=form)
+        data = form.cleaned_data
+        services.free_deal_settings_update(
+            tournament=tournament,
+            name=data["name"],
+            date=data["date"],
+            ruleset=form.ruleset(),
+            parties=data["parties"],
+            deals_per_party=data["deals_per_party"],
+            tie_break=data["tie_break"],
+            public=data["public"],
+        )
+        return _("Settings saved.")
+    if action == "register":
+        register = RegisterForm(request.POST, tournament=tournament)
+        if not register.is_valid():
+            invalid = DomainError("invalid", _("Choose a player of the club."))
+            return _refused(request, tournament, invalid, register_form=register)
+        services.free_deal_player_register(
+            tournament=tournament, player=register.cleaned_data["player"]
+        )
+        return _("Player registered.")
+    if action == "register_new":
+        new = NewPlayerForm(request.POST)
+        if not new.is_valid():
+            invalid = DomainError("invalid", _("Give the player's first and last names."))
+            return _refused(request, tournament, invalid, new_player_form=new)
+        services.free_deal_player_register_new(tournament=tournament, **new.cleaned_data)
+        return _("Player registered.")
+    if action == "unregister":
+        number = _whole_number(request.POST.get("number"))
+        if number is None:
+            raise DomainError("unknown_player", _("No such player."))
+        services.free_deal_player_remove(tournament=tournament, number=number)
+        return _("Player removed.")
+    if action == "start":
+        services.free_deal_start(tournament=tournament)
+        return _("Tournament started: the seating is ready.")
+    if action == "close_party":
+        confirm = bool(request.POST.get("confirm"))
+        party = services.free_deal_party_close(tournament=tournament, confirm=confirm)
+        return _("Party %(party)s closed.") % {"party": party}
+    if action == "finish":
+        services.free_deal_finish(tournament=tournament)
+        return _("Tournament finished: the ranking is final.")
+    raise Http404(_("Unknown action."))
+
+
 @login_required
 @require_POST
-def organiser_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+@directs(FreeDealTournament)
+def organiser_action(
+    request: HttpRequest, tournament: FreeDealTournament, action: str
+) -> HttpResponse:
     """One of the tournament page's buttons (``action`` from the URL)."""
-    tournament = _directed(request, pk)
     try:
-        if action == "settings":
-            form = TournamentForm(request.POST)
-            if not form.is_valid():
-                return _refused(
-                    request,
-                    tournament,
-                    DomainError("invalid", _("Check the settings.")),
-                    settings_form=form,
-                )
-            data = form.cleaned_data
-            services.update_settings(
-                tournament,
-                name=data["name"],
-                date=data["date"],
-                ruleset=form.ruleset(),
-                parties=data["parties"],
-                deals_per_party=data["deals_per_party"],
-                tie_break=data["tie_break"],
-                public=data["public"],
-            )
-            messages.success(request, _("Settings saved."))
-        elif action == "register":
-            register = RegisterForm(request.POST, tournament=tournament)
-            if not register.is_valid():
-                return _refused(
-                    request,
-                    tournament,
-                    DomainError("invalid", _("Choose a player of the club.")),
-                    register_form=register,
-                )
-            services.register_player(tournament, register.cleaned_data["player"])
-            messages.success(request, _("Player registered."))
-        elif action == "register_new":
-            new = NewPlayerForm(request.POST)
-            if not new.is_valid():
-                return _refused(
-                    request,
-                    tournament,
-                    DomainError("invalid", _("Give the player's first and last names.")),
-                    new_player_form=new,
-                )
-            services.register_new_player(tournament, **new.cleaned_data)
-            messages.success(request, _("Player registered."))
-        elif action == "unregister":
-            try:
-                number = int(request.POST.get("number", ""))
-            except ValueError:
-                raise DomainError("unknown_player", _("No such player.")) from None
-            services.unregister_player(tournament, number)
-            messages.success(request, _("Player removed."))
-        elif action == "start":
-            services.start(tournament)
-            messages.success(request, _("Tournament started: the seating is ready."))
-        elif action == "close_party":
-            party = services.close_party(tournament, confirm=bool(request.POST.get("confirm")))
-            messages.success(request, _("Party %(party)s closed.") % {"party": party})
-        elif action == "finish":
-            services.finish(tournament)
-            messages.success(request, _("Tournament finished: the ranking is final."))
-        else:
-            raise Http404(_("Unknown action."))
+        done = _action(request, tournament, action)
     except DomainError as error:
         return _refused(request, tournament, error)
+    if isinstance(done, HttpResponse):
+        return done
+    messages.success(request, done)
     return redirect("freedeal:organiser_detail", tournament.pk)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@directs(FreeDealTournament)
 def organiser_correct(
-    request: HttpRequest, pk: int, party: int, table: int, deal: int
+    request: HttpRequest, tournament: FreeDealTournament, party: int, table: int, deal: int
 ) -> HttpResponse:
-    tournament = _directed(request, pk)
-    table_obj = get_object_or_404(tournament.tables, number=table)
+    """The director enters or corrects a deal of a party begun, with a reason (history)."""
+    table_obj = selectors.free_deal_table_by_number(tournament, table)
     if (
-        tournament.status == FreeDealTournament.Status.DRAFT
+        table_obj is None
+        or tournament.status == FreeDealTournament.Status.DRAFT
         or not 1 <= party <= tournament.parties
         or not 1 <= deal <= tournament.deals_per_party
         or (tournament.open_party is not None and party > tournament.open_party)
     ):
         raise Http404(_("No such deal."))
     seated = tournament.table_players(party, table)
-    result = FreeDealResult.objects.filter(table=table_obj, party=party, deal=deal).first()
+    names = selectors.free_deal_names(tournament)
+    result: FreeDealResult | None = selectors.free_deal_result(table_obj, party, deal)
     form = CorrectionForm(
         request.POST or None,
         initial=DealForm.initial_of(result),
         tournament=tournament,
         seated=seated,
-        names=_names(tournament),
+        names=names,
     )
     status = 200
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.director_correct(
-                    tournament,
+                services.free_deal_result_director_correct(
+                    tournament=tournament,
                     table_number=table,
                     party=party,
                     deal=deal,
@@ -438,20 +596,22 @@ def organiser_correct(
                     user=request.user,  # type: ignore[arg-type]
                     reason=form.cleaned_data["reason"],
                 )
+            except ResultReplay:
+                messages.info(request, _("Identical to the stored result: nothing changed."))
+                return redirect("freedeal:organiser_detail", tournament.pk)
             except DomainError as error:
                 add_error(form, error)
             else:
                 messages.success(request, _("Correction saved."))
                 return redirect("freedeal:organiser_detail", tournament.pk)
         status = 400
-    history = result.history.order_by("at", "pk") if result else []
     context = _common(tournament) | {
         "form": form,
         "party": party,
         "table": table_obj,
         "deal": deal,
         "result": result,
-        "history": history,
-        "seated": [(n, _names(tournament).get(n, "")) for n in seated],
+        "history": selectors.free_deal_result_history(result),
+        "seated": [(n, names.get(n, "")) for n in seated],
     }
     return render(request, "freedeal/organiser_correct.html", context, status=status)

@@ -4,7 +4,10 @@ Conventions: every factory builds a valid row with the fewest related rows possi
 ``OrganiserFactory`` makes a user who organises the club given (``clubs=[club]``) or a new one;
 ``EventFactory`` makes a draft individual event with 4 deals per round; ``SeriesFactory`` a
 private club series ranked by points (10, 8, 6, 5, 4, 3, 2, 1), and ``SeriesEventFactory`` one
-of its events (written row by row: ``series.services`` judges what an organiser adds).
+of its events (written row by row: ``series.services`` judges what an organiser adds);
+``FreeDealTournamentFactory`` a draft public free-deal tournament (``players=N`` registers N new
+players of its club through the services), ``RunningFreeDealFactory`` one of 4 players started
+(its seating drawn and its tables created by ``freedeal.services.free_deal_start``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from django.contrib.auth.hashers import make_password
 from factory.django import DjangoModelFactory
 
 from clubs.models import Club, Player
+from freedeal.models import FreeDealPlayer, FreeDealTournament
 from series.models import Series, SeriesEvent
 from tournaments.models import SEATS, Deal, Entrant, Event, Table, Team
 from tournaments.movements import deal_set_of
@@ -158,3 +162,70 @@ class SeriesEventFactory(DjangoModelFactory):
 
     series = factory.SubFactory(SeriesFactory)
     event = factory.SubFactory(EventFactory, club=factory.SelfAttribute("..series.club"))
+
+
+def _free_deal_register(obj: FreeDealTournament, create: bool, count: int | None) -> None:
+    from freedeal.services import free_deal_player_register
+
+    if not create or not count:
+        return
+    for _ in range(int(count)):
+        free_deal_player_register(tournament=obj, player=PlayerFactory(club=obj.club))
+
+
+def _free_deal_start(obj: FreeDealTournament, create: bool, start: bool | None) -> None:
+    from freedeal.services import free_deal_start
+
+    if create and start:
+        free_deal_start(tournament=obj)
+        obj.refresh_from_db()
+
+
+class FreeDealTournamentFactory(DjangoModelFactory):
+    """A draft public free-deal tournament: 5 parties of 4 deals, FFT rules, seed 7.
+
+    ``players=N``: N new players of its club registered (numbers 1..N); ``start=True``: then
+    started (seating, tables)."""
+
+    class Meta:
+        model = FreeDealTournament
+        skip_postgeneration_save = True
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Donnes libres {n}")
+    date = factory.LazyFunction(lambda: dt.date(2026, 11, 23))
+    public = True
+    parties = 5
+    deals_per_party = 4
+    seed = 7
+
+    @factory.post_generation
+    def players(obj: FreeDealTournament, create: bool, extracted: Any, **kwargs: Any) -> None:
+        _free_deal_register(obj, create, extracted)
+
+    @factory.post_generation
+    def start(obj: FreeDealTournament, create: bool, extracted: Any, **kwargs: Any) -> None:
+        _free_deal_start(obj, create, extracted)
+
+
+class RunningFreeDealFactory(FreeDealTournamentFactory):
+    """A started free-deal tournament: 4 players (one table) unless ``players`` says more."""
+
+    @factory.post_generation
+    def players(obj: FreeDealTournament, create: bool, extracted: Any, **kwargs: Any) -> None:
+        _free_deal_register(obj, create, 4 if extracted is None else extracted)
+
+    @factory.post_generation
+    def start(obj: FreeDealTournament, create: bool, extracted: Any, **kwargs: Any) -> None:
+        _free_deal_start(obj, create, True if extracted is None else extracted)
+
+
+class FreeDealPlayerFactory(DjangoModelFactory):
+    """A registered player of a draft tournament (the next number)."""
+
+    class Meta:
+        model = FreeDealPlayer
+
+    tournament = factory.SubFactory(FreeDealTournamentFactory)
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..tournament.club"))
+    number = factory.LazyAttribute(lambda e: e.tournament.players.count() + 1)

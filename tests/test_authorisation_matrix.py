@@ -206,7 +206,16 @@ MATRIX: dict[str, dict[str, str]] = {
     "freedeal:seating": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "freedeal:table": {"GET": "DAADDDD", "POST": "MMMMMMM"},
     "freedeal:table_deal": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
+    # The table phone's live preview (an empty form: 422 naming the fields) and its explicit
+    # correction (deal 1 is not entered yet: 400), for its own code only.
+    "freedeal:table_preview": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
+    "freedeal:table_correct": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
     "api:free_deal_ranking": {"GET": "AAAAAAA"},
+    # The free-deal table API, by its code only: the open party; a passed deal 1 is entered
+    # (deal 5 is beyond a party of 4: 400); deal 1 is not entered, so its correction is 400.
+    "api:free_deal_table": {"GET": "DAADDDD"},
+    "api:free_deal_table_results": {"POST": "DAVDDDD"},
+    "api:free_deal_table_correct": {"POST": "DVVDDDD"},
     # Team-match cups: the same, the room phone for its own code (a deal of a later quarter:
     # refused).
     "teammatch:bracket": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
@@ -386,12 +395,12 @@ def _free_deal_and_cup(event: Event) -> tuple[Any, Any, Any]:
     from tests.factories import PlayerFactory
 
     players = [PlayerFactory(club=event.club) for _ in range(8)]
-    free_deal = free_deal_services.create_tournament(
+    free_deal = free_deal_services.free_deal_create(
         club=event.club, name="Libres", date=event.date, public=True, seed=1
     )
     for player in players[:4]:
-        free_deal_services.register_player(free_deal, player)
-    free_deal = free_deal_services.start(free_deal)
+        free_deal_services.free_deal_player_register(tournament=free_deal, player=player)
+    free_deal = free_deal_services.free_deal_start(tournament=free_deal)
     cup = cup_services.create_cup(club=event.club, name="Coupe", date=event.date, public=True,
                                   deals_per_quarter=2, deal_seed=1, tie_break_seed=1)  # fmt: skip
     cup_services.add_team(cup=cup, name="A", players=players[:4])
@@ -459,7 +468,7 @@ def build_call(world: World, route: Route, role: str) -> Call:
         values["number"] = 1  # a round number
     else:
         values["number"] = world.open_entered.number
-    if name.startswith("freedeal:") or name == "api:free_deal_ranking":
+    if name.startswith(("freedeal:", "api:free_deal_")):
         # a free-deal tournament's pages: its table 1 in party 1 (a code of another event's
         # table for table_other_event, unknown for the others); deal 5 is beyond a party of 4
         values.update(pk=world.free_deal_id, number=1, party=1, table=1, action="finish")
@@ -504,6 +513,8 @@ def build_call(world: World, route: Route, role: str) -> Call:
     elif name == "api:event_results":
         body = {"deal": world.open_missing.number, "table": 1, "outcome": GARDE_46}
         return Call(path, body, json=True)
+    elif name == "api:free_deal_table_results":
+        return Call(path, {"deal": values["deal"], "outcome": {"contract": "passed"}}, json=True)
     return Call(path, data)
 
 

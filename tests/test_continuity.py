@@ -105,7 +105,9 @@ def extract(expected_path: str, output_path: str) -> None:
 
     computed: dict[str, Any] = {}
     for tournament in FreeDealTournament.objects.order_by("pk"):
-        computed[f"freedeal:{tournament.pk}"] = _plain(free_deal_selectors.ranking(tournament).rows)
+        computed[f"freedeal:{tournament.pk}"] = _plain(
+            free_deal_selectors.free_deal_ranking(tournament).rows
+        )
     for cup in Cup.objects.order_by("pk"):
         for everything in (False, True):
             sheets = match_sheets(list(cup.matches.order_by("pk")), cup, everything=everything)

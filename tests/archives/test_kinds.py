@@ -33,6 +33,7 @@ from demo import cups as cup_demo
 from demo import free_deals as free_deal_demo
 from freedeal import services as free_deal_services
 from freedeal.models import FreeDealChange, FreeDealResult, FreeDealTournament
+from freedeal.outcomes import PASSED, ruleset_of
 from scoring.services import standings_recompute
 from series.models import Series
 from series.services import series_create, series_event_add
@@ -112,12 +113,12 @@ def built_free_deal() -> FreeDealTournament:
     result = FreeDealResult.objects.filter(tournament=tournament, party=1).first()
     assert result is not None
     seated = tournament.table_players(1, result.table.number)
-    free_deal_services.director_correct(
-        tournament,
+    free_deal_services.free_deal_result_director_correct(
+        tournament=tournament,
         table_number=result.table.number,
         party=1,
         deal=result.deal,
-        data={"contract": free_deal_services.PASSED},
+        data={"contract": PASSED},
         user=UserFactory(),
         reason="Tout le monde a passé",
     )
@@ -204,7 +205,7 @@ def test_a_free_deal_tournament_round_trips_into_an_empty_database() -> None:
     new = restored.obj
     assert isinstance(new, FreeDealTournament)
     assert new.seating == first["tournament"]["seating"]
-    assert free_deal_services.ruleset_of(new).to_dict() == first["tournament"]["ruleset"]
+    assert ruleset_of(new).to_dict() == first["tournament"]["ruleset"]
 
 
 def test_a_series_round_trips_with_its_events_into_an_empty_database() -> None:

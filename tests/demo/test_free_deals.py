@@ -8,7 +8,7 @@ import pytest
 from clubs.models import Club, Player
 from demo.free_deals import build_demo
 from freedeal.models import FreeDealResult, FreeDealTournament
-from freedeal.selectors import ranking
+from freedeal.selectors import free_deal_ranking
 from tests.freedeal.conftest import TODAY
 
 pytestmark = pytest.mark.django_db
@@ -38,5 +38,5 @@ def test_demo_is_a_late_running_public_tournament(club, players) -> None:
         assert sum(result.marks.values()) == 0
         assert len(result.marks) == result.table.size
     assert results.exclude(value=0).exists()
-    rows = ranking(tournament).rows
+    rows = free_deal_ranking(tournament).rows
     assert len(rows) == 14 and rows[0].total >= rows[-1].total

@@ -39,7 +39,7 @@ def players(club: Club) -> list[Player]:
 def make_tournament(
     club: Club, players: list[Player], count: int, *, start: bool = True, **options: object
 ) -> FreeDealTournament:
-    tournament = services.create_tournament(
+    tournament = services.free_deal_create(
         club=club,
         name="Donnes libres",
         date=TODAY,
@@ -48,7 +48,7 @@ def make_tournament(
         **options,  # type: ignore[arg-type]
     )
     for player in players[:count]:
-        services.register_player(tournament, player)
+        services.free_deal_player_register(tournament=tournament, player=player)
     if start:
-        tournament = services.start(tournament)
+        tournament = services.free_deal_start(tournament=tournament)
     return tournament

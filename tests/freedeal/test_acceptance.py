@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from demo.free_deals import simulated_entry
-from freedeal import services
+from freedeal import outcomes, services
 from freedeal.models import FreeDealResult
-from freedeal.selectors import ranking
+from freedeal.selectors import free_deal_ranking
 from tests.freedeal.conftest import make_tournament
 from tournaments.movements.free_deal import meeting_bound, meeting_counts
 
@@ -25,7 +25,7 @@ def post_data(deal: int, entry: dict) -> dict[str, str]:
     """The table phone's form fields for a simulated entry."""
     prefix = f"d{deal}-"
     data = {prefix + "contract": entry["contract"]}
-    if entry["contract"] == services.PASSED:
+    if entry["contract"] == outcomes.PASSED:
         return data
     data |= {
         prefix + "taker": str(entry["taker"]),
@@ -71,9 +71,9 @@ def test_fourteen_players_through_the_app(club, players, rules) -> None:
                 url = reverse("freedeal:table_deal", args=[table.code, deal])
                 response = phone.post("/en" + url.removeprefix("/en"), post_data(deal, entry))
                 assert response.status_code == 302, response.content.decode()[:3000]
-        services.close_party(tournament)
+        services.free_deal_party_close(tournament=tournament)
         tournament.refresh_from_db()
-    services.finish(tournament)
+    services.free_deal_finish(tournament=tournament)
     tournament.refresh_from_db()
 
     # Independently: every player's marks from the stored results.
@@ -87,7 +87,7 @@ def test_fourteen_players_through_the_app(club, players, rules) -> None:
     assert FreeDealResult.objects.filter(tournament=tournament).count() == 5 * 3 * 4
     totals = {number: sum(marks) for number, marks in per_party.items()}
 
-    rows = ranking(tournament).rows
+    rows = free_deal_ranking(tournament).rows
     assert {row.player: row.total for row in rows} == totals
     assert {row.player: list(row.parties) for row in rows} == dict(per_party)
     assert [row.total for row in rows] == sorted(totals.values(), reverse=True)

@@ -1,6 +1,9 @@
 """A table phone of 5 at 390 px (Chromium, French): the page fits the window, a deal is entered
-with the one-tap choices (contract, taker, called King, oudlers) and the points, and the marks
-the rules engine computed are stored and shown."""
+with the one-tap choices (contract, taker, called King, oudlers) and the points, the live
+preview shows each player's mark before anything is saved, and the marks the rules engine
+computed are stored and shown. A second phone still showing the deal's form then enters another
+outcome: the conflict page says so and shows the stored result, nothing changes, and its link
+opens the explicit correction."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from freedeal.models import FreeDealResult
+from freedeal.models import FreeDealChange, FreeDealResult
 from tests.freedeal.conftest import make_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,26 +25,60 @@ def test_table_of_five_enters_a_deal_at_390px(club, players, new_page: Any, live
     table = tournament.tables.filter(size=5).order_by("number").first()
     assert table is not None
     seated = tournament.table_players(1, table.number)
+    url = f"{live_server.url}/free-deal/table/{table.code}/"
     page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
-    page.goto(f"{live_server.url}/free-deal/table/{table.code}/")
+    other = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    page.goto(url)
+    other.goto(url)  # a second phone at the table, opened before the deal is saved
     assert not page.evaluate(WIDER_THAN_WINDOW)
     form = page.locator("#form-1")
-    form.locator("label.segment", has=page.locator("input[value='garde']")).click()
-    form.locator(
-        "label.segment", has=page.locator(f"input[name='d1-taker'][value='{seated[0]}']")
-    ).click()
-    form.locator(
-        "label.segment", has=page.locator(f"input[name='d1-partner'][value='{seated[2]}']")
-    ).click()
-    form.locator("label.segment", has=page.locator("input[name='d1-oudlers'][value='2']")).click()
+
+    def tap(name: str, value: object, on: Any = form) -> None:
+        on.locator(
+            "label.segment", has=on.page.locator(f"input[name='d1-{name}'][value='{value}']")
+        ).click()
+
+    tap("contract", "garde")
+    tap("taker", seated[0])
+    tap("partner", seated[2])
+    tap("oudlers", 2)
     form.locator("input[name='d1-points']").fill("50")
+    form.locator("input[name='d1-points']").press("Tab")  # a change: the preview asks
+    # The live preview: the server's marks under the tournament's rules, nothing stored yet.
+    preview = page.locator("#preview-1")
+    preview.locator("table.marks").wait_for()
+    page.wait_for_function("() => document.querySelector('#preview-1').innerText.includes('136')")
+    assert preview.inner_text().count("-68") == 3
+    assert not FreeDealResult.objects.exists()
+    assert not page.evaluate(WIDER_THAN_WINDOW)
     form.locator("button[type=submit]").click()
     page.wait_for_url("**#deal-1")
     result = FreeDealResult.objects.get()
     assert result.taker == seated[0] and result.partner == seated[2]
     assert result.marks[str(seated[0])] == 136 and result.marks[str(seated[2])] == 68
     assert page.locator("#deal-1").inner_text().count("-68") == 3
+    assert page.locator("#correct-1").is_visible()
     assert not page.evaluate(WIDER_THAN_WINDOW)
+
+    # The second phone enters another outcome for deal 1: a conflict, nothing changed.
+    stale = other.locator("#form-1")
+    tap("contract", "garde", stale)
+    tap("taker", seated[1], stale)
+    tap("partner", seated[3], stale)
+    tap("oudlers", 1, stale)
+    stale.locator("input[name='d1-points']").fill("40")
+    stale.locator("button[type=submit]").click()
+    alert = other.locator("#conflict [role=alert]")
+    alert.wait_for()
+    assert alert.is_visible() and "1" in alert.inner_text()
+    assert other.locator("#conflict .stored-result").inner_text().count("-68") == 3
+    assert not other.evaluate(WIDER_THAN_WINDOW)
+    result.refresh_from_db()
+    assert result.taker == seated[0] and FreeDealChange.objects.count() == 1
+    # Its link opens the explicit correction of the stored result.
+    other.locator("#correct-stored").click()
+    other.locator("#form-1.correction").wait_for()
+    assert other.locator(f"input[name='d1-taker'][value='{seated[0]}']").is_checked()
 
 
 def test_every_page_fits_a_phone(club, players, organiser, new_page: Any, live_server) -> None:

@@ -1,4 +1,4 @@
-"""freedeal pages: permissions, bad input (4xx), the table phone, public and private, the API."""
+"""freedeal pages: public and organiser pages, bad input (4xx), the table phone's first entry."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_settings_change_name_and_date_and_keep_the_format_once_started(
         "Lundi soir", "2026-11-30", 3
     )  # fmt: skip
     assert orga_client.post(url, {**fields, "name": "  "}).status_code == 400
-    services.start(tournament)
+    services.free_deal_start(tournament=tournament)
     refused = orga_client.post(url, {**fields, "name": "Mardi", "parties": 4})
     assert refused.status_code == 400
     tournament.refresh_from_db()
@@ -164,7 +164,7 @@ def test_table_phone_entry_and_refusals(club, players) -> None:
     assert FreeDealResult.objects.get().marks[str(s[1])] == 68
     page = phone.get(url).content.decode()
     assert "Correct this entry" in page
-    services.close_party(tournament, confirm=True)
+    services.free_deal_party_close(tournament=tournament, confirm=True)
     response = phone.post(url + "deal/2/", {**missing_partner, "d1-partner": s[1]})
     assert response.status_code == 400
 
@@ -188,18 +188,3 @@ def test_director_correction_page(club, players, orga_client, stranger_client) -
     assert orga_client.post(url, {**data, "reason": "forgotten"}).status_code == 302
     result = FreeDealResult.objects.get()
     assert result.value == -112 and result.history.get().reason == "forgotten"
-
-
-def test_api_ranking(club, players) -> None:
-    tournament = make_tournament(club, players, 4)
-    s = tournament.table_players(1, 1)
-    services.enter_from_table(
-        tournament.tables.get(), 1, {"contract": "garde", "taker": s[0], "oudlers": 2, "points": 46}
-    )
-    data = Client().get(f"/api/v1/free-deal/{tournament.pk}/ranking/").json()
-    assert data["provisional"] and data["deals_entered"] == 1 and data["deals_total"] == 20
-    assert data["ranking"][0]["number"] == s[0] and data["ranking"][0]["total"] == 180
-    assert data["ranking"][0]["parties"] == [180]
-    assert Client().get("/api/v1/free-deal/999999/ranking/").status_code == 404
-    schema = Client().get("/api/schema/").content.decode()
-    assert "free_deal_ranking" in schema

@@ -254,6 +254,8 @@ EXCLUDED: dict[str, str] = {
     "series:export": _FILE,
     "teammatch:room_deal": _ACTION + " (a room phone saves a deal)",
     "freedeal:table_deal": _ACTION + " (a table phone saves a deal)",
+    "freedeal:table_correct": _ACTION + " (a table phone corrects its entry of a deal)",
+    "freedeal:table_preview": "POST only: an htmx fragment of the table phone (the marks)",
     "freedeal:organiser_action": _ACTION + " (the director's set-up and party actions)",
     **{
         f"teammatch:{name}": _ACTION

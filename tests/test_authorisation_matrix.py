@@ -387,18 +387,18 @@ def _free_deal_and_cup(event: Event) -> tuple[Any, Any, Any]:
     for player in players[:4]:
         free_deal_services.register_player(free_deal, player)
     free_deal = free_deal_services.start(free_deal)
-    cup = cup_services.create_cup(club=event.club, name="Coupe", date=event.date, public=True,
+    cup = cup_services.cup_create(club=event.club, name="Coupe", date=event.date, public=True,
                                   deals_per_quarter=2, deal_seed=1, tie_break_seed=1)  # fmt: skip
-    cup_services.add_team(cup=cup, name="A", players=players[:4])
-    cup_services.add_team(cup=cup, name="B", players=players[4:])
-    cup = cup_services.start_cup(cup)
+    cup_services.cup_team_add(cup=cup, name="A", players=players[:4])
+    cup_services.cup_team_add(cup=cup, name="B", players=players[4:])
+    cup = cup_services.cup_start(cup=cup)
     match = CupMatch.objects.get(cup=cup, round=1)
     a, b = players[:4], players[4:]
     seats = {"open_taker": a[0], "closed_taker": b[0]}
     for index in (1, 2, 3):
         seats[f"open_defender_{index}"] = b[index]
         seats[f"closed_defender_{index}"] = a[index]
-    cup_services.set_lineup(match=match, quarter=1, seats=seats)
+    cup_services.match_lineup_set(match=match, quarter=1, seats=seats)
     return free_deal, cup, match
 
 

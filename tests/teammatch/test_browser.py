@@ -25,9 +25,9 @@ def no_sideways_scroll(page: Any) -> bool:
 def test_room_phone_enters_a_deal_at_390px(live_server: Any, new_page: Any) -> None:
     club, players, _ = club_with_players(8)
     cup, _teams = cup_with_teams(club, players, (4, 4), deals_per_quarter=3, public=True)
-    services.start_cup(cup)
+    services.cup_start(cup=cup)
     match = CupMatch.objects.get(cup=cup)
-    services.set_lineup(
+    services.match_lineup_set(
         match=match, quarter=1, seats=seats_for(match, members(match.team_a), members(match.team_b))
     )
     room = MatchRoom.objects.get(match=match, room="closed")
@@ -66,7 +66,7 @@ def test_room_phone_enters_a_deal_at_390px(live_server: Any, new_page: Any) -> N
 def test_organiser_screens_fit_a_phone(live_server: Any, new_page: Any) -> None:
     club, players, organiser = club_with_players(8)
     cup, _teams = cup_with_teams(club, players, (4, 4), deals_per_quarter=2, public=True)
-    services.start_cup(cup)
+    services.cup_start(cup=cup)
     match = CupMatch.objects.get(cup=cup)
     page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
     page.goto(f"{live_server.url}/en/login/?next=/en/organiser/cups/")

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from typing import Any
 
 from clubs.errors import DomainError
-from teammatch import services
+from teammatch import selectors, services
 from teammatch.models import Cup, CupMatch, CupTeam, MatchDeal, QuarterLineup
 from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory
 from tournaments.services import outcome_score
@@ -54,7 +54,7 @@ def feasible(deal: MatchDeal, contract: str, points: int) -> dict[str, Any]:
             for oudlers in (2, 1, 3, 0):
                 candidate = outcome(tried, oudlers, min(91, max(0, points + shift)))
                 try:
-                    outcome_score(deal=services.rules_deal_of(deal), outcome=candidate)
+                    outcome_score(deal=selectors.rules_deal_of(deal), outcome=candidate)
                 except DomainError:
                     continue
                 return candidate
@@ -74,7 +74,7 @@ def club_with_players(count: int = 24, name: str = "Tarot Lyon") -> tuple[Any, l
 def cup_with_teams(
     club: Any, players: list[Any], sizes: tuple[int, ...], **options: Any
 ) -> tuple[Cup, list[CupTeam]]:
-    cup = services.create_cup(
+    cup = services.cup_create(
         club=club,
         name=options.pop("name", "Coupe de Lyon"),
         date=datetime.date(2026, 11, 21),
@@ -87,7 +87,9 @@ def cup_with_teams(
     start = 0
     for index, size in enumerate(sizes, start=1):
         teams.append(
-            services.add_team(cup=cup, name=f"Team {index}", players=players[start : start + size])
+            services.cup_team_add(
+                cup=cup, name=f"Team {index}", players=players[start : start + size]
+            )
         )
         start += size
     return cup, teams
@@ -113,4 +115,4 @@ def seats_for(match: CupMatch, a: list[Any], b: list[Any]) -> dict[str, Any]:
 
 
 def lineup(match: CupMatch, quarter: int, a: list[Any], b: list[Any]) -> QuarterLineup:
-    return services.set_lineup(match=match, quarter=quarter, seats=seats_for(match, a, b))
+    return services.match_lineup_set(match=match, quarter=quarter, seats=seats_for(match, a, b))

@@ -2,7 +2,11 @@
 
 Conventions: every factory builds a valid row with the fewest related rows possible;
 ``OrganiserFactory`` makes a user who organises the club given (``clubs=[club]``) or a new one;
-``EventFactory`` makes a draft individual event with 4 deals per round.
+``EventFactory`` makes a draft individual event with 4 deals per round; ``CupFactory`` a draft
+team-match cup (2 deals per quarter, fixed seeds), ``CupTeamFactory`` a team of it seeded after
+the others with a roster of 4 new players of the cup's club (``players=[...]`` gives them),
+``CupMatchFactory`` a waiting match of two new teams (``teammatch.services.cup_start`` builds
+real brackets, deals and rooms).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from django.contrib.auth.hashers import make_password
 from factory.django import DjangoModelFactory
 
 from clubs.models import Club, Player
+from teammatch.models import Cup, CupMatch, CupTeam, CupTeamPlayer
 from tournaments.models import SEATS, Deal, Entrant, Event, Table, Team
 from tournaments.movements import deal_set_of
 
@@ -134,3 +139,54 @@ class TableFactory(DjangoModelFactory):
 
     event = factory.SubFactory(EventFactory)
     number = factory.Sequence(lambda n: n + 1)
+
+
+class CupFactory(DjangoModelFactory):
+    """A draft team-match cup: 2 deals per quarter, fixed deal and tie-break seeds."""
+
+    class Meta:
+        model = Cup
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Coupe {n}")
+    date = factory.LazyFunction(lambda: dt.date(2026, 11, 21))
+    deals_per_quarter = 2
+    deal_seed = 11
+    tie_break_seed = 7
+
+
+class CupTeamFactory(DjangoModelFactory):
+    """A team of a cup, seeded after the others, with a roster of 4 new players of the cup's
+    club (``players=[...]`` gives the roster, ``players__count=n`` its size)."""
+
+    class Meta:
+        model = CupTeam
+        skip_postgeneration_save = True
+
+    cup = factory.SubFactory(CupFactory)
+    seed = factory.LazyAttribute(lambda t: CupTeam.objects.filter(cup=t.cup).count() + 1)
+    name = factory.LazyAttribute(lambda t: f"Team {t.seed}")
+
+    @factory.post_generation
+    def players(obj: Any, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if not create:
+            return
+        players = extracted
+        if players is None:
+            players = [PlayerFactory(club=obj.cup.club) for _ in range(kwargs.get("count", 4))]
+        CupTeamPlayer.objects.bulk_create(
+            CupTeamPlayer(cup=obj.cup, team=obj, player=player) for player in players
+        )
+
+
+class CupMatchFactory(DjangoModelFactory):
+    """A match of a cup's first round between two new teams, waiting (no deals, no rooms)."""
+
+    class Meta:
+        model = CupMatch
+
+    cup = factory.SubFactory(CupFactory)
+    round = 1
+    slot = factory.Sequence(lambda n: n)
+    team_a = factory.SubFactory(CupTeamFactory, cup=factory.SelfAttribute("..cup"))
+    team_b = factory.SubFactory(CupTeamFactory, cup=factory.SelfAttribute("..cup"))

@@ -6,6 +6,7 @@ the API and other apps read them without importing a views module.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from teammatch.models import CupMatch
 
@@ -13,7 +14,7 @@ from teammatch.models import CupMatch
 def round_name(number: int, count: int) -> str:
     left = count - number
     if left == 0:
-        return _("Final")
+        return pgettext("cup round", "Final")
     if left == 1:
         return _("Semi-finals")
     if left == 2:

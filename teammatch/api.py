@@ -335,9 +335,7 @@ class RoomPhoneAPIView(PhoneCodeAPIView):
         return _("No room has this code.")
 
     def phone_queryset(self) -> QuerySet[MatchRoom]:
-        return MatchRoom.objects.select_related(
-            "match__cup__club", "match__team_a", "match__team_b"
-        )
+        return selectors.rooms()
 
     def body(self, request: Request) -> tuple[int, dict[str, Any]] | Response:
         """The deal number and the outcome of the request, or the 400 answer."""

@@ -100,10 +100,14 @@ def public_cup_or_404(cup_id: int) -> Cup:
     return cup
 
 
+def rooms() -> QuerySet[MatchRoom]:
+    """Every room with its match, cup and teams (where a room code is looked up)."""
+    return MatchRoom.objects.select_related("match__cup__club", "match__team_a", "match__team_b")
+
+
 def room_for_code(request: HttpRequest | Any, code: str) -> MatchRoom:
     """The room of ``code`` through the kernel's one lookup (unknown codes throttled)."""
-    rooms = MatchRoom.objects.select_related("match__cup__club", "match__team_a", "match__team_b")
-    return phone_code_lookup(request, rooms, code)
+    return phone_code_lookup(request, rooms(), code)
 
 
 def organised_clubs(user: UserLike | None) -> QuerySet[Club]:

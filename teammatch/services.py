@@ -75,6 +75,7 @@ from teammatch.models import (
     RoomResult,
     RoomResultChange,
 )
+from teammatch.presentation import room_label
 from tournaments.services import outcome_score
 from tournaments.services.deals import random_seed
 
@@ -380,7 +381,7 @@ def _seat_field(field: str | None) -> str | None:
 
 
 @dataclass(frozen=True)
-class Actor:
+class _Actor:
     """Who writes: a user (the director) or a room phone's label."""
 
     user: Any = None
@@ -397,11 +398,6 @@ class Actor:
         if self.user is not None and getattr(self.user, "is_authenticated", False):
             return self.user
         return None
-
-
-def room_label(room: MatchRoom) -> str:
-    """How a room phone signs its entries: "closed room phone"."""
-    return _("%(room)s phone") % {"room": str(room.get_room_display()).lower()}
 
 
 def _stored_outcome(fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -451,7 +447,7 @@ def _create(
     deal: MatchDeal,
     room: str,
     values: Mapping[str, Any],
-    actor: Actor,
+    actor: _Actor,
     *,
     director: bool,
     reason: str,
@@ -466,7 +462,7 @@ def _create(
 def _replace(
     stored: RoomResult,
     values: Mapping[str, Any],
-    actor: Actor,
+    actor: _Actor,
     *,
     director: bool,
     reason: str,
@@ -482,7 +478,7 @@ def _replace(
 
 
 def _record(
-    result: RoomResult, action: str, actor: Actor, reason: str, before: dict[str, Any] | None
+    result: RoomResult, action: str, actor: _Actor, reason: str, before: dict[str, Any] | None
 ) -> None:
     RoomResultChange.objects.create(
         result=result,
@@ -558,7 +554,7 @@ def room_result_enter(
             raise RoomResultConflict(stored)
         _require_room_quarter(match, deal)
         values = _scored(deal, outcome)
-        actor = Actor(label=label or room_label(room))
+        actor = _Actor(label=label or room_label(room))
         return _create(match, deal, room.room, values, actor, director=False, reason="")
 
 
@@ -578,7 +574,7 @@ def room_result_correct(
         deal = _deal_of(match, deal_number)
         _require_room_quarter(match, deal)
         values = _scored(deal, outcome)
-        actor = Actor(label=label or room_label(room))
+        actor = _Actor(label=label or room_label(room))
         stored = selectors.room_result(deal, room.room)
         if stored is None:
             return _create(match, deal, room.room, values, actor, director=False, reason="")
@@ -625,7 +621,7 @@ def room_result_director_set(
                 field="deal",
             )
         values = _scored(deal, outcome)
-        by = Actor(user=actor)
+        by = _Actor(user=actor)
         stored = selectors.room_result(deal, room)
         if stored is None:
             return _create(match, deal, room, values, by, director=True, reason=reason)

@@ -252,3 +252,18 @@ def test_unknown_codes_are_not_found_then_throttled(running, method, tail):
 def test_a_deal_the_match_does_not_have_is_not_found(running):
     assert Client().post(url(running, "open", "deals/99/"), {}).status_code == 404
     assert Client().post(url(running, "open", "deals/99/correct/"), {}).status_code == 404
+
+
+def test_fifty_conflicting_posts_are_all_refused_and_change_nothing(running):
+    outcome, _ = running.enter("open", 1, "garde", 40)
+    before = stored_state(running.match)
+    client = Client()
+    points = [p for p in range(20, 86) if p != outcome["points"]][:50]
+    answers = [
+        client.post(
+            url(running, "open", "deals/1/"), form_data(1, {**outcome, "points": p})
+        ).status_code
+        for p in points
+    ]
+    assert answers == [409] * 50
+    assert stored_state(running.match) == before

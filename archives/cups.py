@@ -65,7 +65,7 @@ from teammatch.models import (
     RoomResult,
     RoomResultChange,
 )
-from teammatch.services import match_sheets, pure_match, rules_deal_of, tie_break_of
+from teammatch.selectors import match_sheets, pure_match, rules_deal_of, tie_break_of
 from tournaments.models import Seat
 from tournaments.services import outcome_score
 
@@ -97,7 +97,7 @@ SEAT_CHOICES = [seat.value for seat in Seat]
 def _sheets(cup: Cup) -> list[dict[str, Any]]:
     """Every match's sheet as the organisers see it (every entered result), by (round, slot)."""
     matches = list(CupMatch.objects.filter(cup=cup).order_by("round", "slot"))
-    sheets = match_sheets(matches, cup, everything=True)
+    sheets = match_sheets(matches, cup, directs=True)
     out = []
     for match in matches:
         sheet = sheets[match.pk]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from clubs.models import Club, Player
 from demo.services import play_outcome
-from teammatch import services
+from teammatch import selectors, services
 from teammatch.models import Cup, CupMatch, MatchDeal, MatchRoom, RoomName
 
 ROOMS = (RoomName.OPEN.value, RoomName.CLOSED.value)
@@ -49,14 +49,14 @@ def _lineup(match: CupMatch, quarter: int) -> None:
         **{f"open_defender_{i}": b[i] for i in (1, 2, 3)},
         **{f"closed_defender_{i}": a[i] for i in (1, 2, 3)},
     }
-    services.set_lineup(match=match, quarter=quarter, seats=seats)
+    services.match_lineup_set(match=match, quarter=quarter, seats=seats)
 
 
 def _play(match: CupMatch, quarter: int, rng: random.Random) -> None:
     phones = {room.room: room for room in MatchRoom.objects.filter(match=match)}
     for deal in MatchDeal.objects.filter(match=match, quarter=quarter).order_by("number"):
         for room in ROOMS:
-            outcome = play_outcome(services.rules_deal_of(deal), rng)
+            outcome = play_outcome(selectors.rules_deal_of(deal), rng)
             services.room_result_enter(room=phones[room], deal_number=deal.number, outcome=outcome)
 
 
@@ -65,14 +65,14 @@ def _play_match(match: CupMatch, rng: random.Random, quarters: int) -> None:
         _lineup(match, quarter)
         _play(match, quarter, rng)
         if quarter < 4:
-            services.close_quarter(match=match, quarter=quarter)
+            services.match_quarter_close(match=match, quarter=quarter)
 
 
 def build_demo(*, club: Club, players: Sequence[Player], seed: int, today: datetime.date) -> Cup:
     """Build the demo cup of ``club`` with ``players`` (16 to 24 of its players)."""
     rng = random.Random(seed)
     rosters = _rosters(players)
-    cup = services.create_cup(
+    cup = services.cup_create(
         club=club,
         name="Coupe de France par équipes",
         date=today,
@@ -82,11 +82,11 @@ def build_demo(*, club: Club, players: Sequence[Player], seed: int, today: datet
         tie_break_seed=seed,
     )
     for name, roster in zip(TEAM_NAMES, rosters, strict=True):
-        services.add_team(cup=cup, name=name, players=roster)
-    cup = services.start_cup(cup)
+        services.cup_team_add(cup=cup, name=name, players=roster)
+    cup = services.cup_start(cup=cup)
     for match in CupMatch.objects.filter(cup=cup, round=1).order_by("slot"):
         _play_match(match, rng, 4)
-        services.finish_match(match=match)
+        services.match_finish(match=match)
     final = CupMatch.objects.get(cup=cup, round=2)
     _play_match(final, rng, 2)
     # the third quarter is under way: the open room is ahead of the closed room
@@ -96,6 +96,6 @@ def build_demo(*, club: Club, players: Sequence[Player], seed: int, today: datet
     for index, deal in enumerate(deals[:4]):
         rooms = ROOMS if index < 2 else ROOMS[:1]
         for room in rooms:
-            outcome = play_outcome(services.rules_deal_of(deal), rng)
+            outcome = play_outcome(selectors.rules_deal_of(deal), rng)
             services.room_result_enter(room=phones[room], deal_number=deal.number, outcome=outcome)
     return cup

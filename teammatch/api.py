@@ -1,25 +1,50 @@
-"""The cup bracket API: ``GET /api/v1/cups/<id>/bracket/`` (read only, public cups only).
+"""The cups' API: the bracket of a public cup, and the room phone (the room's code is its key).
 
-The same figures as the public bracket page: while a match is in play its points de match
-count only the deals entered in both rooms (the publication rule); ``deals_counted`` says how
-many of ``deals_total``.
+- ``GET /api/v1/cups/<id>/bracket/`` (read only, public cups only): the same figures as the
+  public bracket page (``teammatch.publication``: while a match is in play its points de
+  match count only the deals entered in both rooms; ``deals_counted`` says how many of
+  ``deals_total``; ``provisional`` until the cup is finished).
+- ``GET /api/v1/cups/rooms/<code>/``: the room's match, the quarter being played, its line-up
+  and its deals with the results the room may read (its own, never the other room's).
+- ``POST /api/v1/cups/rooms/<code>/results/`` enters a deal: 201 stored; 200 a replay (this
+  very outcome was stored already: nothing written, header ``Idempotent-Replayed: true``);
+  409 another outcome is stored (``result``: the stored one; nothing changed); 403 the deal
+  is not writable now (``deal_not_in_quarter``, ``no_lineup``, ``quarter_closed``); 400 an
+  invalid entry, naming its field.
+- ``POST /api/v1/cups/rooms/<code>/results/correct/`` corrects the room's own entry of the
+  quarter being played until it is closed (200 with the stored result; a replay 200 with the
+  header; 403 ``quarter_closed``... or ``not_own_entry`` for the director's result).
+
+The room views reach the room through ``clubs.phone_codes.PhoneCodeAPIView``: an unknown code
+is a 404 ``unknown_room_code``, too many unknown codes from one address a 429 ``throttled``
+with ``Retry-After`` (a valid code is never throttled). No account, no session: the code is
+the credential.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.api import ErrorSerializer
-from teammatch.models import Cup, CupMatch, CupTeam
-from teammatch.presentation import round_name
-from teammatch.services import match_sheets
+from clubs.errors import DomainError
+from clubs.phone_codes import PhoneCodeAPIView
+from rules.errors import field_label
+from teammatch import selectors, services
+from teammatch.errors import NotOwnEntry, QuarterNotOpen, RoomResultConflict, RoomResultReplay
+from teammatch.models import Cup, CupMatch, MatchRoom, RoomName, RoomResult
+from tournaments.api.serializers import OutcomeField
+from tournaments.models import Seat
+
+# ---------------------------------------------------------------------------------------------
+# The bracket
 
 
 class CupTeamSerializer(serializers.Serializer):
@@ -61,6 +86,9 @@ class CupBracketSerializer(serializers.Serializer):
     date = serializers.DateField()
     club = serializers.CharField()
     status = serializers.ChoiceField(choices=Cup.Status.choices)
+    provisional = serializers.BooleanField(
+        help_text="The figures may still change (the cup is not finished)."
+    )
     deals_per_quarter = serializers.IntegerField()
     pm_scale = serializers.ListField(child=serializers.IntegerField())
     tie_break = serializers.ListField(child=serializers.CharField())
@@ -68,61 +96,56 @@ class CupBracketSerializer(serializers.Serializer):
     matches = CupMatchSerializer(many=True)
 
 
-def bracket_data(cup: Cup) -> dict[str, Any]:
-    matches = list(CupMatch.objects.filter(cup=cup).order_by("round", "slot"))
-    rounds = max((m.round for m in matches), default=0)
-    played = [m for m in matches if m.team_a_id and m.team_b_id and not m.bye]
-    sheets = match_sheets(played, cup, everything=False)
-    rows = []
-    for match in matches:
-        quarters: list[dict[str, Any]] = []
-        pm_a = None
-        counted = total = 0
-        sheet = sheets.get(match.pk)
-        if sheet is not None:
-            quarters = [
-                {
-                    "quarter": q.number,
-                    "pm_a": q.pm_a,
-                    "deals_counted": q.counted,
-                    "deals_total": len(q.deals),
-                    "closed": q.closed,
-                }
-                for q in sheet.quarters
-            ]
-            pm_a, counted, total = sheet.pm_a, sheet.counted, sheet.total
-        rows.append(
+def _match_row(line: selectors.BracketLine, round_name: str) -> dict[str, Any]:
+    match, sheet = line.match, line.sheet
+    quarters: list[dict[str, Any]] = []
+    pm_a = None
+    counted = total = 0
+    if sheet is not None:
+        quarters = [
             {
-                "id": match.pk,
-                "round": match.round,
-                "round_name": round_name(match.round, rounds),
-                "slot": match.slot,
-                "team_a": match.team_a_id,
-                "team_b": match.team_b_id,
-                "bye": match.bye,
-                "status": match.status,
-                "quarters": quarters,
-                "pm_a": pm_a,
-                "deals_counted": counted,
-                "deals_total": total,
-                "winner": match.winner_id,
-                "decided_by": match.decided_by,
+                "quarter": q.number,
+                "pm_a": q.pm_a,
+                "deals_counted": q.counted,
+                "deals_total": len(q.deals),
+                "closed": q.closed,
             }
-        )
+            for q in sheet.quarters
+        ]
+        pm_a, counted, total = sheet.pm_a, sheet.counted, sheet.total
+    return {
+        "id": match.pk,
+        "round": match.round,
+        "round_name": round_name,
+        "slot": match.slot,
+        "team_a": match.team_a_id,
+        "team_b": match.team_b_id,
+        "bye": match.bye,
+        "status": match.status,
+        "quarters": quarters,
+        "pm_a": pm_a,
+        "deals_counted": counted,
+        "deals_total": total,
+        "winner": match.winner_id,
+        "decided_by": match.decided_by,
+    }
+
+
+def bracket_data(cup: Cup) -> dict[str, Any]:
+    """The public bracket of ``cup`` in the API's shape (the public's publication)."""
+    rounds = selectors.bracket_rounds(cup, directs=False)
     return {
         "id": cup.pk,
         "name": cup.name,
         "date": cup.date,
         "club": cup.club.name,
         "status": cup.status,
+        "provisional": cup.provisional,
         "deals_per_quarter": cup.deals_per_quarter,
         "pm_scale": list(cup.pm_scale),
         "tie_break": cup.tie_break.split(","),
-        "teams": [
-            {"id": t.pk, "name": t.name, "seed": t.seed}
-            for t in CupTeam.objects.filter(cup=cup).order_by("seed")
-        ],
-        "matches": rows,
+        "teams": [{"id": t.pk, "name": t.name, "seed": t.seed} for t in selectors.cup_teams(cup)],
+        "matches": [_match_row(line, rnd.name) for rnd in rounds for line in rnd.matches],
     }
 
 
@@ -137,5 +160,332 @@ class CupBracketView(APIView):
         responses={200: CupBracketSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, cup_id: int) -> Response:
-        cup = get_object_or_404(Cup.objects.select_related("club"), pk=cup_id, public=True)
+        cup = selectors.public_cup_or_404(cup_id)
         return Response(CupBracketSerializer(bracket_data(cup)).data)
+
+
+# ---------------------------------------------------------------------------------------------
+# The room phone
+
+
+class RoomResultSerializer(serializers.Serializer):
+    """A room's stored result of a deal: its outcome, value and the taker's mark."""
+
+    deal = serializers.IntegerField(source="deal.number")
+    quarter = serializers.IntegerField(source="deal.quarter")
+    room = serializers.ChoiceField(choices=RoomName.choices)
+    outcome = serializers.JSONField(help_text="The outcome as entered (the input's shape).")
+    contract = serializers.CharField()
+    oudlers = serializers.IntegerField()
+    points = serializers.FloatField()
+    won = serializers.BooleanField()
+    value = serializers.IntegerField(help_text="The deal's value from the taker's side.")
+    taker_mark = serializers.IntegerField()
+    director = serializers.BooleanField(help_text="Entered or corrected by the director.")
+    entered_by = serializers.CharField()
+    updated = serializers.DateTimeField()
+
+
+class RoomDealSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    quarter = serializers.IntegerField()
+    dealer_seat = serializers.ChoiceField(choices=Seat.choices)
+    taker_seat = serializers.ChoiceField(choices=Seat.choices)
+    result = RoomResultSerializer(
+        allow_null=True, help_text="This room's result (null: not entered yet)."
+    )
+
+
+class RoomLineupSerializer(serializers.Serializer):
+    taker = serializers.CharField()
+    taker_team = serializers.CharField()
+    defenders = serializers.ListField(child=serializers.CharField())
+    defence_team = serializers.CharField()
+
+
+class RoomSerializer(serializers.Serializer):
+    cup = serializers.CharField()
+    match = serializers.IntegerField()
+    round_name = serializers.CharField()
+    team_a = serializers.CharField()
+    team_b = serializers.CharField()
+    room = serializers.ChoiceField(choices=RoomName.choices)
+    status = serializers.ChoiceField(choices=CupMatch.Status.choices)
+    quarter = serializers.IntegerField(help_text="The quarter being played.")
+    writable = serializers.BooleanField(
+        help_text="The room may enter and correct the quarter's deals now."
+    )
+    closed = serializers.BooleanField(help_text="The quarter is closed (ask the director).")
+    lineup = RoomLineupSerializer(allow_null=True)
+    deals = RoomDealSerializer(many=True)
+
+
+class RoomResultInputSerializer(serializers.Serializer):
+    """A deal (by number) of the quarter being played and its outcome."""
+
+    deal = serializers.IntegerField(min_value=1, help_text="The deal number.")
+    outcome = OutcomeField()
+
+
+class RoomConflictSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    result = RoomResultSerializer()
+
+
+REPLAYED = "Idempotent-Replayed"
+# Fields of a result request that are not inside the outcome object.
+REQUEST_FIELDS = {"deal"}
+
+
+def _error_response(error: DomainError, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:
+    """``code``, ``detail`` and ``errors`` {field: [message naming the field]}; the fields of
+    the outcome are named ``outcome.<field>``."""
+    field = error.field or "non_field_errors"
+    key = field if field in REQUEST_FIELDS or field == "non_field_errors" else f"outcome.{field}"
+    return Response(
+        {"code": error.code, "detail": error.describe(), "errors": {key: [error.describe()]}},
+        status=status_code,
+    )
+
+
+def _invalid_input_response(errors: dict[str, Any]) -> Response:
+    """400 for a malformed body: each message prefixed with its field's translated label."""
+    named: dict[str, list[str]] = {}
+    for field, messages in errors.items():
+        items = messages if isinstance(messages, list) else [messages]
+        label = field_label(field, _)
+        named[field] = [f"{label}: {message}" for message in items]
+    first = next(iter(named.values()))[0] if named else _("invalid input")
+    return Response(
+        {"code": "invalid", "detail": first, "errors": named}, status=status.HTTP_400_BAD_REQUEST
+    )
+
+
+def _result_data(result: RoomResult) -> dict[str, Any]:
+    return dict(RoomResultSerializer(result).data)
+
+
+def _replay_response(replay: RoomResultReplay) -> Response:
+    response = Response(_result_data(replay.result), status=status.HTTP_200_OK)
+    response[REPLAYED] = "true"
+    return response
+
+
+def _conflict_response(conflict: RoomResultConflict) -> Response:
+    body = {
+        "code": conflict.code,
+        "detail": conflict.describe(),
+        "result": _result_data(conflict.result),
+    }
+    return Response(body, status=status.HTTP_409_CONFLICT)
+
+
+ROOM_CODE_RESPONSES = {
+    404: OpenApiResponse(ErrorSerializer, description="`unknown_room_code`: no such room."),
+    429: OpenApiResponse(
+        ErrorSerializer,
+        description=(
+            "`throttled`: too many unknown room codes from this address; wait `Retry-After` "
+            "seconds (a valid code is never throttled)."
+        ),
+    ),
+}
+
+ROOM_CODE_HEADERS = [
+    OpenApiParameter(
+        "Retry-After",
+        int,
+        OpenApiParameter.HEADER,
+        description="Seconds to wait before trying an unknown room code again.",
+        response=[429],
+    ),
+]
+
+REPLAY_HEADER = OpenApiParameter(
+    REPLAYED,
+    str,
+    OpenApiParameter.HEADER,
+    enum=["true"],
+    description="Present (`true`) when the answer is a replay of the stored result.",
+    response=[200],
+)
+
+NOT_WRITABLE = OpenApiResponse(
+    ErrorSerializer,
+    description=(
+        "The deal is not writable by the room now: `deal_not_in_quarter`, `no_lineup`, "
+        "`quarter_closed`; nothing stored."
+    ),
+)
+INVALID = OpenApiResponse(
+    ErrorSerializer,
+    description="Invalid entry (messages name the field), unknown deal, match not in play.",
+)
+
+
+class RoomPhoneAPIView(PhoneCodeAPIView):
+    """An API view reached by a room code (404 ``unknown_room_code``, 429 throttled)."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]  # the room code is the credential
+    unknown_code_error = "unknown_room_code"
+
+    def unknown_code_message(self) -> str:
+        return _("No room has this code.")
+
+    def phone_queryset(self) -> QuerySet[MatchRoom]:
+        return selectors.rooms()
+
+    def body(self, request: Request) -> tuple[int, dict[str, Any]] | Response:
+        """The deal number and the outcome of the request, or the 400 answer."""
+        body = RoomResultInputSerializer(data=request.data)
+        if not body.is_valid():
+            return _invalid_input_response(body.errors)
+        return body.validated_data["deal"], body.validated_data["outcome"]
+
+
+def _lineup_data(page: selectors.RoomPage) -> dict[str, Any] | None:
+    if page.lineup is None:
+        return None
+    taker_team, defence_team = page.taker_team, page.defence_team
+    return {
+        "taker": str(page.taker),
+        "taker_team": taker_team.name if taker_team else "",
+        "defenders": [str(player) for player in page.defenders],
+        "defence_team": defence_team.name if defence_team else "",
+    }
+
+
+class RoomView(RoomPhoneAPIView):
+    """The room's match, the quarter being played, its line-up and its deals with the results
+    the room may read: its own (never the other room's, which plays the same cards)."""
+
+    @extend_schema(
+        operation_id="cup_room",
+        summary="A room phone's quarter",
+        responses={200: RoomSerializer, **ROOM_CODE_RESPONSES},
+        parameters=ROOM_CODE_HEADERS,
+    )
+    def get(self, request: Request, code: str) -> Response:
+        page = selectors.room_page(self.phone_object(request, code))
+        match = page.match
+        data = {
+            "cup": page.cup.name,
+            "match": match.pk,
+            "round_name": selectors.match_round_name(match),
+            "team_a": match.team_a.name if match.team_a else "",
+            "team_b": match.team_b.name if match.team_b else "",
+            "room": page.room.room,
+            "status": match.status,
+            "quarter": page.quarter,
+            "writable": page.writable,
+            "closed": page.closed,
+            "lineup": _lineup_data(page),
+            "deals": [
+                {
+                    "number": deal.number,
+                    "quarter": deal.quarter,
+                    "dealer_seat": deal.dealer_seat,
+                    "taker_seat": deal.taker_seat,
+                    "result": page.results.get(deal.number),
+                }
+                for deal in page.deals
+            ],
+        }
+        return Response(RoomSerializer(data).data)
+
+
+class RoomResultsView(RoomPhoneAPIView):
+    """``POST``: the room enters a deal of the quarter being played."""
+
+    @extend_schema(
+        operation_id="cup_room_result_enter",
+        summary="A room phone enters a deal",
+        request=RoomResultInputSerializer,
+        responses={
+            201: OpenApiResponse(RoomResultSerializer, description="Stored."),
+            200: OpenApiResponse(
+                RoomResultSerializer,
+                description=(
+                    "Replay: this very outcome was already stored for this deal in this room; "
+                    f"nothing was written, the header `{REPLAYED}` is `true`."
+                ),
+            ),
+            400: INVALID,
+            403: NOT_WRITABLE,
+            409: OpenApiResponse(
+                RoomConflictSerializer,
+                description=(
+                    "Already entered in this room with another outcome; `result` is the stored "
+                    "one, nothing changed (a correction is its own endpoint)."
+                ),
+            ),
+            **ROOM_CODE_RESPONSES,
+        },
+        parameters=[REPLAY_HEADER, *ROOM_CODE_HEADERS],
+    )
+    def post(self, request: Request, code: str) -> Response:
+        room = self.phone_object(request, code)
+        body = self.body(request)
+        if isinstance(body, Response):
+            return body
+        number, outcome = body
+        try:
+            result = services.room_result_enter(room=room, deal_number=number, outcome=outcome)
+        except RoomResultReplay as replay:
+            return _replay_response(replay)
+        except RoomResultConflict as conflict:
+            return _conflict_response(conflict)
+        except QuarterNotOpen as refused:
+            return _error_response(refused, status.HTTP_403_FORBIDDEN)
+        except DomainError as error:
+            return _error_response(error)
+        return Response(_result_data(result), status=status.HTTP_201_CREATED)
+
+
+class RoomResultCorrectView(RoomPhoneAPIView):
+    """``POST``: the room corrects its own entry of a deal of the quarter being played, until
+    the quarter is closed (the history keeps the correction, signed with the room)."""
+
+    @extend_schema(
+        operation_id="cup_room_result_correct",
+        summary="A room phone corrects its entry",
+        request=RoomResultInputSerializer,
+        responses={
+            200: OpenApiResponse(
+                RoomResultSerializer,
+                description=(
+                    "The stored result: corrected (entered, when the deal was not yet); or a "
+                    "replay (the stored outcome again: nothing written, the header "
+                    f"`{REPLAYED}` is `true`)."
+                ),
+            ),
+            400: INVALID,
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description=(
+                    "Not correctable by the room: `deal_not_in_quarter`, `no_lineup`, "
+                    "`quarter_closed`, or `not_own_entry` (the director's result); nothing "
+                    "changed."
+                ),
+            ),
+            **ROOM_CODE_RESPONSES,
+        },
+        parameters=[REPLAY_HEADER, *ROOM_CODE_HEADERS],
+    )
+    def post(self, request: Request, code: str) -> Response:
+        room = self.phone_object(request, code)
+        body = self.body(request)
+        if isinstance(body, Response):
+            return body
+        number, outcome = body
+        try:
+            result = services.room_result_correct(room=room, deal_number=number, outcome=outcome)
+        except RoomResultReplay as replay:
+            return _replay_response(replay)
+        except (QuarterNotOpen, NotOwnEntry) as refused:
+            return _error_response(refused, status.HTTP_403_FORBIDDEN)
+        except DomainError as error:
+            return _error_response(error)
+        return Response(_result_data(result))

@@ -1,26 +1,36 @@
-"""Every change to a cup: validation (translated errors), transactions, row locks.
+"""Every write of the cups: keyword-only, typed, atomic, named ``<entity>_<action>``.
 
 The line-up checks, the scoring and the bracket are the pure ``scoring.core.team_match``; the
 outcome of a deal is validated and scored by ``tournaments.services.outcome_score`` (the table
 phone's validation, hand checks on the prepared cards included). A refusal raises
-:class:`~tournaments.errors.DomainError` (a ``RuleError`` becomes one with its code) and
-changes nothing stored.
+:class:`~clubs.errors.DomainError` (a ``RuleError`` becomes one with its code) and changes
+nothing stored. Reads live in :mod:`teammatch.selectors`; status changes go through the
+kernel's one state machine (``clubs.services.competition_status_change``).
 
 Writes to a match (line-up, room results, closing a quarter, finishing) lock the match row
 (``select_for_update``): the two room phones and the director may write at the same time.
 
-- A cup in *draft* takes teams (rosters checked by ``check_rosters``: 4 to 6 players, nobody
-  twice, a player in one team of the cup). :func:`start_cup` builds the seeded bracket
-  (``bracket``): byes go through, and every match whose two teams are known gets its deals
-  (generated from the cup's deal seed, the same étuis in both rooms) and its two rooms.
+- A cup in *draft* takes teams (:func:`cup_team_add`, :func:`cup_team_update`: rosters
+  checked by ``check_rosters``, 4 to 6 players, nobody twice, a player in one team of the
+  cup). :func:`cup_start` builds the seeded bracket: byes go through, and every match whose
+  two teams are known gets its deals (generated from the cup's deal seed, the same étuis in
+  both rooms) and its two rooms.
 - A match is played quarter by quarter (``CupMatch.quarter``): the director sets the quarter's
-  line-up (``check_lineup``; it can change until the quarter's first result), the room phones
-  enter that quarter's deals and may correct them until the quarter is closed; the director
-  corrects any result of an unfinished match with a reason. :func:`close_quarter` needs every
-  deal of the quarter in both rooms and opens the next one.
-- :func:`finish_match` scores the whole match (``score_match`` with the cup's scale and
-  tie-break), records it in the bracket (``record_result``) and prepares the next round's match
-  once its two teams are known. :func:`finish_cup` once every match is finished.
+  line-up (:func:`match_lineup_set`; it can change until the quarter's first result), the
+  room phones enter that quarter's deals (:func:`room_result_enter`) and, until the quarter
+  is closed, correct their own entries (:func:`room_result_correct`); the director enters or
+  corrects any result of an unfinished match with a reason
+  (:func:`room_result_director_set`). :func:`match_quarter_close` needs every deal of the
+  quarter in both rooms and opens the next one.
+- :func:`match_finish` scores the whole match (``score_match`` with the cup's scale and
+  tie-break), records it in the bracket (``record_result``) and prepares the next round's
+  match once its two teams are known. :func:`cup_finish` once every match is finished.
+
+Room entry semantics (the kernel's, ``clubs.errors``): a deal already entered in that room is
+never overwritten by an entry. The very outcome again is a :class:`RoomResultReplay` (nothing
+written, no history line); another outcome a :class:`RoomResultConflict` carrying the stored
+result. Changing an entry is an explicit correction, kept in the history with who made it
+(the room's label, or the director's account and reason).
 """
 
 from __future__ import annotations
@@ -35,33 +45,24 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
 from clubs.models import Club, Player
-from clubs.services import competition_require, competition_status_change
+from clubs.services import competition_lock, competition_require, competition_status_change
 from rules import deal as rules_deal
-from rules.duplicate import DUPLICATE_RULESET, DUPLICATE_SEATS
+from rules.duplicate import DUPLICATE_SEATS
 from rules.errors import RuleError
-from rules.scoring import Outcome, outcome_from_dict
-from scoring.core.assemble import pm_from_net
 from scoring.core.model import ScoringInputError, ScoringOptions
 from scoring.core.team_match import (
     QUARTERS,
     Bracket,
-    BracketMatch,
-    DealResult,
-    Lineup,
     MatchResult,
-    QuarterPlay,
-    Room,
-    TeamMatch,
     TeamRoster,
-    TieBreak,
-    TieBreakRule,
     bracket,
     check_lineup,
     check_rosters,
-    deal_net_a,
     record_result,
     score_match,
 )
+from teammatch import selectors
+from teammatch.errors import NotOwnEntry, QuarterNotOpen, RoomResultConflict, RoomResultReplay
 from teammatch.models import (
     MAX_DEALS_PER_QUARTER,
     Cup,
@@ -71,15 +72,14 @@ from teammatch.models import (
     MatchDeal,
     MatchRoom,
     QuarterLineup,
-    RoomName,
     RoomResult,
     RoomResultChange,
 )
-from tournaments.models import Deal
+from teammatch.presentation import room_label
 from tournaments.services import outcome_score
 from tournaments.services.deals import random_seed
 
-ROOMS = (RoomName.OPEN.value, RoomName.CLOSED.value)
+ROOMS = selectors.ROOMS
 
 
 def _rule(error: RuleError, field: str | None = None) -> DomainError:
@@ -90,12 +90,7 @@ def _rule(error: RuleError, field: str | None = None) -> DomainError:
 # Cup and teams
 
 
-def tie_break_of(cup: Cup) -> TieBreak:
-    order = tuple(TieBreakRule(rule) for rule in cup.tie_break.split(","))
-    return TieBreak(order=order, seed=cup.tie_break_seed)
-
-
-def check_scale(scale: Sequence[Any]) -> tuple[int, ...]:
+def _check_scale(scale: Sequence[Any]) -> tuple[int, ...]:
     """``scale`` as the points-de-match thresholds, or a translated refusal."""
     try:
         return ScoringOptions(pm_scale=tuple(scale)).pm_scale
@@ -107,7 +102,7 @@ def check_scale(scale: Sequence[Any]) -> tuple[int, ...]:
         ) from None
 
 
-def create_cup(
+def cup_create(
     *,
     club: Club,
     name: str,
@@ -119,6 +114,8 @@ def create_cup(
     tie_break_seed: int | None = None,
     deal_seed: int | None = None,
 ) -> Cup:
+    """A new cup of ``club`` in draft (refused: ``name_required``, ``deals_per_quarter``,
+    ``tie_break``, ``pm_scale``)."""
     name = (name or "").strip()
     if not name:
         raise DomainError("name_required", _("Give the cup a name."), field="name")
@@ -130,7 +127,7 @@ def create_cup(
         )
     if tie_break not in Cup.TieBreakOrder.values:
         raise DomainError("tie_break", _("Unknown tie-break."), field="tie_break")
-    scale = check_scale(pm_scale) if pm_scale is not None else None
+    scale = _check_scale(pm_scale) if pm_scale is not None else None
     cup = Cup(
         club=club,
         name=name,
@@ -147,10 +144,6 @@ def create_cup(
     return cup
 
 
-def _locked_cup(cup: Cup) -> Cup:
-    return Cup.objects.select_for_update().get(pk=cup.pk)
-
-
 def _require_draft(cup: Cup) -> None:
     if cup.status != Cup.Status.DRAFT:
         raise DomainError("cup_started", _("The cup has started: its teams can no longer change."))
@@ -162,25 +155,11 @@ def _sentinel(roster: TeamRoster) -> TeamRoster:
     return TeamRoster(id=f"\0{roster.id}", players=players)
 
 
-def _labels(players: Sequence[Player]) -> dict[int, str]:
-    """A distinct label per player (his name; his licence or id when two share a name)."""
-    distinct = list({player.pk: player for player in players}.values())
-    names = [str(player) for player in distinct]
-    labels = {}
-    for player, name in zip(distinct, names, strict=True):
-        if names.count(name) > 1:
-            name = f"{name} ({player.licence or player.pk})"
-        labels[player.pk] = name
-    return labels
-
-
 def _check_team(cup: Cup, name: str, players: Sequence[Player], team: CupTeam | None) -> str:
     name = (name or "").strip()
     if not name:
         raise DomainError("name_required", _("Give the team a name."), field="name")
-    others = CupTeam.objects.filter(cup=cup).prefetch_related("members__player")
-    if team is not None:
-        others = others.exclude(pk=team.pk)
+    others = [other for other in selectors.cup_teams(cup) if team is None or other.pk != team.pk]
     if any(other.name == name for other in others):
         raise DomainError(
             "team_name_taken",
@@ -188,7 +167,7 @@ def _check_team(cup: Cup, name: str, players: Sequence[Player], team: CupTeam | 
             field="name",
         )
     everybody = list(players) + [m.player for other in others for m in other.members.all()]
-    labels = _labels(everybody)
+    labels = selectors.player_labels(everybody)
     roster = TeamRoster(id=name, players=tuple(labels[p.pk] for p in players))
     rosters = [
         TeamRoster(id=other.name, players=tuple(labels[m.player.pk] for m in other.members.all()))
@@ -202,10 +181,11 @@ def _check_team(cup: Cup, name: str, players: Sequence[Player], team: CupTeam | 
     return name
 
 
-def add_team(*, cup: Cup, name: str, players: Sequence[Player]) -> CupTeam:
-    """Add a team (seeded after the others) with its roster of 4 to 6 players."""
+def cup_team_add(*, cup: Cup, name: str, players: Sequence[Player]) -> CupTeam:
+    """Add a team (seeded after the others) with its roster of 4 to 6 players (refused:
+    ``cup_started``, ``name_required``, ``team_name_taken``, the roster checks' codes)."""
     with transaction.atomic():
-        cup = _locked_cup(cup)
+        cup = competition_lock(cup)
         _require_draft(cup)
         name = _check_team(cup, name, players, None)
         last = CupTeam.objects.filter(cup=cup).order_by("-seed").first()
@@ -216,10 +196,11 @@ def add_team(*, cup: Cup, name: str, players: Sequence[Player]) -> CupTeam:
     return team
 
 
-def update_team(*, team: CupTeam, name: str, players: Sequence[Player]) -> CupTeam:
-    """Rename a team and replace its roster (draft cups only)."""
+def cup_team_update(*, team: CupTeam, name: str, players: Sequence[Player]) -> CupTeam:
+    """Rename a team and replace its roster (draft cups only; refused as
+    :func:`cup_team_add`)."""
     with transaction.atomic():
-        cup = _locked_cup(team.cup)
+        cup = competition_lock(team.cup)
         _require_draft(cup)
         team.name = _check_team(cup, name, players, team)
         team.save(update_fields=["name"])
@@ -230,32 +211,8 @@ def update_team(*, team: CupTeam, name: str, players: Sequence[Player]) -> CupTe
     return team
 
 
-def roster_of(team: CupTeam, labels: Mapping[int, str]) -> TeamRoster:
-    return TeamRoster(id=team.name, players=tuple(labels[m.player_id] for m in team.members.all()))
-
-
 # ---------------------------------------------------------------------------------------------
 # The bracket
-
-
-def _bracket_of(cup: Cup) -> Bracket:
-    """The pure bracket of the cup's stored matches (team names as ids)."""
-    teams = {team.pk: team.name for team in CupTeam.objects.filter(cup=cup)}
-    seeds = tuple(t.name for t in CupTeam.objects.filter(cup=cup).order_by("seed"))
-    rounds: dict[int, list[BracketMatch]] = {}
-    for match in CupMatch.objects.filter(cup=cup).order_by("round", "slot"):
-        rounds.setdefault(match.round, []).append(
-            BracketMatch(
-                round=match.round,
-                slot=match.slot,
-                team_a=teams.get(match.team_a_id) if match.team_a_id else None,
-                team_b=teams.get(match.team_b_id) if match.team_b_id else None,
-                winner=teams.get(match.winner_id) if match.winner_id else None,
-                bye=match.bye,
-            )
-        )
-    ordered = tuple(tuple(rounds[number]) for number in sorted(rounds))
-    return Bracket(seeds=seeds, rounds=ordered, tie_break=tie_break_of(cup))
 
 
 def _store_bracket(cup: Cup, current: Bracket) -> None:
@@ -303,14 +260,15 @@ def _prepare_match(cup: Cup, match: CupMatch) -> None:
     match.save(update_fields=["status", "quarter"])
 
 
-def start_cup(cup: Cup) -> Cup:
-    """Seed the bracket (teams by seed), let the byes through and open the first matches."""
+def cup_start(*, cup: Cup) -> Cup:
+    """Seed the bracket (teams by seed), let the byes through and open the first matches
+    (refused: ``cup_started``, ``bracket_too_few_teams``)."""
     with transaction.atomic():
-        cup = _locked_cup(cup)
+        cup = competition_lock(cup)
         _require_draft(cup)
-        names = [team.name for team in CupTeam.objects.filter(cup=cup).order_by("seed")]
+        names = [team.name for team in selectors.cup_teams(cup)]
         try:
-            pure = bracket(names, tie_break_of(cup))
+            pure = bracket(names, selectors.tie_break_of(cup))
         except RuleError as error:
             raise _rule(error) from error
         for pure_round in pure.rounds:
@@ -321,11 +279,13 @@ def start_cup(cup: Cup) -> Cup:
     return cup
 
 
-def finish_cup(cup: Cup) -> Cup:
+def cup_finish(*, cup: Cup) -> Cup:
+    """Finish a running cup once every match is finished (refused: ``cup_not_running``,
+    ``matches_unfinished``)."""
     with transaction.atomic():
-        cup = _locked_cup(cup)
+        cup = competition_lock(cup)
         competition_require(cup, Cup.Status.RUNNING)
-        if CupMatch.objects.filter(cup=cup).exclude(status=CupMatch.Status.FINISHED).exists():
+        if selectors.cup_has_unfinished_matches(cup):
             raise DomainError(
                 "matches_unfinished", _("Every match must be finished before the cup.")
             )
@@ -350,40 +310,15 @@ def _require_playing(match: CupMatch) -> None:
         raise DomainError("match_not_playing", _("This match is not in play."))
 
 
-def match_labels(match: CupMatch) -> dict[int, str]:
-    """A label per player of the two rosters (the names the line-up messages use)."""
-    members = CupTeamPlayer.objects.filter(team__in=[match.team_a_id, match.team_b_id])
-    return _labels([m.player for m in members.select_related("player")])
-
-
-def rosters_of(match: CupMatch) -> tuple[TeamRoster, TeamRoster, dict[int, str]]:
-    labels = match_labels(match)
-    assert match.team_a is not None and match.team_b is not None
-    return roster_of(match.team_a, labels), roster_of(match.team_b, labels), labels
-
-
-def pure_lineup(lineup: QuarterLineup, labels: Mapping[int, str]) -> Lineup:
-    seat = {name: labels.get(getattr(lineup, f"{name}_id"), "") for name in lineup.SEAT_FIELDS}
-    return Lineup(
-        quarter=lineup.quarter,
-        open=Room(
-            taker=seat["open_taker"],
-            defenders=tuple(seat[f"open_defender_{i}"] for i in (1, 2, 3)),
-        ),
-        closed=Room(
-            taker=seat["closed_taker"],
-            defenders=tuple(seat[f"closed_defender_{i}"] for i in (1, 2, 3)),
-        ),
-    )
-
-
-def set_lineup(
+def match_lineup_set(
     *, match: CupMatch, quarter: int, seats: Mapping[str, Player | None]
 ) -> QuarterLineup:
     """Set the line-up of ``quarter`` (``seats``: a player per ``QuarterLineup.SEAT_FIELDS``).
 
-    Refused for a quarter already played (closed, or the match's current quarter once it has a
-    result) and for any line-up ``check_lineup`` refuses.
+    Refused for a match not in play (``match_not_playing``), a quarter already played
+    (``quarter_played``: closed, or before the match's current quarter; ``quarter_started``:
+    the current quarter once it has a result) and for any line-up ``check_lineup`` refuses
+    (its code, on the seat's field).
     """
     with transaction.atomic():
         match = _locked_match(match)
@@ -395,7 +330,7 @@ def set_lineup(
                 % {"quarter": quarter},
                 field="quarter",
             )
-        if RoomResult.objects.filter(match=match, deal__quarter=quarter).exists():
+        if selectors.match_results_entered(match, quarter=quarter):
             raise DomainError(
                 "quarter_started",
                 _(
@@ -405,20 +340,20 @@ def set_lineup(
                 % {"quarter": quarter},
                 field="quarter",
             )
-        members = CupTeamPlayer.objects.filter(team__in=[match.team_a_id, match.team_b_id])
-        everybody = {m.player.pk: m.player for m in members.select_related("player")}
+        everybody = {player.pk: player for player in selectors.match_members(match)}
         for player in seats.values():
             if player is not None:
                 everybody.setdefault(player.pk, player)
-        labels = _labels(list(everybody.values()))
+        labels = selectors.player_labels(list(everybody.values()))
         assert match.team_a is not None and match.team_b is not None
-        team_a, team_b = roster_of(match.team_a, labels), roster_of(match.team_b, labels)
+        team_a = selectors.roster_of(match.team_a, labels)
+        team_b = selectors.roster_of(match.team_b, labels)
         candidate = QuarterLineup(match=match, quarter=quarter)
         for name in QuarterLineup.SEAT_FIELDS:
             player = seats.get(name)
             setattr(candidate, f"{name}_id", player.pk if player is not None else None)
         try:
-            check_lineup(pure_lineup(candidate, labels), team_a, team_b)
+            check_lineup(selectors.pure_lineup(candidate, labels), team_a, team_b)
         except RuleError as error:
             raise _rule(error, field=_seat_field(error.field)) from error
         values = {f"{name}_id": getattr(candidate, f"{name}_id") for name in candidate.SEAT_FIELDS}
@@ -445,45 +380,8 @@ def _seat_field(field: str | None) -> str | None:
 # Room results
 
 
-def rules_deal_of(deal: MatchDeal) -> Deal:
-    """An unsaved ``tournaments.Deal`` with the étui's seats and cards (for ``outcome_score``,
-    its hand checks and the table phone's form)."""
-    return Deal(
-        number=deal.number,
-        dealer_seat=deal.dealer_seat,
-        taker_seat=deal.taker_seat,
-        imposed_contract="",
-        cards=deal.cards,
-    )
-
-
-def _stored_outcome(fields: Mapping[str, Any]) -> dict[str, Any]:
-    points_half = fields["points_half"]
-    return {
-        "taker_seat": fields["taker_seat"],
-        "contract": fields["contract"],
-        "oudlers": fields["oudlers"],
-        "points": points_half // 2 if points_half % 2 == 0 else points_half / 2,
-        "petit_au_bout": fields["petit_au_bout"] or None,
-        "poignees": list(fields["poignees"]),
-        "chelem": {
-            "announced": fields["chelem_announced"],
-            "made_by": fields["chelem_made_by"] or None,
-        },
-    }
-
-
-def rules_outcome(result: RoomResult) -> Outcome:
-    data = {key: value for key, value in result.outcome.items() if key != "taker_seat"}
-    return outcome_from_dict({**data, "players": 4}, ruleset=DUPLICATE_RULESET)
-
-
-def result_state(result: RoomResult) -> dict[str, Any]:
-    return {**result.outcome, "value": result.value, "taker_mark": result.taker_mark}
-
-
 @dataclass(frozen=True)
-class Actor:
+class _Actor:
     """Who writes: a user (the director) or a room phone's label."""
 
     user: Any = None
@@ -502,18 +400,27 @@ class Actor:
         return None
 
 
-def _write(
-    match: CupMatch,
-    deal: MatchDeal,
-    room: str,
-    outcome: Mapping[str, Any],
-    actor: Actor,
-    director: bool,
-    reason: str,
-) -> RoomResult:
-    scored = outcome_score(deal=rules_deal_of(deal), outcome=outcome)
+def _stored_outcome(fields: Mapping[str, Any]) -> dict[str, Any]:
+    points_half = fields["points_half"]
+    return {
+        "taker_seat": fields["taker_seat"],
+        "contract": fields["contract"],
+        "oudlers": fields["oudlers"],
+        "points": points_half // 2 if points_half % 2 == 0 else points_half / 2,
+        "petit_au_bout": fields["petit_au_bout"] or None,
+        "poignees": list(fields["poignees"]),
+        "chelem": {
+            "announced": fields["chelem_announced"],
+            "made_by": fields["chelem_made_by"] or None,
+        },
+    }
+
+
+def _scored(deal: MatchDeal, outcome: Mapping[str, Any]) -> dict[str, Any]:
+    """The row values of ``outcome`` for ``deal``, validated and scored (no write)."""
+    scored = outcome_score(deal=selectors.rules_deal_of(deal), outcome=outcome)
     fields = scored.fields
-    values = {
+    return {
         "outcome": _stored_outcome(fields),
         "contract": fields["contract"],
         "oudlers": fields["oudlers"],
@@ -521,22 +428,58 @@ def _write(
         "won": fields["won"],
         "value": fields["value"],
         "taker_mark": scored.marks[scored.taker_seat],
-        "entered_by": actor.name,
-        "director": director,
     }
-    stored = RoomResult.objects.filter(deal=deal, room=room).first()
-    if stored is None:
-        result = RoomResult.objects.create(match=match, deal=deal, room=room, **values)
-        action, before = RoomResultChange.Action.CREATE, None
-    else:
-        before = result_state(stored)
-        after = {**values["outcome"], "value": values["value"], "taker_mark": values["taker_mark"]}
-        if before == after:
-            return stored  # the same outcome sent again: nothing changes
-        for name, value in values.items():
-            setattr(stored, name, value)
-        stored.save()
-        result, action = stored, RoomResultChange.Action.CORRECT
+
+
+def _comparable(state: Mapping[str, Any]) -> dict[str, Any]:
+    """A result state with its poignées in a fixed order (their order says nothing)."""
+    poignees = sorted((p.get("side"), p.get("size")) for p in state.get("poignees") or [])
+    return {**state, "poignees": poignees}
+
+
+def _same(stored: RoomResult, values: Mapping[str, Any]) -> bool:
+    after = {**values["outcome"], "value": values["value"], "taker_mark": values["taker_mark"]}
+    return _comparable(selectors.result_state(stored)) == _comparable(after)
+
+
+def _create(
+    match: CupMatch,
+    deal: MatchDeal,
+    room: str,
+    values: Mapping[str, Any],
+    actor: _Actor,
+    *,
+    director: bool,
+    reason: str,
+) -> RoomResult:
+    result = RoomResult.objects.create(
+        match=match, deal=deal, room=room, entered_by=actor.name, director=director, **values
+    )
+    _record(result, RoomResultChange.Action.CREATE, actor, reason, None)
+    return result
+
+
+def _replace(
+    stored: RoomResult,
+    values: Mapping[str, Any],
+    actor: _Actor,
+    *,
+    director: bool,
+    reason: str,
+) -> RoomResult:
+    before = selectors.result_state(stored)
+    for name, value in values.items():
+        setattr(stored, name, value)
+    stored.entered_by = actor.name
+    stored.director = director
+    stored.save()
+    _record(stored, RoomResultChange.Action.CORRECT, actor, reason, before)
+    return stored
+
+
+def _record(
+    result: RoomResult, action: str, actor: _Actor, reason: str, before: dict[str, Any] | None
+) -> None:
     RoomResultChange.objects.create(
         result=result,
         action=action,
@@ -544,13 +487,12 @@ def _write(
         actor_label=actor.name,
         reason=reason,
         before=before,
-        after=result_state(result),
+        after=selectors.result_state(result),
     )
-    return result
 
 
 def _deal_of(match: CupMatch, number: int) -> MatchDeal:
-    deal = MatchDeal.objects.filter(match=match, number=number).first()
+    deal = selectors.match_deal(match, number)
     if deal is None:
         raise DomainError(
             "unknown_deal",
@@ -560,38 +502,94 @@ def _deal_of(match: CupMatch, number: int) -> MatchDeal:
     return deal
 
 
+def _require_room_quarter(match: CupMatch, deal: MatchDeal) -> None:
+    """Refuse (:class:`QuarterNotOpen`) unless a room phone may write ``deal`` now: a deal
+    of the quarter being played, its line-up set, the quarter not closed."""
+    if deal.quarter != match.quarter:
+        raise QuarterNotOpen(
+            "deal_not_in_quarter",
+            _("Deal %(deal)s is not in quarter %(quarter)s, the quarter being played.")
+            % {"deal": deal.number, "quarter": match.quarter},
+            field="deal",
+        )
+    lineup = selectors.current_lineup(match, lock=True)
+    if lineup is None:
+        raise QuarterNotOpen(
+            "no_lineup",
+            _("The line-up of quarter %(quarter)s is not set yet: ask the director.")
+            % {"quarter": match.quarter},
+        )
+    if lineup.closed:
+        raise QuarterNotOpen(
+            "quarter_closed",
+            _("Quarter %(quarter)s is closed: ask the director.") % {"quarter": match.quarter},
+        )
+
+
 def room_result_enter(
     *, room: MatchRoom, deal_number: int, outcome: Mapping[str, Any], label: str = ""
 ) -> RoomResult:
-    """A room phone enters (or corrects) a deal of the current quarter while it is open."""
+    """A room phone enters a deal of the quarter being played, while it is open.
+
+    A deal already entered in this room is never overwritten: the very outcome again raises
+    :class:`RoomResultReplay` (nothing written), another outcome (or one that is not valid)
+    :class:`RoomResultConflict` with the stored result while the room may still correct it,
+    else :class:`QuarterNotOpen`. Refused: ``match_not_playing``, ``unknown_deal``,
+    :class:`QuarterNotOpen` (``deal_not_in_quarter``, ``no_lineup``, ``quarter_closed``) and
+    the outcome's own refusals (on their fields).
+    """
     with transaction.atomic():
         match = _locked_match(room.match)
         _require_playing(match)
         deal = _deal_of(match, deal_number)
-        if deal.quarter != match.quarter:
-            raise DomainError(
-                "deal_not_in_quarter",
-                _("Deal %(deal)s is not in quarter %(quarter)s, the quarter being played.")
-                % {"deal": deal.number, "quarter": match.quarter},
+        stored = selectors.room_result(deal, room.room)
+        if stored is not None:
+            try:
+                values: Mapping[str, Any] | None = _scored(deal, outcome)
+            except DomainError:  # an invalid entry is no resend: the stored result stands
+                values = None
+            if values is not None and _same(stored, values):
+                raise RoomResultReplay(stored)
+            _require_room_quarter(match, deal)
+            raise RoomResultConflict(stored)
+        _require_room_quarter(match, deal)
+        values = _scored(deal, outcome)
+        actor = _Actor(label=label or room_label(room))
+        return _create(match, deal, room.room, values, actor, director=False, reason="")
+
+
+def room_result_correct(
+    *, room: MatchRoom, deal_number: int, outcome: Mapping[str, Any], label: str = ""
+) -> RoomResult:
+    """A room phone corrects its own entry of a deal of the quarter being played, until the
+    quarter is closed; the history keeps the correction, signed with the room's label.
+
+    A deal not entered yet is entered. Raises :class:`RoomResultReplay` for the stored
+    outcome again (nothing written), :class:`NotOwnEntry` (``not_own_entry``) for a result the
+    director recorded, and what :func:`room_result_enter` refuses.
+    """
+    with transaction.atomic():
+        match = _locked_match(room.match)
+        _require_playing(match)
+        deal = _deal_of(match, deal_number)
+        _require_room_quarter(match, deal)
+        values = _scored(deal, outcome)
+        actor = _Actor(label=label or room_label(room))
+        stored = selectors.room_result(deal, room.room)
+        if stored is None:
+            return _create(match, deal, room.room, values, actor, director=False, reason="")
+        if stored.director:
+            raise NotOwnEntry(
+                "not_own_entry",
+                _("The director recorded this result: ask the director to correct it."),
                 field="deal",
             )
-        lineup = QuarterLineup.objects.filter(match=match, quarter=match.quarter).first()
-        if lineup is None:
-            raise DomainError(
-                "no_lineup",
-                _("The line-up of quarter %(quarter)s is not set yet: ask the director.")
-                % {"quarter": match.quarter},
-            )
-        if lineup.closed:
-            raise DomainError(
-                "quarter_closed",
-                _("Quarter %(quarter)s is closed: ask the director.") % {"quarter": match.quarter},
-            )
-        label = label or _("%(room)s phone") % {"room": str(room.get_room_display()).lower()}
-        return _write(match, deal, room.room, outcome, Actor(label=label), False, "")
+        if _same(stored, values):
+            raise RoomResultReplay(stored)
+        return _replace(stored, values, actor, director=False, reason="")
 
 
-def room_result_director(
+def room_result_director_set(
     *,
     match: CupMatch,
     room: str,
@@ -600,7 +598,13 @@ def room_result_director(
     actor: Any,
     reason: str,
 ) -> RoomResult:
-    """The director enters or corrects a result of an unfinished match, with a reason."""
+    """The director enters or corrects a room's result of a deal of an unfinished match (its
+    quarter started), with a reason kept in the history.
+
+    Raises :class:`RoomResultReplay` when the outcome is the stored one (nothing written).
+    Refused: ``reason_required``, ``unknown_room``, ``match_not_playing``, ``unknown_deal``,
+    ``quarter_not_open`` and the outcome's own refusals.
+    """
     reason = (reason or "").strip()
     if not reason:
         raise DomainError("reason_required", _("Give a reason."), field="reason")
@@ -616,25 +620,24 @@ def room_result_director(
                 _("Quarter %(quarter)s has not started yet.") % {"quarter": deal.quarter},
                 field="deal",
             )
-        return _write(match, deal, room, outcome, Actor(user=actor), True, reason)
+        values = _scored(deal, outcome)
+        by = _Actor(user=actor)
+        stored = selectors.room_result(deal, room)
+        if stored is None:
+            return _create(match, deal, room, values, by, director=True, reason=reason)
+        if _same(stored, values):
+            raise RoomResultReplay(stored)
+        return _replace(stored, values, by, director=True, reason=reason)
 
 
-def _missing(match: CupMatch, quarter: int | None = None) -> list[str]:
-    deals = MatchDeal.objects.filter(match=match)
-    if quarter is not None:
-        deals = deals.filter(quarter=quarter)
-    entered = set(RoomResult.objects.filter(match=match).values_list("deal_id", "room"))
-    rooms = dict(RoomName.choices)
-    return [
-        _("deal %(deal)s in the %(room)s") % {"deal": deal.number, "room": str(rooms[room]).lower()}
-        for deal in deals.order_by("number")
-        for room in ROOMS
-        if (deal.pk, room) not in entered
-    ]
+# ---------------------------------------------------------------------------------------------
+# Quarters and the end of a match
 
 
-def close_quarter(*, match: CupMatch, quarter: int) -> CupMatch:
-    """Close ``quarter`` (every deal entered in both rooms) and open the next one."""
+def match_quarter_close(*, match: CupMatch, quarter: int) -> CupMatch:
+    """Close ``quarter`` (every deal entered in both rooms) and open the next one (refused:
+    ``match_not_playing``, ``not_current_quarter``, ``no_lineup``, ``quarter_closed``,
+    ``results_missing``)."""
     with transaction.atomic():
         match = _locked_match(match)
         _require_playing(match)
@@ -644,8 +647,7 @@ def close_quarter(*, match: CupMatch, quarter: int) -> CupMatch:
                 _("Quarter %(quarter)s is not the quarter being played.") % {"quarter": quarter},
                 field="quarter",
             )
-        lineup = QuarterLineup.objects.select_for_update().filter(match=match, quarter=quarter)
-        current = lineup.first()
+        current = selectors.current_lineup(match, lock=True)
         if current is None:
             raise DomainError(
                 "no_lineup",
@@ -655,7 +657,7 @@ def close_quarter(*, match: CupMatch, quarter: int) -> CupMatch:
             raise DomainError(
                 "quarter_closed", _("Quarter %(quarter)s is closed.") % {"quarter": quarter}
             )
-        missing = _missing(match, quarter)
+        missing = selectors.match_missing_results(match, quarter)
         if missing:
             raise DomainError(
                 "results_missing",
@@ -669,50 +671,24 @@ def close_quarter(*, match: CupMatch, quarter: int) -> CupMatch:
     return match
 
 
-# ---------------------------------------------------------------------------------------------
-# Scoring
-
-
-def pure_match(match: CupMatch) -> TeamMatch:
-    """The whole match as the pure ``TeamMatch`` (every deal in both rooms)."""
-    team_a, team_b, labels = rosters_of(match)
-    results = {(r.deal_id, r.room): r for r in RoomResult.objects.filter(match=match)}
-    lineups = {lu.quarter: lu for lu in QuarterLineup.objects.filter(match=match)}
-    quarters = []
-    for number in range(1, QUARTERS + 1):
-        lineup = lineups.get(number)
-        if lineup is None:
-            raise DomainError(
-                "no_lineup",
-                _("The line-up of quarter %(quarter)s is not set yet.") % {"quarter": number},
-            )
-        deals = tuple(
-            DealResult(
-                deal=deal.number,
-                open=rules_outcome(results[(deal.pk, RoomName.OPEN.value)]),
-                closed=rules_outcome(results[(deal.pk, RoomName.CLOSED.value)]),
-            )
-            for deal in MatchDeal.objects.filter(match=match, quarter=number).order_by("number")
-        )
-        quarters.append(QuarterPlay(lineup=pure_lineup(lineup, labels), deals=deals))
-    return TeamMatch(team_a=team_a, team_b=team_b, quarters=tuple(quarters))
-
-
-def finish_match(*, match: CupMatch) -> MatchResult:
-    """Score the match, decide it (the cup's tie-break when drawn) and advance the winner."""
+def match_finish(*, match: CupMatch) -> MatchResult:
+    """Score the match, decide it (the cup's tie-break when drawn) and advance the winner
+    (refused: ``match_not_playing``, ``results_missing``, ``no_lineup``)."""
     with transaction.atomic():
-        cup = _locked_cup(match.cup)
+        cup = competition_lock(match.cup)
         match = _locked_match(match)
         _require_playing(match)
-        missing = _missing(match)
+        missing = selectors.match_missing_results(match)
         if missing:
             raise DomainError(
                 "results_missing",
                 _("Results are missing: %(missing)s.") % {"missing": ", ".join(missing)},
             )
         try:
-            result = score_match(pure_match(match), cup.pm_scale, tie_break_of(cup))
-            advanced = record_result(_bracket_of(cup), match.round, match.slot, result)
+            result = score_match(
+                selectors.pure_match(match), cup.pm_scale, selectors.tie_break_of(cup)
+            )
+            advanced = record_result(selectors.pure_bracket(cup), match.round, match.slot, result)
         except RuleError as error:
             raise _rule(error) from error
         QuarterLineup.objects.filter(match=match).update(closed=True)
@@ -723,101 +699,3 @@ def finish_match(*, match: CupMatch) -> MatchResult:
         match.save(update_fields=["pm_a", "net_a", "decided_by", "status"])
         _store_bracket(cup, advanced)
     return result
-
-
-@dataclass
-class DealLine:
-    deal: MatchDeal
-    open: RoomResult | None
-    closed: RoomResult | None
-    net_a: int | None
-    pm_a: int | None
-
-    @property
-    def complete(self) -> bool:
-        return self.open is not None and self.closed is not None
-
-
-@dataclass
-class QuarterLine:
-    number: int
-    lineup: QuarterLineup | None
-    deals: list[DealLine]
-    net_a: int
-    pm_a: int
-    counted: int
-
-    @property
-    def closed(self) -> bool:
-        return bool(self.lineup and self.lineup.closed)
-
-
-@dataclass
-class MatchSheet:
-    match: CupMatch
-    quarters: list[QuarterLine]
-    net_a: int
-    pm_a: int
-    counted: int
-    total: int
-
-
-def match_sheet(match: CupMatch, *, everything: bool) -> MatchSheet:
-    """Per quarter, per deal: both rooms' results, team A's net and PM.
-
-    ``everything`` (organisers) shows every entered result; otherwise (the public) a deal
-    entered in one room only is not shown and counts for nothing (the publication rule).
-    """
-    return match_sheets([match], match.cup, everything=everything)[match.pk]
-
-
-def match_sheets(
-    matches: Sequence[CupMatch], cup: Cup, *, everything: bool
-) -> dict[int, MatchSheet]:
-    """:func:`match_sheet` of each of ``cup``'s ``matches`` (by match id), in three queries
-    whatever their number (the bracket shows every match's sheet totals)."""
-    scale = tuple(cup.pm_scale)
-    ids = [match.pk for match in matches]
-    results: dict[tuple[int, str], RoomResult] = {
-        (r.deal_id, r.room): r for r in RoomResult.objects.filter(match_id__in=ids)
-    }
-    lineups = {
-        (lu.match_id, lu.quarter): lu
-        for lu in QuarterLineup.objects.filter(match_id__in=ids).select_related(
-            *QuarterLineup.SEAT_FIELDS
-        )
-    }
-    per_match: dict[int, dict[int, QuarterLine]] = {match_id: {} for match_id in ids}
-    for deal in MatchDeal.objects.filter(match_id__in=ids).order_by("match_id", "number"):
-        quarters = per_match[deal.match_id]
-        line = quarters.setdefault(
-            deal.quarter,
-            QuarterLine(deal.quarter, lineups.get((deal.match_id, deal.quarter)), [], 0, 0, 0),
-        )
-        open_result = results.get((deal.pk, RoomName.OPEN.value))
-        closed_result = results.get((deal.pk, RoomName.CLOSED.value))
-        net = pm = None
-        if open_result is not None and closed_result is not None:
-            net = deal_net_a(
-                DealResult(deal.number, rules_outcome(open_result), rules_outcome(closed_result))
-            )
-            pm = pm_from_net(net, scale)
-            line.net_a += net
-            line.pm_a += pm
-            line.counted += 1
-        elif not everything:
-            open_result = closed_result = None
-        line.deals.append(DealLine(deal, open_result, closed_result, net, pm))
-    sheets = {}
-    for match in matches:
-        quarters = per_match[match.pk]
-        ordered = [quarters[n] for n in sorted(quarters)]
-        sheets[match.pk] = MatchSheet(
-            match=match,
-            quarters=ordered,
-            net_a=sum(q.net_a for q in ordered),
-            pm_a=sum(q.pm_a for q in ordered),
-            counted=sum(q.counted for q in ordered),
-            total=sum(len(q.deals) for q in ordered),
-        )
-    return sheets

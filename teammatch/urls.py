@@ -1,7 +1,7 @@
 """Pages of the teammatch app (localised); URL names in the ``teammatch`` namespace.
 
-Public: ``cups/`` and below; room phones: ``cups/room/<code>/``; organiser screens:
-``organiser/cups/`` and below.
+Public: ``cups/`` and below; room phones: ``cups/room/<code>/`` and below (every one looked
+up through ``clubs.phone_codes.phone_page``); organiser screens: ``organiser/cups/`` and below.
 """
 
 from django.urls import path
@@ -16,6 +16,16 @@ urlpatterns = [
     path("cups/", views.cup_index, name="index"),
     path("cups/room/<str:code>/", views.room_phone, name="room"),
     path("cups/room/<str:code>/deals/<int:number>/", views.room_deal_save, name="room_deal"),
+    path(
+        "cups/room/<str:code>/deals/<int:number>/correct/",
+        views.room_deal_correct,
+        name="room_deal_correct",
+    ),
+    path(
+        "cups/room/<str:code>/deals/<int:number>/preview/",
+        views.room_deal_preview,
+        name="room_deal_preview",
+    ),
     path("cups/<int:cup_id>/", views.cup_bracket, name="bracket"),
     path("cups/<int:cup_id>/matches/<int:match_id>/", views.match_page, name="match"),
     path("organiser/cups/", views.organiser_list, name="organiser_list"),

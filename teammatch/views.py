@@ -1,12 +1,31 @@
 """Pages of the cups: public bracket and match sheets, the room phones, the organiser's screens.
 
+Thin views: reads through :mod:`teammatch.selectors` (or ``clubs.access``), writes through
+:mod:`teammatch.services`; no ORM call here.
+
 - Public pages show a public cup to everybody and a private one to its club's organisers (a
-  preview); anybody else gets a 404. While a match is in play the public sees only the deals
-  finished in both rooms (``services.match_sheet(everything=False)``); organisers see all.
-- A room phone needs no account: the room's secret code is its key (as a table's code).
+  preview); anybody else gets a 404. What a viewer may see of the results is
+  ``teammatch.publication``'s (the public: only the deals entered in both rooms; directors:
+  everything).
+- A room phone needs no account: the room's secret code is its key (as a table's code),
+  looked up through the kernel (``clubs.phone_codes.phone_page``: an unknown code is a 404,
+  too many unknown codes from one address a 429). The page is the kernel's phone skeleton
+  (``clubs/phone/page.html``, one ``PhoneCard`` per deal of the quarter being played):
+
+  - ``cups/room/<code>/`` the quarter's deals: a form for each deal still to enter, the
+    room's own stored results (never the other room's), ``?correct=<n>`` opens the
+    correction form of deal n;
+  - ``…/deals/<n>/preview/`` (htmx) the deal's value and the taker's mark this outcome would
+    give, or the errors naming their fields (422), nothing stored;
+  - ``…/deals/<n>/`` enters a deal: the same outcome again is a replay (nothing written, the
+    page says it was already saved), another outcome for an entered deal a conflict (409:
+    the page shows the stored result and, while the room may still correct it, the link to
+    correct); nothing stored changes;
+  - ``…/deals/<n>/correct/`` corrects the room's own entry until the quarter is closed (403
+    once closed, or for the director's result), kept in the history with the room's label.
 - Organiser screens need a login (else the login page), then an organiser of the cup's club
-  (``clubs.access.clubs_directed_by``): a cup of another club is a 404, and a user who
-  organises no club gets a 403.
+  (``clubs.access``): a cup of another club is a 404, and a user who organises no club gets a
+  403.
 """
 
 from __future__ import annotations
@@ -18,72 +37,23 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs.access import (
-    clubs_directed_by,
-    directed_by,
-    directed_or_404,
-    user_directs,
-    visible_to,
-)
+from clubs.access import directed_by, directed_or_404, user_directs, visible_or_404, visible_to
 from clubs.errors import DomainError
-from clubs.forms import add_error
-from clubs.models import Player
-from teammatch import services
+from clubs.forms import add_error, error_field
+from clubs.phone import PhoneCard
+from clubs.phone_codes import phone_page
+from teammatch import selectors, services
+from teammatch.errors import NotOwnEntry, QuarterNotOpen, RoomResultConflict, RoomResultReplay
 from teammatch.forms import CupForm, LineupForm, TeamForm
-from teammatch.models import (
-    Cup,
-    CupMatch,
-    CupTeam,
-    MatchDeal,
-    MatchRoom,
-    QuarterLineup,
-    RoomName,
-    RoomResult,
-    RoomResultChange,
-)
-from teammatch.presentation import decided_text, round_name
+from teammatch.models import Cup, CupMatch, MatchRoom, RoomName
+from teammatch.presentation import decided_text
 from tournaments.forms.results import CorrectionForm, DealOutcomeForm
-
-# ---------------------------------------------------------------------------------------------
-# Access
-
-
-def _match_of(cup: Cup, match_id: int) -> CupMatch:
-    return get_object_or_404(
-        CupMatch.objects.select_related("cup", "team_a", "team_b", "winner"),
-        cup=cup,
-        pk=match_id,
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# Shared context
-
-
-def bracket_rounds(cup: Cup, *, everything: bool) -> list[dict[str, Any]]:
-    """The bracket round by round; each match with its (published) PM so far."""
-    matches = list(
-        CupMatch.objects.filter(cup=cup)
-        .select_related("team_a", "team_b", "winner")
-        .order_by("round", "slot")
-    )
-    played = [m for m in matches if m.team_a_id and m.team_b_id and not m.bye]
-    sheets = services.match_sheets(played, cup, everything=everything)
-    rounds: dict[int, list[dict[str, Any]]] = {}
-    count = 0
-    for match in matches:
-        count = max(count, match.round)
-        rounds.setdefault(match.round, []).append({"match": match, "sheet": sheets.get(match.pk)})
-    return [
-        {"number": number, "name": round_name(number, count), "matches": rounds[number]}
-        for number in sorted(rounds)
-    ]
-
+from tournaments.presentation import seat_letter
 
 # ---------------------------------------------------------------------------------------------
 # Public pages
@@ -97,13 +67,12 @@ def cup_index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def cup_bracket(request: HttpRequest, cup_id: int) -> HttpResponse:
-    cup = get_object_or_404(visible_to(request.user, Cup), pk=cup_id)
-    everything = user_directs(request.user, cup)
+    cup = visible_or_404(request, Cup, cup_id)
+    directs = user_directs(request.user, cup)
     context = {
         "cup": cup,
-        "rounds": bracket_rounds(cup, everything=everything),
-        "everything": everything,
-        "decided": {m.pk: decided_text(m) for m in CupMatch.objects.filter(cup=cup)},
+        "rounds": selectors.bracket_rounds(cup, directs=directs),
+        "everything": directs,
     }
     if request.headers.get("HX-Request"):
         return render(request, "teammatch/public/_bracket.html", context)
@@ -112,19 +81,19 @@ def cup_bracket(request: HttpRequest, cup_id: int) -> HttpResponse:
 
 @require_GET
 def match_page(request: HttpRequest, cup_id: int, match_id: int) -> HttpResponse:
-    cup = get_object_or_404(visible_to(request.user, Cup), pk=cup_id)
-    match = _match_of(cup, match_id)
+    cup = visible_or_404(request, Cup, cup_id)
+    match = selectors.cup_match_or_404(cup, match_id)
     if match.bye or not (match.team_a_id and match.team_b_id):
         return redirect("teammatch:bracket", cup_id=cup.pk)
-    everything = user_directs(request.user, cup)
+    directs = user_directs(request.user, cup)
     return render(
         request,
         "teammatch/public/match.html",
         {
             "cup": cup,
             "match": match,
-            "sheet": services.match_sheet(match, everything=everything),
-            "everything": everything,
+            "sheet": selectors.match_sheet(match, directs=directs),
+            "everything": directs,
             "decided": decided_text(match),
         },
     )
@@ -133,99 +102,188 @@ def match_page(request: HttpRequest, cup_id: int, match_id: int) -> HttpResponse
 # ---------------------------------------------------------------------------------------------
 # Room phone
 
-
-def _room_or_404(code: str) -> MatchRoom:
-    return get_object_or_404(
-        MatchRoom.objects.select_related("match__cup", "match__team_a", "match__team_b"),
-        code=code,
-    )
+_by_room_code = phone_page(selectors.room_for_code, lambda: _("No room has this code."))
 
 
-def _room_context(room: MatchRoom, forms: dict[int, DealOutcomeForm], correct: int | None) -> Any:
-    match = room.match
-    lineup = (
-        QuarterLineup.objects.filter(match=match, quarter=match.quarter)
-        .select_related(*QuarterLineup.SEAT_FIELDS)
-        .first()
-    )
-    playing = match.status == CupMatch.Status.PLAYING
-    writable = playing and lineup is not None and not lineup.closed
-    results = {r.deal_id: r for r in RoomResult.objects.filter(match=match, room=room.room)}
+def _deal_prefix(number: int) -> str:
+    return f"d{number}"
+
+
+def _room_url(room: MatchRoom) -> str:
+    return reverse("teammatch:room", args=[room.code])
+
+
+def _number_param(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() else None
+
+
+def _render_room_page(
+    request: HttpRequest,
+    room: MatchRoom,
+    *,
+    bound: DealOutcomeForm | None = None,
+    correct: int | None = None,
+    status: int = 200,
+    error: str | None = None,
+    conflict: RoomResultConflict | None = None,
+) -> HttpResponse:
+    """The room's page as of now; ``bound`` shows a refused form with its errors, ``correct``
+    (a deal number) the correction form of that deal, ``conflict`` the stored result an entry
+    ran into."""
+    page = selectors.room_page(room)
+    url = _room_url(room)
     cards = []
-    for deal in MatchDeal.objects.filter(match=match, quarter=match.quarter).order_by("number"):
-        result = results.get(deal.pk)
-        form = forms.get(deal.number)
-        correcting = (
-            writable and result is not None and (correct == deal.number or form is not None)
-        )
-        if form is None and writable and (result is None or correcting):
-            initial = DealOutcomeForm.initial_of(result.outcome) if result else {}
-            form = DealOutcomeForm(
-                deal=services.rules_deal_of(deal), initial=initial, prefix=f"d{deal.number}"
-            )
+    shown = False
+    for deal in page.deals:
+        number = deal.number
+        result = page.results.get(number)
+        correctable = page.may_correct(number)
+        correcting = correctable and correct == number
+        form = None
+        focus = None
+        if (page.writable and result is None) or correcting:
+            if bound is not None and bound.deal.number == number:
+                form, shown = bound, True
+                focus = next((name for name in bound.errors if name in bound.fields), None)
+            else:
+                initial = (
+                    DealOutcomeForm.initial_of(result.outcome) if correcting and result else {}
+                )
+                form = DealOutcomeForm(
+                    deal=selectors.rules_deal_of(deal), initial=initial, prefix=_deal_prefix(number)
+                )
+        save = "teammatch:room_deal_correct" if correcting else "teammatch:room_deal"
         cards.append(
-            {
-                "deal": deal,
-                "result": result,
-                "form": form if writable else None,
-                "correcting": correcting,
-                "correctable": writable and result is not None,
-            }
+            PhoneCard(
+                number=number,
+                title=_("Deal %(n)s") % {"n": number},
+                subtitle=_("taker %(seat)s") % {"seat": seat_letter(deal.taker_seat)},
+                done=result is not None,
+                form=form,
+                correcting=correcting,
+                save_url=reverse(save, args=[room.code, number]),
+                preview_url=reverse("teammatch:room_deal_preview", args=[room.code, number]),
+                fields_template="tournaments/entry/_table_deal_fields.html",
+                focus=focus,
+                result=result,
+                result_template="teammatch/room/_card_result.html",
+                correct_url=f"{url}?correct={number}" if correctable else None,
+                cancel_url=url,
+            )
         )
-    entered = sum(1 for card in cards if card["result"])
-    taker_team = match.team_a if room.room == RoomName.OPEN else match.team_b
-    defence_team = match.team_b if room.room == RoomName.OPEN else match.team_a
-    return {
-        "room": room,
-        "match": match,
-        "cup": match.cup,
-        "lineup": lineup,
-        "taker": lineup.taker(room.room) if lineup else None,
-        "defenders": lineup.defenders(room.room) if lineup else [],
-        "taker_team": taker_team,
-        "defence_team": defence_team,
+    if bound is not None and not shown and bound.errors and error is None:
+        error = " ".join(bound.named_errors())
+    conflict_url = None
+    if conflict is not None and page.may_correct(conflict.result.deal.number):
+        conflict_url = f"{url}?correct={conflict.result.deal.number}"
+    context = {
+        "page": page,
+        "room": page.room,
+        "match": page.match,
+        "cup": page.cup,
         "cards": cards,
-        "entered": entered,
-        "writable": writable,
-        "playing": playing,
+        "error": error,
+        "conflict": conflict,
+        "conflict_correct_url": conflict_url,
     }
+    return render(request, "teammatch/room.html", context, status=status)
 
 
 @require_GET
-def room_phone(request: HttpRequest, code: str) -> HttpResponse:
-    room = _room_or_404(code)
-    correct = request.GET.get("correct", "")
-    context = _room_context(room, {}, int(correct) if correct.isdigit() else None)
-    return render(request, "teammatch/room.html", context)
+@_by_room_code
+def room_phone(request: HttpRequest, room: MatchRoom) -> HttpResponse:
+    return _render_room_page(request, room, correct=_number_param(request.GET.get("correct")))
 
 
 @require_POST
-def room_deal_save(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    room = _room_or_404(code)
-    deal = MatchDeal.objects.filter(match=room.match, number=number).first()
-    if deal is None:
-        context = _room_context(room, {}, None)
-        context["error"] = _("This match has no deal %(deal)s.") % {"deal": number}
-        return render(request, "teammatch/room.html", context, status=404)
+@_by_room_code
+def room_deal_preview(request: HttpRequest, room: MatchRoom, number: int) -> HttpResponse:
+    """htmx: the value and the taker's mark this outcome would give (the scoring the save
+    uses), or its errors naming their fields (422); nothing stored. Only the deals of the
+    quarter being played: the hand checks speak of the cards."""
+    deal = selectors.match_deal_or_404(room.match, number)
+    if deal.quarter != room.match.quarter:
+        message = _("Deal %(deal)s is not in quarter %(quarter)s, the quarter being played.") % {
+            "deal": number,
+            "quarter": room.match.quarter,
+        }
+        context: dict[str, Any] = {"errors": [message]}
+        return render(request, "teammatch/room/_preview.html", context, status=403)
     form = DealOutcomeForm(
-        request.POST, deal=services.rules_deal_of(deal), prefix=f"d{deal.number}"
+        request.POST, deal=selectors.rules_deal_of(deal), prefix=_deal_prefix(number)
     )
-    if form.is_valid():
-        try:
-            services.room_result_enter(room=room, deal_number=number, outcome=form.outcome())
-        except DomainError as error:
-            if error.field and error.field != "deal":
-                add_error(form, error)
-            else:
-                context = _room_context(_room_or_404(code), {}, None)
-                context["error"] = error.message
-                return render(request, "teammatch/room.html", context, status=409)
-        else:
-            messages.success(request, _("Deal %(deal)s saved.") % {"deal": number})
-            url = reverse("teammatch:room", args=[code])
-            return redirect(f"{url}#deal-{number}")
-    context = _room_context(_room_or_404(code), {number: form}, number)
-    return render(request, "teammatch/room.html", context, status=400)
+    if not form.is_valid() or form.scored is None:
+        context = {"errors": form.named_errors()}
+        return render(request, "teammatch/room/_preview.html", context, status=422)
+    scored = form.scored
+    context = {"value": scored.value, "taker_mark": scored.marks[scored.taker_seat]}
+    return render(request, "teammatch/room/_preview.html", context)
+
+
+def _saved(request: HttpRequest, room: MatchRoom, number: int, text: str) -> HttpResponse:
+    messages.success(request, text % {"deal": number})
+    return redirect(f"{_room_url(room)}#deal-{number}")
+
+
+def _replayed(request: HttpRequest, room: MatchRoom, number: int) -> HttpResponse:
+    messages.info(
+        request,
+        _("Deal %(deal)s was already saved (identical entry): nothing changed.") % {"deal": number},
+    )
+    return redirect(f"{_room_url(room)}#deal-{number}")
+
+
+@require_POST
+@_by_room_code
+def room_deal_save(request: HttpRequest, room: MatchRoom, number: int) -> HttpResponse:
+    deal = selectors.match_deal(room.match, number)
+    if deal is None:
+        error = _("This match has no deal %(deal)s.") % {"deal": number}
+        return _render_room_page(request, room, status=404, error=error)
+    form = DealOutcomeForm(
+        request.POST, deal=selectors.rules_deal_of(deal), prefix=_deal_prefix(number)
+    )
+    if not form.is_valid():
+        return _render_room_page(request, room, bound=form, status=400)
+    try:
+        services.room_result_enter(room=room, deal_number=number, outcome=form.outcome())
+    except RoomResultReplay:
+        return _replayed(request, room, number)
+    except RoomResultConflict as conflict:
+        return _render_room_page(request, room, status=409, conflict=conflict)
+    except DomainError as error:
+        if error_field(form, error.field):
+            add_error(form, error)
+            return _render_room_page(request, room, bound=form, status=400)
+        return _render_room_page(request, room, status=409, error=error.message)
+    return _saved(request, room, number, _("Deal %(deal)s saved."))
+
+
+@require_POST
+@_by_room_code
+def room_deal_correct(request: HttpRequest, room: MatchRoom, number: int) -> HttpResponse:
+    """The room corrects its own entry of deal ``number`` (``services.room_result_correct``)."""
+    deal = selectors.match_deal(room.match, number)
+    if deal is None:
+        error = _("This match has no deal %(deal)s.") % {"deal": number}
+        return _render_room_page(request, room, status=404, error=error)
+    form = DealOutcomeForm(
+        request.POST, deal=selectors.rules_deal_of(deal), prefix=_deal_prefix(number)
+    )
+    if not form.is_valid():
+        return _render_room_page(request, room, bound=form, correct=number, status=400)
+    try:
+        services.room_result_correct(room=room, deal_number=number, outcome=form.outcome())
+    except RoomResultReplay:
+        return _replayed(request, room, number)
+    except (QuarterNotOpen, NotOwnEntry) as refused:
+        return _render_room_page(request, room, status=403, error=refused.message)
+    except DomainError as error:
+        if error_field(form, error.field):
+            add_error(form, error)
+            return _render_room_page(request, room, bound=form, correct=number, status=400)
+        return _render_room_page(request, room, status=400, error=error.message)
+    return _saved(request, room, number, _("Deal %(deal)s corrected."))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -233,10 +291,9 @@ def room_deal_save(request: HttpRequest, code: str, number: int) -> HttpResponse
 
 
 def _require_organiser(request: HttpRequest) -> QuerySet[Any]:
-    clubs = clubs_directed_by(request.user)
-    if not clubs.exists():
+    if not selectors.organises_a_club(request.user):
         raise PermissionDenied(_("You organise no club."))
-    return clubs
+    return selectors.organised_clubs(request.user)
 
 
 @login_required
@@ -257,7 +314,7 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                cup = services.create_cup(
+                cup = services.cup_create(
                     club=data["club"],
                     name=data["name"],
                     date=data["date"],
@@ -275,18 +332,13 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
     return render(request, "teammatch/organiser/create.html", {"form": form}, status=status)
 
 
-def _club_players(cup: Cup) -> QuerySet[Player]:
-    return Player.objects.filter(club=cup.club)
-
-
 def _cup_context(cup: Cup, team_form: TeamForm | None = None) -> dict[str, Any]:
-    teams = CupTeam.objects.filter(cup=cup).prefetch_related("members__player")
+    started = cup.status != Cup.Status.DRAFT
     return {
         "cup": cup,
-        "teams": teams,
-        "team_form": team_form or TeamForm(players=_club_players(cup)),
-        "rounds": bracket_rounds(cup, everything=True) if cup.status != Cup.Status.DRAFT else [],
-        "decided": {m.pk: decided_text(m) for m in CupMatch.objects.filter(cup=cup)},
+        "teams": selectors.cup_teams(cup),
+        "team_form": team_form or TeamForm(players=selectors.club_players(cup)),
+        "rounds": selectors.bracket_rounds(cup, directs=True) if started else [],
         "everything": True,
         "organiser": True,
     }
@@ -298,10 +350,10 @@ def organiser_cup(request: HttpRequest, cup_id: int) -> HttpResponse:
     """The cup: its teams (a POST adds one), start, the bracket with links to each match."""
     cup = directed_or_404(request, Cup, cup_id)
     if request.method == "POST":
-        form = TeamForm(request.POST, players=_club_players(cup))
+        form = TeamForm(request.POST, players=selectors.club_players(cup))
         if form.is_valid():
             try:
-                services.add_team(
+                services.cup_team_add(
                     cup=cup, name=form.cleaned_data["name"], players=form.cleaned_data["players"]
                 )
             except DomainError as error:
@@ -317,14 +369,14 @@ def organiser_cup(request: HttpRequest, cup_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def organiser_team(request: HttpRequest, cup_id: int, team_id: int) -> HttpResponse:
     cup = directed_or_404(request, Cup, cup_id)
-    team = get_object_or_404(CupTeam, cup=cup, pk=team_id)
-    initial = {"name": team.name, "players": [m.player_id for m in team.members.all()]}
-    form = TeamForm(request.POST or None, initial=initial, players=_club_players(cup))
+    team = selectors.cup_team_or_404(cup, team_id)
+    initial = {"name": team.name, "players": selectors.team_player_ids(team)}
+    form = TeamForm(request.POST or None, initial=initial, players=selectors.club_players(cup))
     status = 200
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.update_team(
+                services.cup_team_update(
                     team=team, name=form.cleaned_data["name"], players=form.cleaned_data["players"]
                 )
             except DomainError as error:
@@ -347,7 +399,7 @@ def _refused(request: HttpRequest, error: DomainError) -> None:
 def organiser_start(request: HttpRequest, cup_id: int) -> HttpResponse:
     cup = directed_or_404(request, Cup, cup_id)
     try:
-        services.start_cup(cup)
+        services.cup_start(cup=cup)
     except DomainError as error:
         _refused(request, error)
         return render(request, "teammatch/organiser/cup.html", _cup_context(cup), status=409)
@@ -360,7 +412,7 @@ def organiser_start(request: HttpRequest, cup_id: int) -> HttpResponse:
 def organiser_finish_cup(request: HttpRequest, cup_id: int) -> HttpResponse:
     cup = directed_or_404(request, Cup, cup_id)
     try:
-        services.finish_cup(cup)
+        services.cup_finish(cup=cup)
     except DomainError as error:
         _refused(request, error)
         return render(request, "teammatch/organiser/cup.html", _cup_context(cup), status=409)
@@ -368,53 +420,35 @@ def organiser_finish_cup(request: HttpRequest, cup_id: int) -> HttpResponse:
     return redirect("teammatch:organiser_cup", cup_id=cup.pk)
 
 
-def _match_players(match: CupMatch) -> QuerySet[Player]:
-    return Player.objects.filter(
-        cup_teams__in=[t for t in (match.team_a_id, match.team_b_id) if t]
-    ).distinct()
-
-
 def _match_context(
     request: HttpRequest,
     match: CupMatch,
     lineup_forms: dict[int, LineupForm] | None = None,
 ) -> dict[str, Any]:
-    lineups = {lu.quarter: lu for lu in QuarterLineup.objects.filter(match=match)}
-    players = _match_players(match)
+    control = selectors.match_control(match)
     forms = []
     for quarter in range(1, 5):
-        lineup = lineups.get(quarter)
+        lineup = control.lineups.get(quarter)
         editable = match.status == CupMatch.Status.PLAYING and quarter >= match.quarter
         form = (lineup_forms or {}).get(quarter)
         if form is None and editable:
             initial = (
-                {name: getattr(lineup, f"{name}_id") for name in QuarterLineup.SEAT_FIELDS}
+                {name: getattr(lineup, f"{name}_id") for name in lineup.SEAT_FIELDS}
                 if lineup
                 else {}
             )
-            form = LineupForm(players=players, initial=initial, prefix=f"q{quarter}")
+            form = LineupForm(players=control.players, initial=initial, prefix=f"q{quarter}")
         forms.append({"quarter": quarter, "lineup": lineup, "form": form if editable else None})
-    rooms = []
-    for room in MatchRoom.objects.filter(match=match):
-        url = request.build_absolute_uri(reverse("teammatch:room", args=[room.code]))
-        rooms.append({"room": room, "url": url})
-    sheet = services.match_sheet(match, everything=True)
-    progress = [
-        {
-            "quarter": q.number,
-            "open": sum(1 for d in q.deals if d.open),
-            "closed": sum(1 for d in q.deals if d.closed),
-            "total": len(q.deals),
-        }
-        for q in sheet.quarters
+    rooms = [
+        {"room": room, "url": request.build_absolute_uri(_room_url(room))} for room in control.rooms
     ]
     return {
         "cup": match.cup,
         "match": match,
         "lineup_forms": forms,
         "rooms": rooms,
-        "sheet": sheet,
-        "progress": progress,
+        "sheet": control.sheet,
+        "progress": control.progress,
         "decided": decided_text(match),
         "everything": True,
     }
@@ -424,7 +458,7 @@ def _match_context(
 @require_GET
 def organiser_match(request: HttpRequest, cup_id: int, match_id: int) -> HttpResponse:
     cup = directed_or_404(request, Cup, cup_id)
-    match = _match_of(cup, match_id)
+    match = selectors.cup_match_or_404(cup, match_id)
     return render(request, "teammatch/organiser/match.html", _match_context(request, match))
 
 
@@ -434,13 +468,13 @@ def organiser_lineup(
     request: HttpRequest, cup_id: int, match_id: int, quarter: int
 ) -> HttpResponse:
     cup = directed_or_404(request, Cup, cup_id)
-    match = _match_of(cup, match_id)
+    match = selectors.cup_match_or_404(cup, match_id)
     if not 1 <= quarter <= 4:
         return render(request, "404.html", status=404)
-    form = LineupForm(request.POST, players=_match_players(match), prefix=f"q{quarter}")
+    form = LineupForm(request.POST, players=selectors.match_players(match), prefix=f"q{quarter}")
     if form.is_valid():
         try:
-            services.set_lineup(match=match, quarter=quarter, seats=form.seats())
+            services.match_lineup_set(match=match, quarter=quarter, seats=form.seats())
         except DomainError as error:
             add_error(form, error)
         else:
@@ -462,9 +496,9 @@ def organiser_close_quarter(
     request: HttpRequest, cup_id: int, match_id: int, quarter: int
 ) -> HttpResponse:
     cup = directed_or_404(request, Cup, cup_id)
-    match = _match_of(cup, match_id)
+    match = selectors.cup_match_or_404(cup, match_id)
     try:
-        services.close_quarter(match=match, quarter=quarter)
+        services.match_quarter_close(match=match, quarter=quarter)
     except DomainError as error:
         _refused(request, error)
         context = _match_context(request, match)
@@ -477,9 +511,9 @@ def organiser_close_quarter(
 @require_POST
 def organiser_finish_match(request: HttpRequest, cup_id: int, match_id: int) -> HttpResponse:
     cup = directed_or_404(request, Cup, cup_id)
-    match = _match_of(cup, match_id)
+    match = selectors.cup_match_or_404(cup, match_id)
     try:
-        services.finish_match(match=match)
+        services.match_finish(match=match)
     except DomainError as error:
         _refused(request, error)
         context = _match_context(request, match)
@@ -495,18 +529,19 @@ def organiser_result(
 ) -> HttpResponse:
     """The director enters or corrects a room's result of a deal, with a reason."""
     cup = directed_or_404(request, Cup, cup_id)
-    match = _match_of(cup, match_id)
-    deal = get_object_or_404(MatchDeal, match=match, number=number)
+    match = selectors.cup_match_or_404(cup, match_id)
+    deal = selectors.match_deal_or_404(match, number)
     if room not in RoomName.values:
         return render(request, "404.html", status=404)
-    result = RoomResult.objects.filter(deal=deal, room=room).first()
+    result = selectors.room_result(deal, room)
     initial = DealOutcomeForm.initial_of(result.outcome) if result else {}
-    form = CorrectionForm(request.POST or None, deal=services.rules_deal_of(deal), initial=initial)
+    form = CorrectionForm(request.POST or None, deal=selectors.rules_deal_of(deal), initial=initial)
     status = 200
     if request.method == "POST":
         if form.is_valid():
+            url = reverse("teammatch:organiser_match", args=[cup.pk, match.pk])
             try:
-                services.room_result_director(
+                services.room_result_director_set(
                     match=match,
                     room=room,
                     deal_number=number,
@@ -514,14 +549,15 @@ def organiser_result(
                     actor=request.user,
                     reason=form.cleaned_data["reason"],
                 )
+            except RoomResultReplay:
+                messages.info(request, _("The stored result is this very one: nothing changed."))
+                return redirect(f"{url}#deal-{number}")
             except DomainError as error:
                 add_error(form, error)
             else:
                 messages.success(request, _("Result saved."))
-                url = reverse("teammatch:organiser_match", args=[cup.pk, match.pk])
                 return redirect(f"{url}#deal-{number}")
         status = 400
-    history = RoomResultChange.objects.filter(result=result).order_by("at", "pk") if result else []
     context = {
         "cup": cup,
         "match": match,
@@ -529,7 +565,7 @@ def organiser_result(
         "room_name": RoomName(room).label,
         "result": result,
         "form": form,
-        "history": history,
+        "history": selectors.room_result_history(result) if result else [],
         "writable": match.status == CupMatch.Status.PLAYING,
     }
     return render(request, "teammatch/organiser/result.html", context, status=status)

@@ -7,7 +7,11 @@ private club series ranked by points (10, 8, 6, 5, 4, 3, 2, 1), and ``SeriesEven
 of its events (written row by row: ``series.services`` judges what an organiser adds);
 ``FreeDealTournamentFactory`` a draft public free-deal tournament (``players=N`` registers N new
 players of its club through the services), ``RunningFreeDealFactory`` one of 4 players started
-(its seating drawn and its tables created by ``freedeal.services.free_deal_start``).
+(its seating drawn and its tables created by ``freedeal.services.free_deal_start``);
+``CupFactory`` a draft team-match cup (2 deals per quarter, fixed seeds), ``CupTeamFactory`` a
+team of it seeded after the others with a roster of 4 new players of the cup's club
+(``players=[...]`` gives them), ``CupMatchFactory`` a waiting match of two new teams
+(``teammatch.services.cup_start`` builds real brackets, deals and rooms).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from factory.django import DjangoModelFactory
 from clubs.models import Club, Player
 from freedeal.models import FreeDealPlayer, FreeDealTournament
 from series.models import Series, SeriesEvent
+from teammatch.models import Cup, CupMatch, CupTeam, CupTeamPlayer
 from tournaments.models import SEATS, Deal, Entrant, Event, Table, Team
 from tournaments.movements import deal_set_of
 
@@ -229,3 +234,54 @@ class FreeDealPlayerFactory(DjangoModelFactory):
     tournament = factory.SubFactory(FreeDealTournamentFactory)
     player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..tournament.club"))
     number = factory.LazyAttribute(lambda e: e.tournament.players.count() + 1)
+
+
+class CupFactory(DjangoModelFactory):
+    """A draft team-match cup: 2 deals per quarter, fixed deal and tie-break seeds."""
+
+    class Meta:
+        model = Cup
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Coupe {n}")
+    date = factory.LazyFunction(lambda: dt.date(2026, 11, 21))
+    deals_per_quarter = 2
+    deal_seed = 11
+    tie_break_seed = 7
+
+
+class CupTeamFactory(DjangoModelFactory):
+    """A team of a cup, seeded after the others, with a roster of 4 new players of the cup's
+    club (``players=[...]`` gives the roster, ``players__count=n`` its size)."""
+
+    class Meta:
+        model = CupTeam
+        skip_postgeneration_save = True
+
+    cup = factory.SubFactory(CupFactory)
+    seed = factory.LazyAttribute(lambda t: CupTeam.objects.filter(cup=t.cup).count() + 1)
+    name = factory.LazyAttribute(lambda t: f"Team {t.seed}")
+
+    @factory.post_generation
+    def players(obj: Any, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if not create:
+            return
+        players = extracted
+        if players is None:
+            players = [PlayerFactory(club=obj.cup.club) for _ in range(kwargs.get("count", 4))]
+        CupTeamPlayer.objects.bulk_create(
+            CupTeamPlayer(cup=obj.cup, team=obj, player=player) for player in players
+        )
+
+
+class CupMatchFactory(DjangoModelFactory):
+    """A match of a cup's first round between two new teams, waiting (no deals, no rooms)."""
+
+    class Meta:
+        model = CupMatch
+
+    cup = factory.SubFactory(CupFactory)
+    round = 1
+    slot = factory.Sequence(lambda n: n)
+    team_a = factory.SubFactory(CupTeamFactory, cup=factory.SelfAttribute("..cup"))
+    team_b = factory.SubFactory(CupTeamFactory, cup=factory.SelfAttribute("..cup"))

@@ -234,7 +234,17 @@ MATRIX: dict[str, dict[str, str]] = {
     "teammatch:organiser_team": {"GET": "LLLLADA", "POST": "LLLLVDV"},
     "teammatch:room": {"GET": "DAADDDD", "POST": "MMMMMMM"},
     "teammatch:room_deal": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
+    # The room's correction (an empty form: refused, 400) and its live preview (an empty
+    # form: the errors, 422; a deal of a later quarter: 403, the hand checks speak of cards).
+    "teammatch:room_deal_correct": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
+    "teammatch:room_deal_preview": {"GET": "MMMMMMM", "POST": "DVDDDDD"},
     "api:cup_bracket": {"GET": "AAAAAAA"},
+    # The room phone's API: its own code only; a deal of quarter 1 is entered (201) or, by
+    # the correction endpoint, entered as it was not yet (200); a deal of a later quarter is
+    # not writable (403 deal_not_in_quarter).
+    "api:cup_room": {"GET": "DAADDDD"},
+    "api:cup_room_results": {"POST": "DADDDDD"},
+    "api:cup_room_result_correct": {"POST": "DADDDDD"},
 }
 
 
@@ -401,18 +411,18 @@ def _free_deal_and_cup(event: Event) -> tuple[Any, Any, Any]:
     for player in players[:4]:
         free_deal_services.free_deal_player_register(tournament=free_deal, player=player)
     free_deal = free_deal_services.free_deal_start(tournament=free_deal)
-    cup = cup_services.create_cup(club=event.club, name="Coupe", date=event.date, public=True,
+    cup = cup_services.cup_create(club=event.club, name="Coupe", date=event.date, public=True,
                                   deals_per_quarter=2, deal_seed=1, tie_break_seed=1)  # fmt: skip
-    cup_services.add_team(cup=cup, name="A", players=players[:4])
-    cup_services.add_team(cup=cup, name="B", players=players[4:])
-    cup = cup_services.start_cup(cup)
+    cup_services.cup_team_add(cup=cup, name="A", players=players[:4])
+    cup_services.cup_team_add(cup=cup, name="B", players=players[4:])
+    cup = cup_services.cup_start(cup=cup)
     match = CupMatch.objects.get(cup=cup, round=1)
     a, b = players[:4], players[4:]
     seats = {"open_taker": a[0], "closed_taker": b[0]}
     for index in (1, 2, 3):
         seats[f"open_defender_{index}"] = b[index]
         seats[f"closed_defender_{index}"] = a[index]
-    cup_services.set_lineup(match=match, quarter=1, seats=seats)
+    cup_services.match_lineup_set(match=match, quarter=1, seats=seats)
     return free_deal, cup, match
 
 
@@ -475,7 +485,7 @@ def build_call(world: World, route: Route, role: str) -> Call:
         values["deal"] = 5 if role == "table_later" else 1
         if role in ("table_open", "table_later"):
             values["code"] = world.free_deal_code
-    elif name.startswith("teammatch:") or name == "api:cup_bracket":
+    elif name.startswith(("teammatch:", "api:cup_")):
         # the cup's match: its open room's phone, aimed at quarter 1 (lined up, open) or at a
         # deal of quarter 2 for table_later
         values.update(cup_id=world.cup_id, team_id=world.cup_team_id, match_id=world.match_id,
@@ -510,6 +520,8 @@ def build_call(world: World, route: Route, role: str) -> Call:
         data = {"seat": _defender(deal)}
     elif name == "api:table_results":
         return Call(path, {"deal": number, "outcome": GARDE_46}, json=True)
+    elif name in ("api:cup_room_results", "api:cup_room_result_correct"):
+        return Call(path, {"deal": values["number"], "outcome": GARDE_46}, json=True)
     elif name == "api:event_results":
         body = {"deal": world.open_missing.number, "table": 1, "outcome": GARDE_46}
         return Call(path, body, json=True)

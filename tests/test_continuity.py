@@ -83,7 +83,7 @@ def extract(expected_path: str, output_path: str) -> None:
     from series.models import Series
     from series.selectors import series_ranking
     from teammatch.models import Cup
-    from teammatch.services import match_sheets
+    from teammatch.selectors import match_sheets
 
     with gzip.open(expected_path, "rt", encoding="utf-8") as file:
         expected = json.load(file)
@@ -110,7 +110,7 @@ def extract(expected_path: str, output_path: str) -> None:
         )
     for cup in Cup.objects.order_by("pk"):
         for everything in (False, True):
-            sheets = match_sheets(list(cup.matches.order_by("pk")), cup, everything=everything)
+            sheets = match_sheets(list(cup.matches.order_by("pk")), cup, directs=everything)
             computed[f"cup:{cup.pk}:{everything}"] = _plain(sheets)
     for series in Series.objects.order_by("pk"):
         computed[f"series:{series.pk}"] = _plain(series_ranking(series).standings)

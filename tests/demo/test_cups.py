@@ -7,7 +7,7 @@ import datetime
 import pytest
 
 from demo.cups import build_demo
-from teammatch import services
+from teammatch import selectors
 from teammatch.models import CupMatch, QuarterLineup, RoomResult
 from tests.teammatch.worlds import club_with_players
 
@@ -28,8 +28,8 @@ def test_demo_cup():
     seated = [{getattr(lu, f"{n}_id") for n in lu.SEAT_FIELDS} for lu in lineups]
     assert seated[0] != seated[1]
     # the third quarter: 2 deals in both rooms, 2 more in the open room only
-    public = services.match_sheet(final, everything=False)
+    public = selectors.match_sheet(final, directs=False)
     assert public.counted == 2 * 6 + 2 and public.total == 24
     assert RoomResult.objects.filter(match=final, deal__quarter=3).count() == 6
     for match in semis:
-        assert match.pm_a == services.match_sheet(match, everything=False).pm_a
+        assert match.pm_a == selectors.match_sheet(match, directs=False).pm_a

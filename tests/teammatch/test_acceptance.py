@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from clubs.errors import DomainError
-from teammatch import services
+from teammatch import selectors, services
 from teammatch.models import Cup, CupMatch, MatchDeal, MatchRoom
 from tests.teammatch.worlds import (
     club_with_players,
@@ -72,24 +72,24 @@ def play_match(match: CupMatch, plan) -> list[tuple[int, int]]:
     a, b = members(match.team_a), members(match.team_b)
     expected = []
     for quarter in range(1, 5):
-        services.set_lineup(
+        services.match_lineup_set(
             match=match,
             quarter=quarter,
             seats=seats_for(match, rotated(a, quarter), rotated(b, quarter)),
         )
         expected.append(play_quarter(match, quarter, plan))
-        sheet = services.match_sheet(CupMatch.objects.get(pk=match.pk), everything=False)
+        sheet = selectors.match_sheet(CupMatch.objects.get(pk=match.pk), directs=False)
         assert sheet.quarters[quarter - 1].pm_a == expected[-1][1]
         assert sheet.quarters[quarter - 1].net_a == expected[-1][0]
         if quarter < 4:
-            services.close_quarter(match=match, quarter=quarter)
+            services.match_quarter_close(match=match, quarter=quarter)
     return expected
 
 
 def test_four_team_knockout_with_substitutions_and_hand_computed_pm():
     club, players, _ = club_with_players(20)
     cup, _teams = cup_with_teams(club, players, (6, 5, 4, 5), deals_per_quarter=3)
-    services.start_cup(cup)
+    services.cup_start(cup=cup)
     semis = list(CupMatch.objects.filter(cup=cup, round=1).order_by("slot"))
     final = CupMatch.objects.get(cup=cup, round=2)
     # standard seeding: 1 v 4, 2 v 3; the final waits
@@ -106,7 +106,7 @@ def test_four_team_knockout_with_substitutions_and_hand_computed_pm():
     bad = seats_for(semi, a, b)
     bad["open_defender_1"] = a[4]  # a team 1 player in a team 4 seat
     with pytest.raises(DomainError) as refused:
-        services.set_lineup(match=semi, quarter=1, seats=bad)
+        services.match_lineup_set(match=semi, quarter=1, seats=bad)
     assert refused.value.code == "lineup_wrong_team"
     assert refused.value.field == "open_defender_1"
     assert str(a[4]) in refused.value.message and "defender seat of team Team 4" in (
@@ -115,14 +115,14 @@ def test_four_team_knockout_with_substitutions_and_hand_computed_pm():
     twice = seats_for(semi, a, b)
     twice["closed_defender_3"] = a[0]
     with pytest.raises(DomainError) as refused:
-        services.set_lineup(match=semi, quarter=1, seats=twice)
+        services.match_lineup_set(match=semi, quarter=1, seats=twice)
     assert refused.value.code == "lineup_player_twice"
     assert f"{a[0]} is seated twice" in refused.value.message
 
     results = {}
     for semi, seed in zip(semis, (1, 2), strict=True):
         expected = play_match(semi, varied(seed))
-        result = services.finish_match(match=semi)
+        result = services.match_finish(match=semi)
         assert [(q.net_a, q.pm_a) for q in result.quarters] == expected
         assert result.pm_a == sum(pm for _, pm in expected)
         results[semi.slot] = result
@@ -132,31 +132,31 @@ def test_four_team_knockout_with_substitutions_and_hand_computed_pm():
     assert final.team_a.name == results[0].winner and final.team_b.name == results[1].winner
     assert MatchDeal.objects.filter(match=final).count() == 12
     expected = play_match(final, varied(5))
-    champion = services.finish_match(match=final)
+    champion = services.match_finish(match=final)
     assert [(q.net_a, q.pm_a) for q in champion.quarters] == expected
     final.refresh_from_db()
     assert final.winner.name == champion.winner
-    services.finish_cup(cup)
+    services.cup_finish(cup=cup)
     assert Cup.objects.get(pk=cup.pk).status == Cup.Status.FINISHED
 
 
 def test_substitution_between_quarters_only():
     club, players, _ = club_with_players(12)
     cup, _teams = cup_with_teams(club, players, (6, 6), deals_per_quarter=1)
-    services.start_cup(cup)
+    services.cup_start(cup=cup)
     match = CupMatch.objects.get(cup=cup)
     a, b = members(match.team_a), members(match.team_b)
-    services.set_lineup(match=match, quarter=1, seats=seats_for(match, a, b))
+    services.match_lineup_set(match=match, quarter=1, seats=seats_for(match, a, b))
     play_quarter(match, 1, varied(0))
     # the quarter has results: its line-up is fixed
     with pytest.raises(DomainError) as refused:
-        services.set_lineup(match=match, quarter=1, seats=seats_for(match, a[2:], b))
+        services.match_lineup_set(match=match, quarter=1, seats=seats_for(match, a[2:], b))
     assert refused.value.code == "quarter_started"
-    services.close_quarter(match=match, quarter=1)
+    services.match_quarter_close(match=match, quarter=1)
     # between quarters two substitutes of A come in
-    lineup = services.set_lineup(match=match, quarter=2, seats=seats_for(match, a[2:], b))
+    lineup = services.match_lineup_set(match=match, quarter=2, seats=seats_for(match, a[2:], b))
     assert lineup.open_taker == a[2]
     assert {lineup.closed_defender_2, lineup.closed_defender_3} == {a[4], a[5]}
     with pytest.raises(DomainError) as refused:
-        services.set_lineup(match=match, quarter=1, seats=seats_for(match, a, b))
+        services.match_lineup_set(match=match, quarter=1, seats=seats_for(match, a, b))
     assert refused.value.code == "quarter_played"

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def two_teams(**options):
     club, players, organiser = club_with_players(10)
     cup, _teams = cup_with_teams(club, players, (5, 5), deals_per_quarter=1, **options)
-    services.start_cup(cup)
+    services.cup_start(cup=cup)
     return cup, CupMatch.objects.get(cup=cup), organiser
 
 
@@ -32,14 +32,14 @@ def play(match, quarter, open_outcome, closed_outcome):
     """Set quarter's line-up, enter its one deal in both rooms (outcomes: deal → dict)."""
     rooms = {r.room: r for r in MatchRoom.objects.filter(match=match)}
     a, b = members(match.team_a), members(match.team_b)
-    services.set_lineup(match=match, quarter=quarter, seats=seats_for(match, a, b))
+    services.match_lineup_set(match=match, quarter=quarter, seats=seats_for(match, a, b))
     deal = MatchDeal.objects.get(match=match, quarter=quarter)
     first = open_outcome(deal)
     services.room_result_enter(room=rooms["open"], deal_number=deal.number, outcome=first)
     second = closed_outcome(deal, first)
     services.room_result_enter(room=rooms["closed"], deal_number=deal.number, outcome=second)
     if quarter < 4:
-        services.close_quarter(match=match, quarter=quarter)
+        services.match_quarter_close(match=match, quarter=quarter)
     return first, second
 
 
@@ -51,21 +51,21 @@ def test_roster_refusals():
     club, players, _ = club_with_players(12)
     cup, _teams = cup_with_teams(club, players, (4,))
     with pytest.raises(DomainError) as refused:
-        services.add_team(cup=cup, name="Big", players=players[4:11])
+        services.cup_team_add(cup=cup, name="Big", players=players[4:11])
     assert refused.value.code == "roster_size"
     assert "team Big has 7 players; a team has 4 to 6 players" in refused.value.message
     with pytest.raises(DomainError) as refused:
-        services.add_team(cup=cup, name="Thief", players=players[3:7])
+        services.cup_team_add(cup=cup, name="Thief", players=players[3:7])
     assert refused.value.code == "roster_shared_player"
     assert f"{players[3]} is in both teams Thief and Team 1" in refused.value.message
     with pytest.raises(DomainError) as refused:
-        services.add_team(cup=cup, name="Team 1", players=players[4:8])
+        services.cup_team_add(cup=cup, name="Team 1", players=players[4:8])
     assert refused.value.code == "team_name_taken"
     with pytest.raises(DomainError) as refused:
-        services.add_team(cup=cup, name="Lone", players=players[8:11])
+        services.cup_team_add(cup=cup, name="Lone", players=players[8:11])
     assert refused.value.code == "roster_size"
     with pytest.raises(DomainError) as refused:
-        services.start_cup(cup)
+        services.cup_start(cup=cup)
     assert refused.value.code == "bracket_too_few_teams"
     assert Cup.objects.get(pk=cup.pk).status == Cup.Status.DRAFT
 
@@ -76,7 +76,7 @@ def test_lineup_refusals_name_the_seat():
     empty = seats_for(match, a, b)
     empty["closed_taker"] = None
     with pytest.raises(DomainError) as refused:
-        services.set_lineup(match=match, quarter=1, seats=empty)
+        services.match_lineup_set(match=match, quarter=1, seats=empty)
     assert refused.value.code == "lineup_seat_empty"
     assert refused.value.message == "quarter 1: the taker seat in the closed room is empty"
     assert refused.value.field == "closed_taker"
@@ -84,7 +84,7 @@ def test_lineup_refusals_name_the_seat():
     stranger = seats_for(match, a, b)
     stranger["open_defender_3"] = others[0]
     with pytest.raises(DomainError) as refused:
-        services.set_lineup(match=match, quarter=1, seats=stranger)
+        services.match_lineup_set(match=match, quarter=1, seats=stranger)
     assert refused.value.code == "lineup_unknown_player"
     # two players share a name: the licence tells them apart
     assert f"{others[0]} ({others[0].licence}) (defender in the open room) is not on the " in (
@@ -102,9 +102,9 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
         )
     assert refused.value.code == "no_lineup"
     with pytest.raises(DomainError) as refused:
-        services.close_quarter(match=match, quarter=1)
+        services.match_quarter_close(match=match, quarter=1)
     assert refused.value.code == "no_lineup"
-    services.set_lineup(
+    services.match_lineup_set(
         match=match, quarter=1, seats=seats_for(match, members(match.team_a), members(match.team_b))
     )
     with pytest.raises(DomainError) as refused:
@@ -118,13 +118,13 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
         room=rooms["open"], deal_number=1, outcome=feasible(deal, "garde", 50)
     )
     with pytest.raises(DomainError) as refused:
-        services.close_quarter(match=match, quarter=1)
+        services.match_quarter_close(match=match, quarter=1)
     assert refused.value.code == "results_missing"
     assert "deal 1 in the closed room" in refused.value.message
     services.room_result_enter(
         room=rooms["closed"], deal_number=1, outcome=feasible(deal, "garde", 60)
     )
-    services.close_quarter(match=match, quarter=1)
+    services.match_quarter_close(match=match, quarter=1)
     # closed: the phone can no longer correct; the director can, with a reason
     with pytest.raises(DomainError) as refused:
         services.room_result_enter(
@@ -132,7 +132,7 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
         )
     assert refused.value.code == "deal_not_in_quarter"
     with pytest.raises(DomainError) as refused:
-        services.room_result_director(
+        services.room_result_director_set(
             match=match,
             room="closed",
             deal_number=1,
@@ -141,7 +141,7 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
             reason=" ",
         )
     assert refused.value.code == "reason_required"
-    corrected = services.room_result_director(
+    corrected = services.room_result_director_set(
         match=match,
         room="closed",
         deal_number=1,
@@ -156,7 +156,7 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
 def test_finish_needs_every_deal():
     _cup, match, _ = two_teams()
     with pytest.raises(DomainError) as refused:
-        services.finish_match(match=match)
+        services.match_finish(match=match)
     assert refused.value.code == "results_missing"
 
 
@@ -179,7 +179,7 @@ def drawn_match(order):
         net += 3 * (v_open - v_closed)
         pm += hand_pm(3 * (v_open - v_closed))
     assert (net, pm) == (6, 0)
-    return match, services.finish_match(match=match)
+    return match, services.match_finish(match=match)
 
 
 def test_drawn_match_decided_by_net_first():
@@ -202,7 +202,7 @@ def test_all_equal_goes_to_the_seeded_coin():
     _cup, match, _ = two_teams()
     for quarter in range(1, 5):
         play(match, quarter, lambda d: feasible(d, "garde", 60), same)
-    result = services.finish_match(match=match)
+    result = services.match_finish(match=match)
     assert (result.pm_a, result.net_a, result.decided_by) == (0, 0, "coin")
     assert result.winner in {match.team_a.name, match.team_b.name}
 
@@ -210,7 +210,7 @@ def test_all_equal_goes_to_the_seeded_coin():
 def test_three_teams_bye_then_final():
     club, players, _ = club_with_players(12)
     cup, _teams = cup_with_teams(club, players, (4, 4, 4), deals_per_quarter=1)
-    services.start_cup(cup)
+    services.cup_start(cup=cup)
     first = list(CupMatch.objects.filter(cup=cup, round=1).order_by("slot"))
     final = CupMatch.objects.get(cup=cup, round=2)
     # seeds 1 v bye (4), 2 v 3: seed 1 goes through to the final
@@ -221,14 +221,14 @@ def test_three_teams_bye_then_final():
         play(
             semi, quarter, lambda d: feasible(d, "garde", 70), lambda d, f: feasible(d, "garde", 45)
         )
-    result = services.finish_match(match=semi)
+    result = services.match_finish(match=semi)
     assert result.decided_by == "pm" and result.winner == "Team 2"  # A made more in its room
     final.refresh_from_db()
     assert final.team_b.name == "Team 2" and final.status == "playing"
     assert MatchDeal.objects.filter(match=final).count() == 4
     with pytest.raises(DomainError) as refused:
-        services.finish_match(match=semi)
+        services.match_finish(match=semi)
     assert refused.value.code == "match_not_playing"
     with pytest.raises(DomainError) as refused:
-        services.finish_cup(cup)
+        services.cup_finish(cup=cup)
     assert refused.value.code == "matches_unfinished"

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from teammatch import services
+from teammatch import selectors, services
 from teammatch.models import Cup, CupMatch, MatchDeal, MatchRoom, RoomResult
 from tests.factories import OrganiserFactory, UserFactory
 from tests.teammatch.worlds import (
@@ -27,9 +27,9 @@ def running():
     and one deal in both rooms."""
     club, players, organiser = club_with_players(8)
     cup, _teams = cup_with_teams(club, players, (4, 4), deals_per_quarter=3, public=True)
-    services.start_cup(cup)
+    services.cup_start(cup=cup)
     match = CupMatch.objects.get(cup=cup)
-    services.set_lineup(
+    services.match_lineup_set(
         match=match, quarter=1, seats=seats_for(match, members(match.team_a), members(match.team_b))
     )
     rooms = {r.room: r for r in MatchRoom.objects.filter(match=match)}
@@ -86,7 +86,7 @@ def test_api_bracket_counts_deals_played_in_both_rooms(running):
     assert data["name"] == cup.name
     (row,) = data["matches"]
     assert row["status"] == "playing" and row["deals_counted"] == 1 and row["deals_total"] == 12
-    expected = services.match_sheet(match, everything=False).pm_a
+    expected = selectors.match_sheet(match, directs=False).pm_a
     assert row["pm_a"] == expected and row["quarters"][0]["deals_counted"] == 1
     assert Client().get(reverse("api:cup_bracket", args=[99999])).status_code == 404
 
@@ -128,10 +128,17 @@ def test_room_phone_enters_and_corrects(running):
     # a correction before the quarter closes: the link opens the deal's form, filled in
     assert 'id="correct-2"' in Client().get(f"/en/cups/room/{code}/").content.decode()
     form = Client().get(f"/en/cups/room/{code}/?correct=2").content.decode()
-    assert 'action="/en/cups/room/' in form and f'value="{data["points"]}"' in form
+    assert (
+        f'action="/en/cups/room/{code}/deals/2/correct/#deal-2"' in form
+        and f'value="{data["points"]}"' in form
+    )
     assert Client().get(f"/cups/room/{code}/").status_code == 200  # French, the default
     post["d2-points"] = data["points"] + 5
-    assert Client().post(f"/en/cups/room/{code}/deals/2/", post).status_code == 302
+    # another outcome posted as an entry is a conflict: nothing changes
+    assert Client().post(f"/en/cups/room/{code}/deals/2/", post).status_code == 409
+    assert RoomResult.objects.get(pk=result.pk).points == data["points"]
+    # the correction is its own action
+    assert Client().post(f"/en/cups/room/{code}/deals/2/correct/", post).status_code == 302
     result.refresh_from_db()
     assert result.points == data["points"] + 5
     assert [c.action for c in result.history.order_by("pk")] == ["create", "correct"]
@@ -240,7 +247,7 @@ def test_the_bracket_reads_a_fixed_number_of_rows_whatever_the_matches() -> None
     for index, sizes in enumerate(((4, 4), (4,) * 8)):
         club, players, _organiser = club_with_players(4 * len(sizes), name=f"Club {index}")
         cup, _teams = cup_with_teams(club, players, sizes, public=True)
-        services.start_cup(cup)
+        services.cup_start(cup=cup)
         for path in (f"/en/cups/{cup.pk}/", f"/api/v1/cups/{cup.pk}/bracket/"):
             with CaptureQueriesContext(connection) as queries:
                 assert Client().get(path).status_code == 200

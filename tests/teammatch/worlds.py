@@ -8,12 +8,28 @@ from __future__ import annotations
 
 import datetime
 from bisect import bisect_right
+from dataclasses import dataclass
 from typing import Any
 
 from clubs.errors import DomainError
-from teammatch import services
-from teammatch.models import Cup, CupMatch, CupTeam, MatchDeal, QuarterLineup
-from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory
+from teammatch import selectors, services
+from teammatch.models import (
+    Cup,
+    CupMatch,
+    CupTeam,
+    MatchDeal,
+    MatchRoom,
+    QuarterLineup,
+    RoomResult,
+    RoomResultChange,
+)
+from tests.factories import (
+    ClubFactory,
+    CupFactory,
+    CupTeamFactory,
+    OrganiserFactory,
+    PlayerFactory,
+)
 from tournaments.services import outcome_score
 
 THRESHOLD = {0: 56, 1: 51, 2: 41, 3: 36}
@@ -54,7 +70,7 @@ def feasible(deal: MatchDeal, contract: str, points: int) -> dict[str, Any]:
             for oudlers in (2, 1, 3, 0):
                 candidate = outcome(tried, oudlers, min(91, max(0, points + shift)))
                 try:
-                    outcome_score(deal=services.rules_deal_of(deal), outcome=candidate)
+                    outcome_score(deal=selectors.rules_deal_of(deal), outcome=candidate)
                 except DomainError:
                     continue
                 return candidate
@@ -74,7 +90,7 @@ def club_with_players(count: int = 24, name: str = "Tarot Lyon") -> tuple[Any, l
 def cup_with_teams(
     club: Any, players: list[Any], sizes: tuple[int, ...], **options: Any
 ) -> tuple[Cup, list[CupTeam]]:
-    cup = services.create_cup(
+    cup = services.cup_create(
         club=club,
         name=options.pop("name", "Coupe de Lyon"),
         date=datetime.date(2026, 11, 21),
@@ -87,7 +103,9 @@ def cup_with_teams(
     start = 0
     for index, size in enumerate(sizes, start=1):
         teams.append(
-            services.add_team(cup=cup, name=f"Team {index}", players=players[start : start + size])
+            services.cup_team_add(
+                cup=cup, name=f"Team {index}", players=players[start : start + size]
+            )
         )
         start += size
     return cup, teams
@@ -113,4 +131,69 @@ def seats_for(match: CupMatch, a: list[Any], b: list[Any]) -> dict[str, Any]:
 
 
 def lineup(match: CupMatch, quarter: int, a: list[Any], b: list[Any]) -> QuarterLineup:
-    return services.set_lineup(match=match, quarter=quarter, seats=seats_for(match, a, b))
+    return services.match_lineup_set(match=match, quarter=quarter, seats=seats_for(match, a, b))
+
+
+@dataclass
+class Running:
+    """A running cup of two teams: its one match in play, quarter 1 lined up (unless asked
+    not to), its two room phones and an organiser of its club."""
+
+    cup: Cup
+    match: CupMatch
+    organiser: Any
+    rooms: dict[str, MatchRoom]
+
+    def deal(self, number: int) -> MatchDeal:
+        return MatchDeal.objects.get(match=self.match, number=number)
+
+    def enter(self, room: str, number: int, contract: str = "garde", points: int = 50) -> Any:
+        """Enter a feasible outcome of deal ``number`` from ``room``'s phone: (outcome, row)."""
+        chosen = feasible(self.deal(number), contract, points)
+        row = services.room_result_enter(room=self.rooms[room], deal_number=number, outcome=chosen)
+        return chosen, row
+
+    def refresh(self) -> CupMatch:
+        self.match = CupMatch.objects.select_related("cup", "team_a", "team_b").get(
+            pk=self.match.pk
+        )
+        return self.match
+
+
+def running_match(
+    *, public: bool = True, deals_per_quarter: int = 2, lined_up: bool = True
+) -> Running:
+    club = ClubFactory()
+    organiser = OrganiserFactory(clubs=[club])
+    cup = CupFactory(club=club, public=public, deals_per_quarter=deals_per_quarter)
+    team_a, team_b = CupTeamFactory(cup=cup), CupTeamFactory(cup=cup)
+    services.cup_start(cup=cup)
+    cup.refresh_from_db()
+    match = CupMatch.objects.select_related("cup", "team_a", "team_b").get(cup=cup)
+    if lined_up:
+        lineup(match, 1, members(team_a), members(team_b))
+    rooms = {room.room: room for room in MatchRoom.objects.filter(match=match)}
+    return Running(cup=cup, match=match, organiser=organiser, rooms=rooms)
+
+
+def other(outcome: dict[str, Any]) -> dict[str, Any]:
+    """Another outcome of the same deal (a few more points for the attack)."""
+    points = outcome["points"]
+    return {**outcome, "points": points + 5 if points <= 80 else points - 5}
+
+
+def form_data(number: int, outcome: dict[str, Any]) -> dict[str, Any]:
+    """``outcome`` as the room phone's form posts it for deal ``number``."""
+    return {
+        f"d{number}-contract": outcome["contract"],
+        f"d{number}-oudlers": outcome["oudlers"],
+        f"d{number}-points": outcome["points"],
+        f"d{number}-petit_au_bout": outcome["petit_au_bout"] or "",
+    }
+
+
+def stored_state(match: CupMatch) -> tuple[list[Any], list[Any]]:
+    """Every room result of the match and every line of their history, as stored."""
+    results = list(RoomResult.objects.filter(match=match).order_by("pk").values())
+    history = list(RoomResultChange.objects.filter(result__match=match).order_by("pk").values())
+    return results, history

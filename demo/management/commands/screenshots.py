@@ -253,6 +253,8 @@ EXCLUDED: dict[str, str] = {
     "public:organiser_archive": _FILE + " (the event's JSON archive)",
     "series:export": _FILE,
     "teammatch:room_deal": _ACTION + " (a room phone saves a deal)",
+    "teammatch:room_deal_correct": _ACTION + " (a room phone corrects its entry)",
+    "teammatch:room_deal_preview": "POST only: an htmx fragment of the room page (the marks)",
     "freedeal:table_deal": _ACTION + " (a table phone saves a deal)",
     "freedeal:table_correct": _ACTION + " (a table phone corrects its entry of a deal)",
     "freedeal:table_preview": "POST only: an htmx fragment of the table phone (the marks)",

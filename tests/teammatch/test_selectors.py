@@ -1,0 +1,53 @@
+"""Lookups of the cups' selectors: a row of another cup is not found (404), never shown."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import Http404
+
+from clubs.errors import DomainError
+from teammatch import selectors, services
+from tests.factories import CupFactory, CupMatchFactory, CupTeamFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_match_or_a_team_of_another_cup_is_not_found():
+    match = CupMatchFactory()
+    elsewhere = CupFactory()
+    assert selectors.cup_match_or_404(match.cup, match.pk) == match
+    with pytest.raises(Http404):
+        selectors.cup_match_or_404(elsewhere, match.pk)
+    assert selectors.cup_team_or_404(match.cup, match.team_a_id) == match.team_a
+    with pytest.raises(Http404):
+        selectors.cup_team_or_404(elsewhere, match.team_a_id)
+
+
+def test_a_waiting_match_has_an_empty_sheet_and_takes_no_lineup():
+    match = CupMatchFactory()
+    sheet = selectors.match_sheet(match, directs=True)
+    assert (sheet.quarters, sheet.total, sheet.pm_a) == ([], 0, 0)
+    assert selectors.match_deal(match, 1) is None
+    with pytest.raises(Http404):
+        selectors.match_deal_or_404(match, 1)
+    with pytest.raises(DomainError) as refused:
+        services.match_lineup_set(match=match, quarter=1, seats={})
+    assert refused.value.code == "match_not_playing"
+
+
+def test_only_a_public_cup_is_found_for_the_api():
+    private, public = CupFactory(), CupFactory(public=True)
+    assert selectors.public_cup_or_404(public.pk) == public
+    with pytest.raises(Http404):
+        selectors.public_cup_or_404(private.pk)
+
+
+def test_player_labels_tell_namesakes_apart():
+    team = CupTeamFactory()
+    first, second, third = (m.player for m in team.members.order_by("pk")[:3])
+    second.last_name, second.first_name = first.last_name, first.first_name
+    labels = selectors.player_labels([first, second, third, first])
+    assert labels[first.pk] == f"{first} ({first.licence})"
+    assert labels[second.pk] == f"{second} ({second.licence})"
+    assert labels[third.pk] == str(third)
+    assert len(labels) == 3

@@ -35,6 +35,8 @@ API_ENDPOINTS = {
     "deal_hand_scores": "events/{event_id}/deals/{number}/hand-scores/",
     "series_ranking": "series/{id}/ranking/",
     "cup_bracket": "cups/{id}/bracket/",
+    "cup_room": "cups/rooms/{code}/",
+    "cup_room_results": "cups/rooms/{code}/results/",
     "free_deal_ranking": "free-deal/{id}/ranking/",
     "free_deal_table": "free-deal/tables/{code}/",
     "free_deal_table_results": "free-deal/tables/{code}/results/",

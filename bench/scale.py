@@ -16,7 +16,7 @@
   ``ResultChange`` *create* line each (same label, same ``after`` state). Every row gets
   ``version`` 1 and the event ``results_version`` 1: one bulk write;
 - outcomes: simulating a play per result is too slow at national scale, so each deal gets a
-  few complete simulated plays (``demo.services.play_outcome``): one per two tables that play
+  few complete simulated plays (``demo.plays.play_outcome``): one per two tables that play
   it, at least 2, at most :data:`OUTCOMES_PER_DEAL`, each scored once; each table draws one of
   its deal's (seeded), so the frequency sheets look like a real event's.
 
@@ -67,7 +67,8 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
 from clubs.models import Club, Player
-from demo.services import FIRST_NAMES, LAST_NAMES, play_outcome
+from demo.plays import play_outcome
+from demo.services import FIRST_NAMES, LAST_NAMES
 from scoring.models import HandScore, RankingEntry, RecomputeState, StandingsSnapshot
 from tournaments import movements
 from tournaments.models import Deal, Entrant, Event, ResultChange, Table, TableResult

@@ -2,7 +2,7 @@
 finished, the final in progress, public.
 
 Every result is a simulated play of the match's prepared deals by the rules engine's players
-(``demo.services.play_outcome``: the taker bids at least a Garde, the cards are played and the
+(``demo.plays.play_outcome``: the taker bids at least a Garde, the cards are played and the
 outcome counted from the play), entered from the room phones' service: no mark is written by
 hand. Rosters take 4 to 6 of the players given; teams of more than 4 bring their substitutes in
 between quarters. A drawn semi-final, if the cards produce one, is decided by the cup's
@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 
 from clubs.models import Club, Player
-from demo.services import play_outcome
+from demo.plays import play_outcome
 from teammatch import selectors, services
 from teammatch.models import Cup, CupMatch, MatchDeal, MatchRoom, RoomName
 

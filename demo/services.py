@@ -56,11 +56,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from clubs.models import Club, Player
-from rules import deal as rules_deal
+from demo import cups as cup_demo
+from demo import free_deals as free_deal_demo
+from demo.plays import DemoError, play_outcome
 from rules.enums import Contract
-from rules.play import outcome_from_play
-from rules.scoring import outcome_to_dict
-from rules.simulation import simulate_deal
 from scoring.services import standings_recompute
 from series.models import Series
 from series.services import series_create, series_event_add
@@ -218,10 +217,6 @@ class DemoSummary:
         return next((d.event for d in self.events if d.unfinished_round is not None), None)
 
 
-class DemoError(Exception):
-    """The demo cannot be built here without touching data that is not the demo's."""
-
-
 # ------------------------------------------------------------------------------ reset
 
 
@@ -306,42 +301,6 @@ def _register(event: Event, players: Sequence[Player]) -> list[Entrant]:
 
 
 # ------------------------------------------------------------------------------- play
-
-
-# Contract floors a demo taker is given, by weight: most tables bid Garde, some go higher.
-CONTRACT_FLOORS: tuple[tuple[Contract, float], ...] = (
-    (Contract.GARDE, 0.65),
-    (Contract.GARDE_SANS, 0.25),
-    (Contract.GARDE_CONTRE, 0.10),
-)
-# A table's players play a random legal card with a probability drawn in this range.
-WHIMS = (0.05, 0.3)
-
-
-def play_outcome(deal: Deal, rng: random.Random) -> dict[str, Any]:
-    """A complete simulated play of ``deal``'s cards: the outcome the table reports.
-
-    The rules engine's players bid (the taker sits at the étui's taker seat and bids at least
-    the floor drawn from :data:`CONTRACT_FLOORS`), discard, show poignées and play, following a
-    whim now and then so that tables differ. ``outcome_from_play`` validates the whole play
-    (legal cards, écart, leaders) before counting it.
-    """
-    floor = rng.choices(
-        [contract for contract, _ in CONTRACT_FLOORS],
-        weights=[weight for _, weight in CONTRACT_FLOORS],
-    )[0]
-    played = simulate_deal(
-        rules_deal.deal_from_text(deal.cards),
-        rng,
-        taker_seat=deal.taker_seat,
-        min_contract=floor,
-        whim=rng.uniform(*WHIMS),
-    )
-    if played.record is None:  # cannot happen with an imposed taker; never store a guess
-        raise DemoError(f"deal {deal.number}: the simulation passed the deal out")
-    outcome = outcome_to_dict(outcome_from_play(played.record))
-    outcome.pop("players", None)  # always 4 at a duplicate table
-    return outcome
 
 
 def play_event(
@@ -600,9 +559,6 @@ def _series(club: Club, summary: DemoSummary) -> Series:
 def _cup_and_free_deal(club: Club, seed: int, today: dt.date) -> tuple[Any, Any]:
     """The club's team-match cup and free-deal tournament, played by its own members (those
     of the individual event: a club's players play every kind of competition)."""
-    # Here, not at the top: both use this module's play_outcome.
-    from demo import cups as cup_demo
-    from demo import free_deals as free_deal_demo
 
     members = list(Player.objects.filter(club=club).order_by("licence")[:34])
     cup = cup_demo.build_demo(club=club, players=members[:20], seed=seed, today=today)

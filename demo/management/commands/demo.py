@@ -30,6 +30,7 @@ from django.utils.text import slugify
 
 from clubs.errors import DomainError
 from demo.lan import bind_problem, lan_address
+from demo.plays import DemoError
 from demo.selectors import finished_deal, ranking_leader, table_in_play
 from demo.services import (
     DEFAULT_SEED,
@@ -37,7 +38,6 @@ from demo.services import (
     IMPORTED,
     IMPORTED_ROUNDS,
     LAST_ROUND,
-    DemoError,
     DemoSimultaneous,
     DemoSummary,
     build_demo,

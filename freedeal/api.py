@@ -1,8 +1,8 @@
 """The free-deal API (thin: reads through ``freedeal.selectors``, writes through
 ``freedeal.services``; no query of its own).
 
-- ``GET /api/v1/free-deal/<id>/ranking/``: a public tournament's ranking (404 otherwise, even
-  for its organisers: the API publishes). The same rows as the public page; ``provisional``
+- ``GET /api/v1/free-deal/<id>/ranking/``: a tournament's ranking (a private one: 404 but for
+  its directors, the kernel's access rule). The same rows as the public page; ``provisional``
   from ``freedeal.publication`` until the tournament is finished.
 - The table phone (no account, no CSRF: the table's code in the URL is the credential, looked
   up through the kernel's throttled path, :class:`clubs.phone_codes.PhoneCodeAPIView`: 404
@@ -30,18 +30,17 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
-from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.access import user_directs
+from clubs.access import user_directs, visible_or_404
 from clubs.api import ErrorSerializer
 from clubs.errors import DomainError
 from clubs.phone_codes import PhoneCodeAPIView
 from freedeal import selectors, services
 from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
-from freedeal.models import FreeDealResult, FreeDealTable
+from freedeal.models import FreeDealResult, FreeDealTable, FreeDealTournament
 from freedeal.publication import free_deal_publication
 from freedeal.selectors import Ranking, TablePage
 from freedeal.serializers import (
@@ -93,7 +92,8 @@ def ranking_data(ranking: Ranking, *, provisional: bool) -> dict[str, Any]:
 
 
 class FreeDealRankingView(APIView):
-    """A public free-deal tournament's ranking (provisional while it runs)."""
+    """A free-deal tournament's ranking (provisional while it runs; a private tournament:
+    its directors only, like every competition: ``clubs.access``)."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -103,9 +103,7 @@ class FreeDealRankingView(APIView):
         responses={200: FreeDealRankingSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
-        tournament = selectors.free_deal_published(pk)
-        if tournament is None:
-            raise NotFound(_("No such free-deal tournament."))
+        tournament = visible_or_404(request, FreeDealTournament, pk)
         publication = free_deal_publication(
             tournament, directs=user_directs(request.user, tournament)
         )

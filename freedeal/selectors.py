@@ -48,11 +48,6 @@ def free_deal_list_directed(user: UserLike | None) -> list[FreeDealTournament]:
     return list(directed_by(user, FreeDealTournament))
 
 
-def free_deal_published(pk: int) -> FreeDealTournament | None:
-    """The public tournament ``pk`` (what the API publishes), else None."""
-    return FreeDealTournament.objects.select_related("club").filter(pk=pk, public=True).first()
-
-
 def free_deal_creator_clubs(user: UserLike | None) -> QuerySet[Club]:
     """The clubs in which ``user`` may create a tournament (those he organises)."""
     return clubs_directed_by(user)

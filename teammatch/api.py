@@ -1,7 +1,7 @@
-"""The cups' API: the bracket of a public cup, and the room phone (the room's code is its key).
+"""The cups' API: the bracket of a cup, and the room phone (the room's code is its key).
 
-- ``GET /api/v1/cups/<id>/bracket/`` (read only, public cups only): the same figures as the
-  public bracket page (``teammatch.publication``: while a match is in play its points de
+- ``GET /api/v1/cups/<id>/bracket/`` (read only; a private cup: its directors only): the same
+  figures as the bracket page (``teammatch.publication``: while a match is in play its points de
   match count only the deals entered in both rooms; ``deals_counted`` says how many of
   ``deals_total``; ``provisional`` until the cup is finished).
 - ``GET /api/v1/cups/rooms/<code>/``: the room's match, the quarter being played, its line-up
@@ -33,6 +33,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.access import user_directs, visible_or_404
 from clubs.api import ErrorSerializer
 from clubs.errors import DomainError
 from clubs.phone_codes import PhoneCodeAPIView
@@ -131,9 +132,10 @@ def _match_row(line: selectors.BracketLine, round_name: str) -> dict[str, Any]:
     }
 
 
-def bracket_data(cup: Cup) -> dict[str, Any]:
-    """The public bracket of ``cup`` in the API's shape (the public's publication)."""
-    rounds = selectors.bracket_rounds(cup, directs=False)
+def bracket_data(cup: Cup, *, directs: bool = False) -> dict[str, Any]:
+    """The bracket of ``cup`` in the API's shape, as the viewer may see it
+    (``teammatch.publication``: the cup's directors see every deal entered)."""
+    rounds = selectors.bracket_rounds(cup, directs=directs)
     return {
         "id": cup.pk,
         "name": cup.name,
@@ -150,7 +152,8 @@ def bracket_data(cup: Cup) -> dict[str, Any]:
 
 
 class CupBracketView(APIView):
-    """A public cup's bracket with every match's points de match so far."""
+    """A cup's bracket with every match's points de match so far (a private cup: its
+    directors only, like every competition: ``clubs.access``)."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -160,8 +163,9 @@ class CupBracketView(APIView):
         responses={200: CupBracketSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, cup_id: int) -> Response:
-        cup = selectors.public_cup_or_404(cup_id)
-        return Response(CupBracketSerializer(bracket_data(cup)).data)
+        cup = visible_or_404(request, Cup, cup_id)
+        directs = user_directs(request.user, cup)
+        return Response(CupBracketSerializer(bracket_data(cup, directs=directs)).data)
 
 
 # ---------------------------------------------------------------------------------------------

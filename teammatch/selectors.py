@@ -92,14 +92,6 @@ def match_deal_or_404(match: CupMatch, number: int) -> MatchDeal:
     return deal
 
 
-def public_cup_or_404(cup_id: int) -> Cup:
-    """A public cup (the bracket API shows public cups only), else 404."""
-    cup = Cup.objects.select_related("club").filter(pk=cup_id, public=True).first()
-    if cup is None:
-        raise Http404(_("No public cup has this id."))
-    return cup
-
-
 def rooms() -> QuerySet[MatchRoom]:
     """Every room with its match, cup and teams (where a room code is looked up)."""
     return MatchRoom.objects.select_related("match__cup__club", "match__team_a", "match__team_b")

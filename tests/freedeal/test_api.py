@@ -82,13 +82,16 @@ def test_api_ranking_is_final_once_finished(tournament) -> None:
     assert data["provisional"] is False and data["status"] == "finished"
 
 
-def test_api_ranking_publishes_public_tournaments_only() -> None:
+def test_api_ranking_of_a_private_tournament_is_for_its_directors_only() -> None:
     private = RunningFreeDealFactory(public=False)
     organiser = Client()
     organiser.force_login(OrganiserFactory(clubs=[private.club]))
-    for client in (Client(), organiser):
+    other = Client()
+    other.force_login(OrganiserFactory())
+    for client in (Client(), other):
         response = client.get(f"/api/v1/free-deal/{private.pk}/ranking/")
         assert response.status_code == 404 and response.json()["code"] == "not_found"
+    assert organiser.get(f"/api/v1/free-deal/{private.pk}/ranking/").status_code == 200
 
 
 # --------------------------------------------------------------------------- the table
@@ -153,7 +156,7 @@ def test_another_outcome_is_a_409_with_the_stored_result(table, seated) -> None:
     response = post(results_url(table), {"deal": 1, "outcome": garde(seated[0], points=60)})
     assert response.status_code == 409
     data = response.json()
-    assert data["code"] == "result_exists" and "not saved" in data["detail"]
+    assert data["code"] == "result_exists" and "pas été enregistrée" in data["detail"]
     assert data["result"]["outcome"]["points"] == 46 and data["result"]["taker"] == seated[0]
     assert snapshot() == before
 

@@ -40,7 +40,7 @@ PAGES = {
     "ranking": (Page("freedeal:ranking"), "AAAAA", "DDDAA"),
     "seating": (Page("freedeal:seating"), "AAAAA", "DDDAA"),
     "player": (Page("freedeal:player", kwargs=("pk", "number")), "AAAAA", "DDDAA"),
-    "api_ranking": (Page("api:free_deal_ranking"), "AAAAA", "DDDDD"),
+    "api_ranking": (Page("api:free_deal_ranking"), "AAAAA", "DDDAA"),
     "organiser_list": (Page("freedeal:organiser_list", kwargs=()), "LAAAA", "LAAAA"),
     "organiser_create": (Page("freedeal:organiser_create", kwargs=()), "LDAAA", "LDAAA"),
     "organiser_detail": (Page("freedeal:organiser_detail"), "LDDAA", "LDDAA"),

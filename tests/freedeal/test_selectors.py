@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.test import Client
 
 from clubs.errors import DomainError
 from clubs.phone_codes import UnknownCode
@@ -43,12 +44,19 @@ def test_lists_follow_visibility_and_direction() -> None:
     assert list(selectors.free_deal_creator_clubs(organiser)) == [private.club]
 
 
-def test_published_is_public_only() -> None:
+def test_the_ranking_api_follows_the_kernel_access_rule() -> None:
+    """A private tournament's ranking: its directors only (404 for anybody else)."""
     public = FreeDealTournamentFactory(public=True)
     private = FreeDealTournamentFactory(public=False)
-    assert selectors.free_deal_published(public.pk) == public
-    assert selectors.free_deal_published(private.pk) is None
-    assert selectors.free_deal_published(0) is None
+    organiser = OrganiserFactory(clubs=[private.club])
+    anonymous = Client()
+    assert anonymous.get(f"/api/v1/free-deal/{public.pk}/ranking/").status_code == 200
+    assert anonymous.get(f"/api/v1/free-deal/{private.pk}/ranking/").status_code == 404
+    assert anonymous.get("/api/v1/free-deal/0/ranking/").status_code == 404
+    director = Client()
+    director.force_login(organiser)
+    answer = director.get(f"/api/v1/free-deal/{private.pk}/ranking/")
+    assert answer.status_code == 200 and answer.json()["provisional"] is True
 
 
 def test_entries_names_and_registrable_players() -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.http import Http404
+from django.test import Client
 
 from clubs.errors import DomainError
 from teammatch import selectors, services
-from tests.factories import CupFactory, CupMatchFactory, CupTeamFactory
+from tests.factories import CupFactory, CupMatchFactory, CupTeamFactory, OrganiserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -35,11 +36,16 @@ def test_a_waiting_match_has_an_empty_sheet_and_takes_no_lineup():
     assert refused.value.code == "match_not_playing"
 
 
-def test_only_a_public_cup_is_found_for_the_api():
+def test_the_bracket_api_follows_the_kernel_access_rule():
+    """A private cup's bracket: its directors only (404 for anybody else)."""
     private, public = CupFactory(), CupFactory(public=True)
-    assert selectors.public_cup_or_404(public.pk) == public
-    with pytest.raises(Http404):
-        selectors.public_cup_or_404(private.pk)
+    organiser = OrganiserFactory(clubs=[private.club])
+    anonymous = Client()
+    assert anonymous.get(f"/api/v1/cups/{public.pk}/bracket/").status_code == 200
+    assert anonymous.get(f"/api/v1/cups/{private.pk}/bracket/").status_code == 404
+    director = Client()
+    director.force_login(organiser)
+    assert director.get(f"/api/v1/cups/{private.pk}/bracket/").status_code == 200
 
 
 def test_player_labels_tell_namesakes_apart():

@@ -178,6 +178,7 @@ def round_trip(kind: str, competition: Any) -> tuple[dict[str, Any], kinds.Resto
     return first, restored
 
 
+@pytest.mark.django_db(transaction=True)  # flush: real commits, no pending checks
 def test_a_cup_round_trips_into_an_empty_database() -> None:
     cup = built_cup()
     first, restored = round_trip("cup", cup)
@@ -197,6 +198,7 @@ def test_a_cup_round_trips_into_an_empty_database() -> None:
     assert restored.counts["players_created"] == 16
 
 
+@pytest.mark.django_db(transaction=True)  # flush: real commits, no pending checks
 def test_a_free_deal_tournament_round_trips_into_an_empty_database() -> None:
     tournament = built_free_deal()
     first, restored = round_trip("free-deal", tournament)
@@ -208,6 +210,7 @@ def test_a_free_deal_tournament_round_trips_into_an_empty_database() -> None:
     assert ruleset_of(new).to_dict() == first["tournament"]["ruleset"]
 
 
+@pytest.mark.django_db(transaction=True)  # flush: real commits, no pending checks
 def test_a_series_round_trips_with_its_events_into_an_empty_database() -> None:
     season = built_series()
     first, restored = round_trip("series", season)
@@ -221,6 +224,7 @@ def test_a_series_round_trips_with_its_events_into_an_empty_database() -> None:
     assert restored.counts["players_created"] == 12
 
 
+@pytest.mark.django_db(transaction=True)  # flush: real commits, no pending checks
 def test_an_event_restores_through_the_generic_entry_point() -> None:
     event = finished_event([], 4, "Seul")
     first, restored = round_trip("event", event)

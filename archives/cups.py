@@ -65,9 +65,13 @@ from teammatch.models import (
     RoomResult,
     RoomResultChange,
 )
-from teammatch.selectors import match_sheets, pure_match, rules_deal_of, tie_break_of
+from teammatch.selectors import (
+    match_sheets,
+    pure_match,
+    room_result_fields,
+    tie_break_of,
+)
 from tournaments.models import Seat
-from tournaments.services import outcome_score
 
 SCHEMA = "duplitarot-cup-archive"
 VERSION = 1
@@ -338,32 +342,12 @@ def _check_result(raw: Any, path: str, match: _Match) -> dict[str, Any]:
                      dealer_seat=deal["dealer_seat"], taker_seat=deal["taker_seat"],
                      cards=deal["cards"])  # fmt: skip
     try:
-        scored = outcome_score(deal=rules_deal_of(stub), outcome=result["outcome"])
+        fields = room_result_fields(stub, result["outcome"])
     except DomainError as error:
         raise refuse(error.describe(), f"{path}.outcome") from None
-    fields = scored.fields
-    expected = {
-        "contract": fields["contract"],
-        "oudlers": fields["oudlers"],
-        "points_half": fields["points_half"],
-        "won": fields["won"],
-        "value": fields["value"],
-        "taker_mark": scored.marks[scored.taker_seat],
-    }
+    outcome = fields.pop("outcome")
+    expected = fields
     stored = {key: result[key] for key in expected}
-    points = fields["points_half"]
-    outcome = {
-        "taker_seat": fields["taker_seat"],
-        "contract": fields["contract"],
-        "oudlers": fields["oudlers"],
-        "points": points // 2 if points % 2 == 0 else points / 2,
-        "petit_au_bout": fields["petit_au_bout"] or None,
-        "poignees": list(fields["poignees"]),
-        "chelem": {
-            "announced": fields["chelem_announced"],
-            "made_by": fields["chelem_made_by"] or None,
-        },
-    }
     if stored != expected or result["outcome"] != outcome:
         raise refuse(_("the value or the marks are not those of the outcome"), path)
     return result

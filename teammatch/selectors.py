@@ -54,6 +54,7 @@ from teammatch.models import (
 from teammatch.presentation import decided_text, round_name
 from teammatch.publication import publication_of, room_may_read
 from tournaments.models import Deal
+from tournaments.services import outcome_score
 
 ROOMS = (RoomName.OPEN.value, RoomName.CLOSED.value)
 
@@ -594,3 +595,36 @@ def room_page(room: MatchRoom) -> RoomPage:
     return RoomPage(
         room=room, match=match, lineup=current_lineup(match), deals=deals, results=results
     )
+
+
+def stored_outcome(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The outcome as a room result stores it (JSON), from the scored fields."""
+    points_half = fields["points_half"]
+    return {
+        "taker_seat": fields["taker_seat"],
+        "contract": fields["contract"],
+        "oudlers": fields["oudlers"],
+        "points": points_half // 2 if points_half % 2 == 0 else points_half / 2,
+        "petit_au_bout": fields["petit_au_bout"] or None,
+        "poignees": list(fields["poignees"]),
+        "chelem": {
+            "announced": fields["chelem_announced"],
+            "made_by": fields["chelem_made_by"] or None,
+        },
+    }
+
+
+def room_result_fields(deal: MatchDeal, outcome: Mapping[str, Any]) -> dict[str, Any]:
+    """The row values of ``outcome`` for ``deal``, validated and scored (nothing written): what
+    the services store and what an archive's result must equal."""
+    scored = outcome_score(deal=rules_deal_of(deal), outcome=outcome)
+    fields = scored.fields
+    return {
+        "outcome": stored_outcome(fields),
+        "contract": fields["contract"],
+        "oudlers": fields["oudlers"],
+        "points_half": fields["points_half"],
+        "won": fields["won"],
+        "value": fields["value"],
+        "taker_mark": scored.marks[scored.taker_seat],
+    }

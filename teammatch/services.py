@@ -76,7 +76,6 @@ from teammatch.models import (
     RoomResultChange,
 )
 from teammatch.presentation import room_label
-from tournaments.services import outcome_score
 from tournaments.services.deals import random_seed
 
 ROOMS = selectors.ROOMS
@@ -400,37 +399,6 @@ class _Actor:
         return None
 
 
-def _stored_outcome(fields: Mapping[str, Any]) -> dict[str, Any]:
-    points_half = fields["points_half"]
-    return {
-        "taker_seat": fields["taker_seat"],
-        "contract": fields["contract"],
-        "oudlers": fields["oudlers"],
-        "points": points_half // 2 if points_half % 2 == 0 else points_half / 2,
-        "petit_au_bout": fields["petit_au_bout"] or None,
-        "poignees": list(fields["poignees"]),
-        "chelem": {
-            "announced": fields["chelem_announced"],
-            "made_by": fields["chelem_made_by"] or None,
-        },
-    }
-
-
-def _scored(deal: MatchDeal, outcome: Mapping[str, Any]) -> dict[str, Any]:
-    """The row values of ``outcome`` for ``deal``, validated and scored (no write)."""
-    scored = outcome_score(deal=selectors.rules_deal_of(deal), outcome=outcome)
-    fields = scored.fields
-    return {
-        "outcome": _stored_outcome(fields),
-        "contract": fields["contract"],
-        "oudlers": fields["oudlers"],
-        "points_half": fields["points_half"],
-        "won": fields["won"],
-        "value": fields["value"],
-        "taker_mark": scored.marks[scored.taker_seat],
-    }
-
-
 def _comparable(state: Mapping[str, Any]) -> dict[str, Any]:
     """A result state with its poignées in a fixed order (their order says nothing)."""
     poignees = sorted((p.get("side"), p.get("size")) for p in state.get("poignees") or [])
@@ -545,7 +513,7 @@ def room_result_enter(
         stored = selectors.room_result(deal, room.room)
         if stored is not None:
             try:
-                values: Mapping[str, Any] | None = _scored(deal, outcome)
+                values: Mapping[str, Any] | None = selectors.room_result_fields(deal, outcome)
             except DomainError:  # an invalid entry is no resend: the stored result stands
                 values = None
             if values is not None and _same(stored, values):
@@ -553,7 +521,7 @@ def room_result_enter(
             _require_room_quarter(match, deal)
             raise RoomResultConflict(stored)
         _require_room_quarter(match, deal)
-        values = _scored(deal, outcome)
+        values = selectors.room_result_fields(deal, outcome)
         actor = _Actor(label=label or room_label(room))
         return _create(match, deal, room.room, values, actor, director=False, reason="")
 
@@ -573,7 +541,7 @@ def room_result_correct(
         _require_playing(match)
         deal = _deal_of(match, deal_number)
         _require_room_quarter(match, deal)
-        values = _scored(deal, outcome)
+        values = selectors.room_result_fields(deal, outcome)
         actor = _Actor(label=label or room_label(room))
         stored = selectors.room_result(deal, room.room)
         if stored is None:
@@ -620,7 +588,7 @@ def room_result_director_set(
                 _("Quarter %(quarter)s has not started yet.") % {"quarter": deal.quarter},
                 field="deal",
             )
-        values = _scored(deal, outcome)
+        values = selectors.room_result_fields(deal, outcome)
         by = _Actor(user=actor)
         stored = selectors.room_result(deal, room)
         if stored is None:

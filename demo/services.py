@@ -51,7 +51,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -218,6 +218,41 @@ class DemoSummary:
 
 
 # ------------------------------------------------------------------------------ reset
+
+
+def demo_club_names() -> frozenset[str]:
+    """The clubs the demo builds: its club, its league and the simultaneous's section clubs."""
+    return frozenset({DEMO_CLUB_NAME, DEMO_LEAGUE_NAME, *(plan.club for plan in SECTION_PLANS)})
+
+
+def foreign_data() -> str | None:
+    """What in the database is not the demo's (a club, a player, an account, another
+    application's tables), None when the database is empty or holds the demo only: the demo
+    refuses to run on real data. Reads as few columns as it can, before any migration, so that
+    a database of an older schema is judged too (and refused when it cannot be read)."""
+    tables = set(connection.introspection.table_names())
+    if not tables:
+        return None
+    if "django_migrations" not in tables:
+        return "tables of another application"
+    try:
+        names = demo_club_names()
+        if Club._meta.db_table in tables:
+            club = Club.objects.exclude(name__in=names).order_by("pk").values_list("name")
+            if club.exists():
+                return f"the club {club[0][0]!r}"
+        if Player._meta.db_table in tables and (
+            Player.objects.filter(Q(club__isnull=True) | ~Q(club__name__in=names)).exists()
+        ):
+            return "players of no demo club"
+        user_model = get_user_model()
+        if user_model._meta.db_table in tables:
+            users = user_model.objects.exclude(username=DEMO_USERNAME).order_by("pk")
+            if users.exists():
+                return f"the account {users.values_list('username', flat=True)[0]!r}"
+    except DatabaseError as exc:
+        return f"data the demo cannot read ({type(exc).__name__})"
+    return None
 
 
 def demo_reset() -> None:

@@ -20,6 +20,8 @@ from tournaments.models import Event
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 ON_POSTGRESQL = DATABASE_URL.startswith(("postgres://", "postgresql://"))
+# Its measurements run one at a time with the tests that start services (pytest-xdist groups).
+pytestmark = pytest.mark.xdist_group("services")
 
 
 @pytest.mark.django_db

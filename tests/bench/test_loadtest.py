@@ -17,6 +17,7 @@ import os
 import random
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -169,15 +170,19 @@ def _sibling(url: str, path: str) -> str:
 
 
 @pytest.mark.integration
+@pytest.mark.xdist_group("services")  # one at a time with the others that start services
 @pytest.mark.skipif(
     not DATABASE_URL.startswith(("postgres://", "postgresql://")) or not REDIS_URL,
     reason="needs DATABASE_URL (PostgreSQL) and REDIS_URL: the real services",
 )
 def test_tiny_run_reports_every_figure_and_stores_what_it_acknowledges() -> None:
     redis_db = int(urlsplit(REDIS_URL).path.strip("/") or 0)
-    own_db = 11 if redis_db != 11 else 12
+    # Redis database and PostgreSQL database of this run's own (both are wiped): next to the
+    # run's, never another run's on the same machine (a CI on db 7 takes 11).
+    own_db = (redis_db + 4) % 16 or 5
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
-    database_url = _sibling(DATABASE_URL, "/duplitarot_load_test")
+    load_database = f"duplitarot_load_test_{uuid.uuid4().hex[:8]}"
+    database_url = _sibling(DATABASE_URL, f"/{load_database}")
     try:
         completed = subprocess.run(
             [sys.executable, "manage.py", "loadtest", "--tables", "3", "--think-ms", "0,50",
@@ -188,7 +193,7 @@ def test_tiny_run_reports_every_figure_and_stores_what_it_acknowledges() -> None
         )  # fmt: skip
     finally:
         with psycopg.connect(make_conninfo(database_url, dbname="postgres"), autocommit=True) as db:
-            db.execute("DROP DATABASE IF EXISTS duplitarot_load_test WITH (FORCE)")
+            db.execute(f"DROP DATABASE IF EXISTS {load_database} WITH (FORCE)")
     assert completed.returncode == 0, completed.stderr[-3000:]
     report = json.loads(completed.stdout)
     assert report["schema"] == "duplitarot-loadtest/1"

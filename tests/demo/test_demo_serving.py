@@ -1,17 +1,12 @@
-"""How the demo serves (issue 11 #7, #8): its output reaches a pipe at once, a busy port is one
-line and exit code 2 after the new credentials, ``--lan`` serves the room's network and puts the
-machine's LAN address in the QR codes. Only loopback sockets are opened here: the LAN address
+"""How the demo serves (issue 11 #7, #8): ``--lan`` serves the room's network and puts the
+machine's LAN address in the QR codes (a busy port, before anything is built: issue 22,
+``test_demo_database.py``). Only loopback sockets are opened here: the LAN address
 is a documentation address (RFC 5737) handed to the command, never bound."""
 
 from __future__ import annotations
 
-import os
-import re
 import socket
-import subprocess
-import sys
 from io import StringIO
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,47 +22,8 @@ from demo.services import DEMO_CLUB_NAME, DEMO_USERNAME
 from tournaments.models import Event, Table
 
 User = get_user_model()
-ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "demo-pass-2026"
 ROOM_ADDRESS = "192.0.2.10"  # TEST-NET-1: a LAN address that is never bound nor reached
-
-
-def test_a_busy_port_is_one_line_and_exit_2_after_the_credentials_on_a_pipe(
-    tmp_path: Path,
-) -> None:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "CELERY_", "REDIS_", "DATABASE_", "PYTHONUNBUFFERED"))
-    }
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings_test",
-        DJANGO_ENV_FILE=os.devnull,
-        DJANGO_DEBUG="1",
-        DATABASE_URL=f"sqlite:///{tmp_path / 'demo.sqlite3'}",
-        TMPDIR=str(tmp_path),
-    )
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as busy:
-        busy.bind(("127.0.0.1", 0))
-        busy.listen()
-        port = busy.getsockname()[1]
-        done = subprocess.run(
-            [sys.executable, "manage.py", "demo", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,  # stdout is a pipe: block-buffered unless flushed
-            text=True,
-            timeout=900,
-            check=False,
-        )
-    assert done.returncode == 2, done.stderr
-    account = re.search(rf"Organiser account:  {DEMO_USERNAME} / (\S+)", done.stdout)
-    assert account is not None, done.stdout[-2000:]
-    assert len(account[1]) >= 8
-    assert f"http://127.0.0.1:{port}/login/" in done.stdout
-    errors = done.stderr.strip().splitlines()
-    assert len(errors) == 1, done.stderr
-    assert errors[0].startswith(f"CommandError: demo: cannot serve on 127.0.0.1:{port}: already")
 
 
 def test_bind_problem_names_a_busy_port() -> None:

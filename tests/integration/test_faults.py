@@ -80,6 +80,9 @@ needs_postgresql_and_redis = pytest.mark.skipif(
     reason="needs DATABASE_URL (PostgreSQL, shared with the processes started) and "
     "redis-server (a private one is started)",
 )
+# Parallel runs (pytest-xdist, --dist loadgroup): the tests that start servers and workers of their
+# own run one after the other on one worker, not two at once on a small machine.
+pytestmark = pytest.mark.xdist_group("services")
 
 
 def observed(name: str, figures: dict[str, Any]) -> None:

@@ -55,6 +55,7 @@ WAIT_SECONDS = 180
 
 pytestmark = [
     pytest.mark.integration,
+    pytest.mark.xdist_group("services"),  # one at a time with the others that start services
     pytest.mark.skipif(
         not DATABASE_URL.startswith(("postgres://", "postgresql://")) or not REDIS_URL,
         reason="needs DATABASE_URL (PostgreSQL) and REDIS_URL: the real services",

@@ -1,17 +1,21 @@
 """``python manage.py demo``: a ready-to-click demonstration of duplitarot on this machine.
 
-Migrates the database, (re)builds the demo club with its organiser, three simulated events and
+Works on the demo's own database (:mod:`demo.database`: ``demo.sqlite3`` beside the default
+``db.sqlite3`` unless ``DUPLITAROT_DEMO_DATABASE_URL`` or an explicit ``DATABASE_URL`` names
+another), never on a club's: a database holding anything but the demo (another club, player or
+account) is refused, exit code 2, nothing changed. Checks first that it can serve on its port (a
+port another server holds is one line on stderr and exit code 2, nothing built nor written), then
+migrates that database, (re)builds the demo club with its organiser, three simulated events and
 its league's simultaneous of three sections (see :mod:`demo.services`), prints what to open,
 then serves the site on 127.0.0.1 (``--port``, default 8000) until Ctrl-C. ``--no-serve`` stops
 after the setup. ``--lan`` serves on every address of the machine (0.0.0.0) for phones on the
 room's Wi-Fi: it prints the machine's LAN address (:func:`demo.lan.lan_address`, or
 ``--public-url``) as the address to open, and the table cards' QR codes point there
 (``settings.DUPLITAROT_PUBLIC_URL``). The output is flushed as it goes (a pipe or a log file
-sees the credentials at once), and a port another server holds is one line on stderr and exit
-code 2, after the credentials of the rebuilt demo are printed.
+sees the credentials at once).
 
-Running it again rebuilds the demo data from scratch; nothing outside the demo
-clubs is touched. The CSV file one section imported is written to the temporary directory
+Running it again rebuilds the demo data from scratch in the demo's database; nothing else is
+touched. The CSV file one section imported is written to the temporary directory
 (:data:`CSV_DIR`), for the organiser to import it again on the section's import page.
 """
 
@@ -26,9 +30,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError, CommandParser
+from django.db import connections
 from django.utils.text import slugify
 
 from clubs.errors import DomainError
+from demo.database import DEMO_DATABASE_ENV, DEMO_DATABASE_FILE
 from demo.lan import bind_problem, lan_address
 from demo.plays import DemoError
 from demo.selectors import finished_deal, ranking_leader, table_in_play
@@ -41,6 +47,7 @@ from demo.services import (
     DemoSimultaneous,
     DemoSummary,
     build_demo,
+    foreign_data,
 )
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.models import Entrant, Event
@@ -57,6 +64,11 @@ def _port(value: str) -> int:
     if not 1 <= port <= 65535:
         raise CommandError(f"--port: {port} is outside 1..65535", returncode=2)
     return port
+
+
+def _database_name() -> str:
+    """The demo's database as the organiser knows it: its file, or its name."""
+    return str(connections["default"].settings_dict["NAME"])
 
 
 def _public_url(value: str) -> str:
@@ -103,7 +115,24 @@ class Command(OneLineErrorCommand):
         if password and len(password) < 8:
             raise CommandError("--password: use at least 8 characters", returncode=2)
         host, base = self._address(port, lan=options["lan"], public_url=options["public_url"])
-        self._say("Migrating the database…")
+        if not options["no_serve"]:
+            # Before anything is built: a taken port leaves every database as it was.
+            problem = bind_problem(host, port)
+            if problem is not None:
+                raise CommandError(
+                    f"demo: cannot serve on {host}:{port}: {problem} (another server, an older "
+                    "demo?); nothing was changed: stop that server or choose another --port",
+                    returncode=2,
+                )
+        foreign = foreign_data()
+        if foreign is not None:
+            raise CommandError(
+                f"demo: the database {_database_name()} holds {foreign}, not only the demo; "
+                f"nothing was changed: the demo runs on a database of its own ({DEMO_DATABASE_FILE}"
+                f" by default, or {DEMO_DATABASE_ENV})",
+                returncode=2,
+            )
+        self._say("Migrating the demo's database…")
         call_command("migrate", interactive=False, verbosity=0)
         self._say("Building the demo club and playing its deals (about ten seconds)…")
         try:
@@ -124,13 +153,6 @@ class Command(OneLineErrorCommand):
         self.stdout.flush()
         if options["no_serve"]:
             return
-        problem = bind_problem(host, port)
-        if problem is not None:
-            raise CommandError(
-                f"demo: cannot serve on {host}:{port}: {problem} (another server, an older demo?); "
-                "the demo above is ready: stop that server or choose another --port",
-                returncode=2,
-            )
         self._say(self.style.SUCCESS(f"Serving on {base}/ — press Ctrl-C to stop."))
         call_command("runserver", f"{host}:{port}", use_reloader=False,
                      insecure_serving=True)  # fmt: skip

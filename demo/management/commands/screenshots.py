@@ -1,11 +1,13 @@
 """``python manage.py screenshots``: full-page PNGs of the main pages, for a reviewer to look at.
 
 Builds the demo (:func:`demo.services.build_demo`) in a fresh temporary SQLite database, or with
-``--database configured`` reuses the demo already in the configured database (building it only
-when it is missing), serves the site in-process on a free loopback port and has Debian's Chromium
-(``/usr/bin/chromium``, through Playwright) save a full-page screenshot of the main public and
-organiser pages (logged in as the demo organiser) at each width, in one language. Prints the files
-written. Every wait is bounded; bad arguments end with exit code 2 and one line.
+``--database configured`` reuses the demo already in the demo's own database (``demo.sqlite3``
+unless configured otherwise: :mod:`demo.database`; building it only when it is missing, and
+refusing a database that holds anything but the demo), serves the site in-process on a free
+loopback port and has Debian's Chromium (``/usr/bin/chromium``, through Playwright) save a
+full-page screenshot of the main public and organiser pages (logged in as the demo organiser) at
+each width, in one language. Prints the files written. Every wait is bounded; bad arguments end
+with exit code 2 and one line.
 
 The pages are listed once, here (:data:`ROUTES`, :func:`site_pages`), for every named URL of the
 ``public``, ``organiser``, ``series``, ``teammatch`` and ``freedeal`` namespaces: the
@@ -452,8 +454,9 @@ class Command(OneLineErrorCommand):
         parser.add_argument("--lang", default="fr", help="language of the pages (default fr)")
         parser.add_argument("--database", choices=("temporary", "configured"),
                             default="temporary",
-                            help="build the demo in a temporary SQLite database (default), or "
-                                 "reuse (or build) it in the configured one")  # fmt: skip
+                            help="build the demo in a temporary SQLite database (default), "
+                                 "or reuse (or build) it in the demo's own "
+                                 "(demo.sqlite3)")  # fmt: skip
         parser.add_argument("--all", action="store_true",
                             help="every page, not only the main ones")  # fmt: skip
 
@@ -512,8 +515,17 @@ class Command(OneLineErrorCommand):
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
 
-        from demo.services import build_demo
+        from demo.database import DEMO_DATABASE_ENV, DEMO_DATABASE_FILE
+        from demo.services import build_demo, foreign_data
 
+        foreign = foreign_data()
+        if foreign is not None:
+            raise CommandError(
+                f"screenshots: the database holds {foreign}, not only the demo; nothing was "
+                f"changed: the demo runs on a database of its own ({DEMO_DATABASE_FILE} by "
+                f"default, or {DEMO_DATABASE_ENV})",
+                returncode=2,
+            )
         call_command("migrate", interactive=False, verbosity=0)
         if not demo_present():
             self.stderr.write("Building the demo (about a minute)…")

@@ -6,7 +6,8 @@ rosters, and every match of the bracket with its deals and cards, rooms, line-up
 quarter, room results and their whole history; then the figures the server showed (every
 match's sheet: net and points de match per deal, quarter and match).
 
-:func:`restore_cup` checks the whole document first (values, references, every room result's
+A restore (:func:`archives.kinds.restore_document`) checks
+the whole document first (values, references, every room result's
 value and mark recomputed by the rules), then in one transaction creates the cup in the club
 given, and verifies: the match sheets recomputed from the restored results equal the archived
 ones, and replaying the finished matches on a fresh bracket gives the stored bracket (teams,
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,7 +27,6 @@ from django.utils.translation import gettext as _
 
 from archives.format import (
     BIG,
-    MAX_BYTES,
     POSITIVE,
     SMALL,
     TEXT,
@@ -44,7 +44,6 @@ from archives.format import (
     check_envelope,
     filename,
     iso,
-    parse_archive,
     refuse,
 )
 from archives.players import PlayerMatcher, check_players, player_ref
@@ -680,17 +679,4 @@ def restore_checked_cup(
     return report
 
 
-def restore_cup(
-    file: IO[bytes] | bytes | str,
-    *,
-    club: Club,
-    keep_codes: bool = False,
-    max_bytes: int = MAX_BYTES,
-) -> CupRestoreReport:
-    """Restore a cup archive into ``club``; :class:`ArchiveError` with nothing written."""
-    checked = check_cup(parse_archive(file, max_bytes=max_bytes))
-    with transaction.atomic():
-        return restore_checked_cup(checked, club=club, keep_codes=keep_codes)
-
-
-__all__ = ["SCHEMA", "VERSION", "ArchiveError", "archive_cup", "check_cup", "restore_cup"]
+__all__ = ["SCHEMA", "VERSION", "ArchiveError", "archive_cup", "check_cup"]

@@ -6,7 +6,8 @@ seating seed and seating, tie-break, parties closed, status), its players by num
 natural reference), its tables (number, size, code), every result with its whole history,
 and the ranking the server showed.
 
-:func:`restore_free_deal` checks everything first (the seating against the players and the
+A restore (:func:`archives.kinds.restore_document`) checks
+everything first (the seating against the players and the
 tables, every result re-scored by the rules for the players of its table, every history line
 naming a result), then in one transaction creates the tournament in the club given and
 verifies that the ranking recomputed from the restored results equals the archived one.
@@ -16,14 +17,13 @@ Table codes are renewed unless asked to keep them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from archives.format import (
-    MAX_BYTES,
     POSITIVE,
     SMALL,
     TEXT,
@@ -40,7 +40,6 @@ from archives.format import (
     check_envelope,
     filename,
     iso,
-    parse_archive,
     refuse,
 )
 from archives.players import PlayerMatcher, check_player, player_ref
@@ -422,16 +421,3 @@ def restore_checked_free_deal(
         report.differences = ["ranking"]
     report.verified = not report.differences
     return report
-
-
-def restore_free_deal(
-    file: IO[bytes] | bytes | str,
-    *,
-    club: Club,
-    keep_codes: bool = False,
-    max_bytes: int = MAX_BYTES,
-) -> FreeDealRestoreReport:
-    """Restore a free-deal archive into ``club``; ArchiveError with nothing written."""
-    checked = check_free_deal(parse_archive(file, max_bytes=max_bytes))
-    with transaction.atomic():
-        return restore_checked_free_deal(checked, club=club, keep_codes=keep_codes)

@@ -7,7 +7,8 @@ embedded event archive** (``archives.events``: the same document ``archive_event
 section of a simultaneous is its simultaneous's archive with the section's name), and the
 series ranking the server showed.
 
-:func:`restore_series` checks the series and every embedded event archive first, then in one
+A restore (:func:`archives.kinds.restore_document`) checks
+the series and every embedded event archive first, then in one
 transaction restores every event (``archives.events.restore_checked``, each verified like a
 restored event) into the club given, creates the series over them, and verifies that the
 series ranking recomputed from the restored events equals the archived one. Players are
@@ -17,15 +18,13 @@ shared across the events: by licence, else by names (``archives.players``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from archives import events as event_archive
 from archives.format import (
-    MAX_BYTES,
     as_bool,
     as_int,
     as_list,
@@ -35,7 +34,6 @@ from archives.format import (
     check_envelope,
     filename,
     iso,
-    parse_archive,
     refuse,
 )
 from archives.players import PlayerMatcher
@@ -222,16 +220,3 @@ def restore_checked_series(
         report.differences.append("ranking")
     report.verified = not report.differences
     return report
-
-
-def restore_series(
-    file: IO[bytes] | bytes | str,
-    *,
-    club: Club,
-    keep_codes: bool = False,
-    max_bytes: int = MAX_BYTES,
-) -> SeriesRestoreReport:
-    """Restore a series archive into ``club``; ArchiveError with nothing written."""
-    checked = check_series(parse_archive(file, max_bytes=max_bytes))
-    with transaction.atomic():
-        return restore_checked_series(checked, club=club, keep_codes=keep_codes)

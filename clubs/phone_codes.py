@@ -30,12 +30,15 @@ from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
+
+from clubs.api import ErrorSerializer
 
 logger = logging.getLogger(__name__)
 
@@ -215,3 +218,28 @@ class PhoneCodeAPIView(APIView):
             raise UnknownPhoneCode(self.unknown_code_error, self.unknown_code_message()) from None
         except CodeThrottled as throttled:
             raise TooManyUnknownCodes(throttled) from None
+
+
+def phone_code_responses(unknown_code: str, thing: str) -> dict[int, OpenApiResponse]:
+    """The OpenAPI answers of an API route reached by a code: 404 ``unknown_code`` (named for
+    the kind of phone: ``unknown_table_code``...) and 429 ``throttled``."""
+    return {
+        404: OpenApiResponse(ErrorSerializer, description=f"`{unknown_code}`: no such {thing}."),
+        429: OpenApiResponse(
+            ErrorSerializer,
+            description=(
+                f"`throttled`: too many unknown {thing} codes from this address; wait "
+                "`Retry-After` seconds (a valid code is never throttled)."
+            ),
+        ),
+    }
+
+
+#: The ``Retry-After`` header of a throttled phone-code answer (OpenAPI).
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    description="Seconds to wait before trying an unknown code again.",
+    response=[429],
+)

@@ -36,7 +36,7 @@ from rest_framework.views import APIView
 from clubs.access import user_directs, visible_or_404
 from clubs.api import ErrorSerializer
 from clubs.errors import DomainError
-from clubs.phone_codes import PhoneCodeAPIView
+from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
 from rules.errors import field_label
 from teammatch import selectors, services
 from teammatch.errors import NotOwnEntry, QuarterNotOpen, RoomResultConflict, RoomResultReplay
@@ -285,26 +285,8 @@ def _conflict_response(conflict: RoomResultConflict) -> Response:
     return Response(body, status=status.HTTP_409_CONFLICT)
 
 
-ROOM_CODE_RESPONSES = {
-    404: OpenApiResponse(ErrorSerializer, description="`unknown_room_code`: no such room."),
-    429: OpenApiResponse(
-        ErrorSerializer,
-        description=(
-            "`throttled`: too many unknown room codes from this address; wait `Retry-After` "
-            "seconds (a valid code is never throttled)."
-        ),
-    ),
-}
-
-ROOM_CODE_HEADERS = [
-    OpenApiParameter(
-        "Retry-After",
-        int,
-        OpenApiParameter.HEADER,
-        description="Seconds to wait before trying an unknown room code again.",
-        response=[429],
-    ),
-]
+ROOM_CODE_RESPONSES = phone_code_responses("unknown_room_code", "room")
+ROOM_CODE_HEADERS = [RETRY_AFTER]
 
 REPLAY_HEADER = OpenApiParameter(
     REPLAYED,

@@ -47,7 +47,7 @@ from rest_framework.views import APIView
 from clubs.access import user_directs, visible_or_404, visible_to
 from clubs.api import ErrorSerializer
 from clubs.errors import DomainError
-from clubs.phone_codes import PhoneCodeAPIView
+from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
 from rules.errors import field_label
 from tournaments import selectors, services
 from tournaments.api.serializers import (
@@ -379,26 +379,8 @@ class EventResultsView(EventScopedListView):
         )
 
 
-TABLE_CODE_RESPONSES = {
-    404: OpenApiResponse(ErrorSerializer, description="`unknown_table_code`: no such table."),
-    429: OpenApiResponse(
-        ErrorSerializer,
-        description=(
-            "`throttled`: too many unknown table codes from this address; wait `Retry-After` "
-            "seconds (a valid code is never throttled)."
-        ),
-    ),
-}
-
-TABLE_CODE_HEADERS = [
-    OpenApiParameter(
-        "Retry-After",
-        int,
-        OpenApiParameter.HEADER,
-        description="Seconds to wait before trying an unknown table code again.",
-        response=[429],
-    ),
-]
+TABLE_CODE_RESPONSES = phone_code_responses("unknown_table_code", "table")
+TABLE_CODE_HEADERS = [RETRY_AFTER]
 
 
 class TableView(TablePhoneAPIView):

@@ -76,3 +76,15 @@ class EntryReplay(EntryConflict):
 
     def __init__(self, stored: Any, message: str) -> None:
         super().__init__(stored, message, code="result_replay")
+
+
+class NotOwnEntry(DomainError):
+    """A phone tried to correct a result the director recorded: the director corrects it
+    (``not_own_entry``; 403 on an API)."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            "not_own_entry",
+            message or _("The director recorded this result: ask the director to correct it."),
+            field="deal",
+        )

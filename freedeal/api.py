@@ -36,7 +36,7 @@ from rest_framework.views import APIView
 
 from clubs.access import user_directs, visible_or_404
 from clubs.api import ErrorSerializer
-from clubs.errors import DomainError
+from clubs.errors import DomainError, NotOwnEntry
 from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
 from freedeal import selectors, services
 from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
@@ -266,7 +266,7 @@ def _write(
         return replay_response(replay)
     except ResultConflict as conflict:
         return conflict_response(conflict)
-    except PartyNotOpen as refused:
+    except (PartyNotOpen, NotOwnEntry) as refused:
         return error_response(refused, status_code=status.HTTP_403_FORBIDDEN)
     except DomainError as error:
         return error_response(error)

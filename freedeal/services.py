@@ -36,7 +36,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from clubs.errors import DomainError
+from clubs.errors import DomainError, NotOwnEntry
 from clubs.models import Club, Player
 from clubs.services import competition_lock, competition_require, competition_status_change
 from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
@@ -466,6 +466,8 @@ def free_deal_result_correct(
                 _("Deal %(deal)s has not been entered yet: enter it first.") % {"deal": deal},
                 field="deal",
             )
+        if stored.entered_by_id is not None:  # the director's entry: he corrects it
+            raise NotOwnEntry()
         fields = outcome_score(tournament, tournament.table_players(target, table.number), data)
         if same_outcome(stored, fields):
             raise ResultReplay(stored)

@@ -42,7 +42,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs.access import directs, user_directs, visible_or_404
-from clubs.errors import DomainError
+from clubs.errors import DomainError, NotOwnEntry
 from clubs.forms import add_error, error_field
 from clubs.phone import PhoneCard
 from clubs.phone_codes import phone_page
@@ -340,7 +340,7 @@ def _entry_refused(
     """A refused entry or correction: on its form (400) when it names a field of the form,
     else at the top of the page."""
     correct = deal if correcting else None
-    if isinstance(error, PartyNotOpen):
+    if isinstance(error, PartyNotOpen | NotOwnEntry):
         return _render_table_page(request, table, status=403, error=error.message)
     if error_field(form, error.field):
         add_error(form, error)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from clubs.errors import DomainError, EntryConflict, EntryReplay
+from clubs.errors import DomainError, EntryConflict, EntryReplay, NotOwnEntry
 
 if TYPE_CHECKING:
     from teammatch.models import RoomResult
@@ -56,5 +56,4 @@ class QuarterNotOpen(DomainError):
     ``deal_not_in_quarter``, ``no_lineup`` or ``quarter_closed``."""
 
 
-class NotOwnEntry(DomainError):
-    """A room phone tried to correct a result the director recorded."""
+__all__ = ["NotOwnEntry", "QuarterNotOpen", "RoomResultConflict", "RoomResultReplay"]

@@ -547,11 +547,7 @@ def room_result_correct(
         if stored is None:
             return _create(match, deal, room.room, values, actor, director=False, reason="")
         if stored.director:
-            raise NotOwnEntry(
-                "not_own_entry",
-                _("The director recorded this result: ask the director to correct it."),
-                field="deal",
-            )
+            raise NotOwnEntry()
         if _same(stored, values):
             raise RoomResultReplay(stored)
         return _replace(stored, values, actor, director=False, reason="")

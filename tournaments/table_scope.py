@@ -47,7 +47,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from clubs.errors import DomainError
+from clubs.errors import DomainError, NotOwnEntry
 from clubs.phone_codes import phone_code_lookup
 from tournaments import selectors, services
 from tournaments.errors import ResultConflict, ResultReplay
@@ -96,10 +96,6 @@ class RoundClosed(RoundNotOpen):
             "deal %(deal)s is played in round %(round)s: this round is closed, ask the director"
         ) % {"deal": deal.number, "round": round_number}
         self.args = (self.describe(),)
-
-
-class NotOwnEntry(DomainError):
-    """A table code tried to correct a result the director recorded."""
 
 
 def _awaits_confirmation(event: Event, result: TableResult) -> bool:
@@ -328,11 +324,7 @@ def correct(
     if scope.is_later(round_number):
         raise RoundNotOpen(deal, round_number, scope.open_round)
     if not scope.may_correct(round_number, stored):
-        raise NotOwnEntry(
-            "not_own_entry",
-            _("the director recorded this result: ask the director to correct it"),
-            field="deal",
-        )
+        raise NotOwnEntry()
     try:
         return table_result_table_correct(result=stored, outcome=outcome, actor=actor, via=via)
     except ResultConflict:

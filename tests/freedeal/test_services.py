@@ -664,3 +664,23 @@ def test_finish_needs_every_party_closed() -> None:
 def test_finish_a_draft_is_refused() -> None:
     error = refused(services.free_deal_finish, tournament=FreeDealTournamentFactory())
     assert error.code == "free_deal_not_running"
+
+
+def test_the_table_may_not_correct_the_directors_entry(entered) -> None:
+    """As at a duplicate table and in a cup room: the director's result is the director's to
+    correct (``not_own_entry``), nothing changed."""
+    tournament, result = entered
+    director = OrganiserFactory(clubs=[tournament.club])
+    seated = tournament.table_players(1, 1)
+    services.free_deal_result_director_correct(
+        tournament=tournament, table_number=1, party=1, deal=1,
+        data=GARDE | {"taker": seated[2]}, user=director, reason="wrong taker",
+    )  # fmt: skip
+    lines = FreeDealChange.objects.count()
+    error = refused(
+        services.free_deal_result_correct, table=tournament.tables.get(), deal=1,
+        data=GARDE | {"taker": seated[1]},
+    )  # fmt: skip
+    assert (error.code, error.field) == ("not_own_entry", "deal")
+    result.refresh_from_db()
+    assert result.taker == seated[2] and FreeDealChange.objects.count() == lines

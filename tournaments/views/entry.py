@@ -45,7 +45,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.access import directs, user_directs
-from clubs.errors import DomainError
+from clubs.errors import DomainError, NotOwnEntry
 from clubs.forms import add_error, error_field
 from clubs.phone import PhoneCard
 from clubs.phone_codes import phone_page
@@ -64,7 +64,7 @@ from tournaments.models import (
 from tournaments.selectors import TableRound
 from tournaments.selectors.printouts import RouteRow
 from tournaments.services.events import event_log
-from tournaments.table_scope import NotOwnEntry, RoundNotOpen, TableScope, table_for_code
+from tournaments.table_scope import RoundNotOpen, TableScope, table_for_code
 
 # ----------------------------------------------------------------------------- table side
 

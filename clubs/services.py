@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
-from clubs.models import Competition, CompetitionStatus
+from clubs.models import Club, Competition, CompetitionStatus
+from clubs.signals import milestone_reached
 
 C = TypeVar("C", bound=Competition)
 
@@ -66,4 +68,23 @@ def competition_status_change(*, competition: C, to: str) -> C:
     if any(f.name == "updated_at" for f in competition._meta.concrete_fields):
         fields.append("updated_at")
     competition.save(update_fields=fields)
+    if to == CompetitionStatus.FINISHED:
+        milestone_reached(competition, "finished")
     return competition
+
+
+@transaction.atomic
+def club_create(*, name: str, city: str = "", organiser: User) -> Club:
+    """A new club, directed by ``organiser`` (club names are unique)."""
+    name, city = name.strip(), city.strip()
+    if not name:
+        raise DomainError("club_name_required", _("Give the club's name."), field="name")
+    if Club.objects.filter(name__iexact=name).exists():
+        raise DomainError(
+            "club_name_taken",
+            _("A club named %(name)s already exists.") % {"name": name},
+            field="name",
+        )
+    club = Club.objects.create(name=name[:120], city=city[:120])
+    club.organisers.add(organiser)
+    return club

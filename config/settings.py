@@ -1,9 +1,17 @@
 """Settings, driven by the environment (django-environ).
 
-Embedded default: SQLite file, eager Celery, local-memory cache; nothing to start.
-Production: ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL`` / ``CELERY_BROKER_URL`` (Redis).
+Three ways to run:
+
+- **A club's instance** (``duplitarot serve``, ``./dev serve``): ``DUPLITAROT_DATA_DIR`` names
+  its data folder (``instance.datadir``): the secret key generated there, SQLite in WAL mode
+  there, background work on a thread of the server, debug off, plain HTTP on the room's Wi-Fi.
+- **A developer's checkout** (``./dev``, ``manage.py``): ``db.sqlite3`` beside the code, tasks
+  run eagerly in the request, debug on through ``DJANGO_DEBUG=1``.
+- **Production**: ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL`` / ``CELERY_BROKER_URL`` (Redis,
+  Celery workers).
 """
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -11,11 +19,18 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from instance import datadir
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 # The environment wins over the file; DJANGO_ENV_FILE names another file (tests use an empty one).
-environ.Env.read_env(env.str("DJANGO_ENV_FILE", default=str(BASE_DIR / ".env")), overwrite=False)
+# A club's instance reads no .env file of the code's folder: its data folder is its configuration.
+DATA_DIR = datadir.data_dir_from(os.environ)
+if DATA_DIR is None:
+    environ.Env.read_env(
+        env.str("DJANGO_ENV_FILE", default=str(BASE_DIR / ".env")), overwrite=False
+    )
 
 # Off unless asked for: ``./dev`` and the test settings set DJANGO_DEBUG=1, production never does.
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
@@ -25,6 +40,9 @@ PUBLISHED_SECRET_KEYS = frozenset(
     {"dev-only-insecure-key-change-me-in-production", "change-me-to-a-long-random-string"}
 )
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="").strip()
+if not SECRET_KEY and DATA_DIR is not None:
+    # A club's instance: generated on the first start and kept in the data folder.
+    SECRET_KEY = datadir.secret_key(DATA_DIR)
 if not DEBUG and (not SECRET_KEY or SECRET_KEY in PUBLISHED_SECRET_KEYS):
     raise ImproperlyConfigured(
         "DJANGO_SECRET_KEY is missing, empty or a published example value, and DEBUG is off: "
@@ -66,6 +84,8 @@ INSTALLED_APPS = [
     "freedeal",
     "teammatch",
     "archives",
+    # A club's own instance: first run, the serve command, backups.
+    "instance",
     "demo",
     # Dev-only: benchmarks, load test, scale builder (their management commands).
     "bench",
@@ -83,6 +103,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: turns a locked-out login into the 429 lockout page.
     "axes.middleware.AxesMiddleware",
+    # With no account yet, every page leads to the first-run page (instance.setup).
+    "instance.middleware.FirstRunMiddleware",
 ]
 
 if not DEBUG:
@@ -110,13 +132,26 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
+_DEFAULT_DATABASE = (
+    datadir.database_path(DATA_DIR) if DATA_DIR is not None else BASE_DIR / "db.sqlite3"
+)
 DATABASES = {
-    "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{_DEFAULT_DATABASE}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A tournament room has many phones writing at once: wait for the lock, don't fail.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
+    # WAL: readers never wait for the writer, nor the writer for readers; a write transaction
+    # takes the lock when it begins (IMMEDIATE), so two writers queue instead of one failing
+    # when it upgrades a read lock; NORMAL sync is safe in WAL mode (a power cut may lose the
+    # last transactions, never corrupt the file).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
     DATABASES["default"].setdefault("TEST", {})
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
@@ -140,8 +175,13 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT: Path | None = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+if DATA_DIR is not None and not DEBUG:
+    # A club's instance serves the static files straight from the installed package (WhiteNoise
+    # reads them through the finders at start): nothing to collect, nothing written beside it.
+    STATIC_ROOT = None
+    WHITENOISE_USE_FINDERS = True
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/organiser/"
@@ -168,8 +208,16 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Celery: a broker URL means real workers; none means tasks run eagerly in-process.
+# Celery: a broker URL means real workers; none means tasks run in-process: eagerly inside the
+# request in a developer's checkout and the tests, on a background thread of the server in a
+# club's instance (``config.background``: the request that saved answers at once).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
+DUPLITAROT_BACKGROUND = env.str(
+    "DUPLITAROT_BACKGROUND",
+    default="celery" if CELERY_BROKER_URL else ("thread" if DATA_DIR is not None else "eager"),
+)
+if DUPLITAROT_BACKGROUND not in {"celery", "thread", "eager"}:
+    raise ImproperlyConfigured("DUPLITAROT_BACKGROUND must be celery, thread or eager.")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"  # in-process only: every task runs eagerly
@@ -249,12 +297,14 @@ LOGGING = {
 # HTTPS. Production defaults are the safe ones (``check --deploy`` is clean with them); each is
 # switched by the environment, e.g. a club laptop serving a LAN without TLS sets
 # DJANGO_SECURE_SSL_REDIRECT=false and DJANGO_SECURE_COOKIES=false (README, "Production settings").
-SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=not DEBUG)
+# A club's instance serves plain HTTP on the room's Wi-Fi: no redirect, no secure-only cookies.
+_HTTPS = not DEBUG and DATA_DIR is None
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=_HTTPS)
 # Strict-Transport-Security is only sent on HTTPS responses: harmless on a plain-HTTP LAN.
-SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31536000 if _HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
-SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=not DEBUG)
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=_HTTPS)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 
@@ -302,3 +352,20 @@ TRUSTED_PROXY_COUNT = env.int("DJANGO_TRUSTED_PROXY_COUNT", default=0)
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured("DJANGO_TRUSTED_PROXY_COUNT must be 0 (no proxy) or more.")
 AXES_CLIENT_IP_CALLABLE = "config.lockout.client_address"
+
+# A club's instance (``instance``): the data folder's lock, held while a server serves (a restore
+# refuses to run then), and the automatic SQLite backups (``instance.backups``): at every start,
+# round close and finish, the last DUPLITAROT_BACKUP_KEEP kept, in DUPLITAROT_BACKUP_DIR (default:
+# the data folder's ``backups``; a USB stick or a second disk is a good place).
+# With no account yet, every page of a club's instance leads to the first-run page (/setup/).
+DUPLITAROT_FIRST_RUN_REDIRECT = env.bool(
+    "DUPLITAROT_FIRST_RUN_REDIRECT", default=DATA_DIR is not None
+)
+DUPLITAROT_SERVE_LOCK: Path | None = datadir.lock_path(DATA_DIR) if DATA_DIR is not None else None
+_SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+DUPLITAROT_BACKUP_DIR: Path | None = (
+    datadir.backups_path(DATA_DIR, os.environ) if DATA_DIR is not None and _SQLITE else None
+)
+DUPLITAROT_BACKUP_KEEP = env.int("DUPLITAROT_BACKUP_KEEP", default=20)
+if DUPLITAROT_BACKUP_KEEP < 1:
+    raise ImproperlyConfigured("DUPLITAROT_BACKUP_KEEP must be at least 1.")

@@ -112,6 +112,7 @@ urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("instance.urls")),
     path("", include("tournaments.urls")),
     # The public pages, and the event archive pages under their historical public: names.
     path("", include(([*public_urlpatterns, *archive_public_urlpatterns], "public"))),

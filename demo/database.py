@@ -8,7 +8,8 @@ connection exists yet), so that ``manage.py demo`` (``./dev demo``) and ``manage
 2. else ``DATABASE_URL`` when it is set in the process's environment (given on purpose for this
    run: the tests, the screenshots' temporary database; a ``DATABASE_URL`` in the ``.env`` file
    names the club's real database and is not used);
-3. else the SQLite file :data:`DEMO_DATABASE_FILE` beside the default ``db.sqlite3``.
+3. else the SQLite file :data:`DEMO_DATABASE_FILE` beside the default ``db.sqlite3``, or in
+   the data folder of an installed duplitarot (``instance.datadir``).
 
 The command also refuses a database that holds anything but the demo
 (:func:`demo.services.foreign_data`): the second guarantee, when an explicit ``DATABASE_URL``
@@ -22,8 +23,10 @@ from __future__ import annotations
 from collections.abc import MutableMapping, Sequence
 from pathlib import Path
 
+from instance import datadir
+
 #: The demo's own SQLite file, beside the default ``db.sqlite3`` (ignored by git).
-DEMO_DATABASE_FILE = "demo.sqlite3"
+DEMO_DATABASE_FILE = datadir.DEMO_DATABASE_FILE
 #: Where the demo's database is, when it is not the default file.
 DEMO_DATABASE_ENV = "DUPLITAROT_DEMO_DATABASE_URL"
 #: The commands that work on the demo's database.
@@ -33,7 +36,8 @@ DEMO_COMMANDS = frozenset({"demo", "screenshots"})
 def demo_database_url(environ: MutableMapping[str, str], base_dir: Path) -> str:
     """The demo's database URL (see the module's rules)."""
     chosen = environ.get(DEMO_DATABASE_ENV, "").strip() or environ.get("DATABASE_URL", "").strip()
-    return chosen or f"sqlite:///{base_dir / DEMO_DATABASE_FILE}"
+    folder = datadir.data_dir_from(environ) or base_dir
+    return chosen or f"sqlite:///{folder / DEMO_DATABASE_FILE}"
 
 
 def choose_demo_database(

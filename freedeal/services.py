@@ -39,6 +39,7 @@ from django.utils.translation import gettext as _
 from clubs.errors import DomainError, NotOwnEntry
 from clubs.models import Club, Player
 from clubs.services import competition_lock, competition_require, competition_status_change
+from clubs.signals import milestone_reached
 from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
 from freedeal.models import (
     MAX_DEALS_PER_PARTY,
@@ -542,6 +543,7 @@ def free_deal_party_close(*, tournament: FreeDealTournament, confirm: bool = Fal
             )
         locked.closed_parties = party
         locked.save(update_fields=["closed_parties"])
+        milestone_reached(locked, "party-closed")
     return party
 
 

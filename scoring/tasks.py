@@ -19,6 +19,7 @@ import logging
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from config import background
 from scoring.services import events_behind, standings_refresh, standings_request
 from tournaments.models import Event
 
@@ -48,7 +49,7 @@ def standings_reconcile_task() -> list[int]:
     sent: list[int] = []
     for event_id in events_behind():
         if standings_request(event_id=event_id):
-            standings_recompute_task.delay(event_id)
+            background.send(standings_recompute_task, event_id)
             sent.append(event_id)
     if sent:
         logger.info("standings reconcile: recompute sent for events %s", sent)

@@ -46,6 +46,7 @@ from django.utils.translation import gettext as _
 from clubs.errors import DomainError
 from clubs.models import Club, Player
 from clubs.services import competition_lock, competition_require, competition_status_change
+from clubs.signals import milestone_reached
 from rules import deal as rules_deal
 from rules.duplicate import DUPLICATE_SEATS
 from rules.errors import RuleError
@@ -629,6 +630,7 @@ def match_quarter_close(*, match: CupMatch, quarter: int) -> CupMatch:
             )
         current.closed = True
         current.save(update_fields=["closed"])
+        milestone_reached(match.cup, "quarter-closed")
         if match.quarter < QUARTERS:
             match.quarter += 1
             match.save(update_fields=["quarter"])

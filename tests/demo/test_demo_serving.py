@@ -16,9 +16,9 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from demo import lan
 from demo.management.commands import demo as demo_command
 from demo.services import DEMO_CLUB_NAME, DEMO_USERNAME
+from instance import network as lan
 from tournaments.models import Event, Table
 
 User = get_user_model()

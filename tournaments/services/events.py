@@ -45,6 +45,7 @@ from django.utils.translation import gettext as _
 from clubs.errors import DomainError
 from clubs.models import Club
 from clubs.services import competition_require, competition_status_change
+from clubs.signals import milestone_reached
 from rules.duplicate import DUPLICATE_RULESET
 from rules.ruleset import FFT, Ruleset
 from tournaments.models import Deal, Event, Table, TableResult
@@ -550,6 +551,7 @@ def round_close(
         event, actor, "close_round", round_number=round_number, reason=reason, missing=missing
     )
     pair_after_close(event, round_number, actor)  # live Swiss: the next round (services.swiss)
+    milestone_reached(event, "round-closed")
     return event
 
 

@@ -9,7 +9,7 @@ migrates that database, (re)builds the demo club with its organiser, three simul
 its league's simultaneous of three sections (see :mod:`demo.services`), prints what to open,
 then serves the site on 127.0.0.1 (``--port``, default 8000) until Ctrl-C. ``--no-serve`` stops
 after the setup. ``--lan`` serves on every address of the machine (0.0.0.0) for phones on the
-room's Wi-Fi: it prints the machine's LAN address (:func:`demo.lan.lan_address`, or
+room's Wi-Fi: it prints the machine's LAN address (:func:`instance.network.lan_address`, or
 ``--public-url``) as the address to open, and the table cards' QR codes point there
 (``settings.DUPLITAROT_PUBLIC_URL``). The output is flushed as it goes (a pipe or a log file
 sees the credentials at once).
@@ -35,7 +35,6 @@ from django.utils.text import slugify
 
 from clubs.errors import DomainError
 from demo.database import DEMO_DATABASE_ENV, DEMO_DATABASE_FILE
-from demo.lan import bind_problem, lan_address
 from demo.plays import DemoError
 from demo.selectors import finished_deal, ranking_leader, table_in_play
 from demo.services import (
@@ -49,6 +48,7 @@ from demo.services import (
     build_demo,
     foreign_data,
 )
+from instance.network import bind_problem, lan_address
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.models import Entrant, Event
 

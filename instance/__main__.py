@@ -1,0 +1,3 @@
+from instance.cli import main
+
+main()

@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class InstanceConfig(AppConfig):
+    """A club's own instance: the first run, the serve command, its backups."""
+
+    name = "instance"
+    verbose_name = _("Instance")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from clubs.signals import milestone
+        from instance.backups import on_milestone
+
+        milestone.connect(on_milestone, dispatch_uid="instance.backups.on_milestone")

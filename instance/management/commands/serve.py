@@ -1,0 +1,194 @@
+"""``duplitarot serve`` (``./dev serve``): duplitarot for a club's evening, for real.
+
+On the data folder that ``instance.cli`` prepared (the secret key generated there on the first
+start, SQLite in WAL mode there), in this order:
+
+1. one server per data folder (a lock held while serving: a restore refuses to run meanwhile);
+2. the port checked before anything is written;
+3. the migrations applied (an upgrade keeps the data);
+4. a backup of the database (``instance.backups``);
+5. the first run: with no account yet, a one-time setup code for the first-run page;
+6. the address the phones use (the laptop's ``.local`` name where multicast DNS answers, else
+   its address on the network), with a warning naming the competitions whose printed table
+   cards show another address than last time;
+7. background work on one runner thread (``config.background``): standings recomputed off the
+   request, and every ``--reconcile`` seconds the events whose standings are behind;
+8. waitress, a WSGI server that runs on Windows, macOS and Linux, until Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+from filelock import FileLock, Timeout
+
+from config import background
+from instance import backups, instance_state, network
+from instance.cli import DEFAULT_PORT
+from instance.selectors import competitions_with_cards
+from instance.setup import setup_code_issue
+
+
+class Command(BaseCommand):
+    help = "Serve duplitarot to the room: the organiser's laptop and the phones on its Wi-Fi."
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
+        parser.add_argument("--port", type=int, default=DEFAULT_PORT)
+        parser.add_argument(
+            "--public-url",
+            default="",
+            help="the address phones open, printed in the QR codes (found by default)",
+        )
+        parser.add_argument("--threads", type=int, default=8, help="request threads")
+        parser.add_argument(
+            "--reconcile",
+            type=float,
+            default=30.0,
+            help="seconds between checks of standings behind their results",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        data_dir = settings.DATA_DIR
+        if data_dir is None or settings.DUPLITAROT_SERVE_LOCK is None:
+            raise CommandError("serve needs a data folder (run it as `duplitarot serve`).")
+        host, port = options["host"], options["port"]
+        if not 0 < port < 65536:
+            raise CommandError(f"--port must be between 1 and 65535, not {port}.")
+        lock = FileLock(str(settings.DUPLITAROT_SERVE_LOCK))
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            raise CommandError(
+                f"duplitarot already serves from {data_dir}: stop it first (Ctrl+C in its "
+                "terminal), or give another --data-dir."
+            ) from None
+        try:
+            self._serve(data_dir, host, port, options)
+        finally:
+            lock.release()
+
+    def _serve(self, data_dir: Path, host: str, port: int, options: dict[str, Any]) -> None:
+        problem = network.bind_problem(host, port)
+        if problem:
+            raise CommandError(
+                f"port {port} on {host}: {problem} (another server?). Stop it, or pass "
+                f"--port {port + 1}."
+            )
+        applied = self._migrate()
+        backup = backups.backup_create(reason="start")
+        public_url: str = settings.DUPLITAROT_PUBLIC_URL
+        reprint = self._cards_moved(data_dir, public_url)
+        code = setup_code_issue()
+
+        write = self.stdout.write
+        write(self.style.SUCCESS("duplitarot is ready."))
+        write(f"  On this laptop:          http://localhost:{port}/")
+        if host in ("0.0.0.0", "::"):
+            write(f"  Phones on the room's Wi-Fi open {public_url}/")
+            if _is_address(urlsplit(public_url).hostname or ""):
+                write(
+                    "  (the table cards print this address: if the laptop gets another one "
+                    "next time, duplitarot names the cards to reprint)"
+                )
+        write(f"  Data folder:             {data_dir}")
+        if applied:
+            write(f"  Database updated:        {applied} migration(s) applied")
+        if backup is not None:
+            write(f"  Backup:                  {backup}")
+        if code:
+            write("")
+            write(self.style.WARNING("First run: create your club and your organiser account at"))
+            write(f"  http://localhost:{port}/setup/")
+            write(f"  with the setup code  {code}  (it works once; a new one at every start).")
+        if reprint:
+            write("")
+            write(
+                self.style.WARNING(
+                    f"The phones' address changed (was {reprint['was']}, now {public_url}): "
+                    "reprint the table cards of:"
+                )
+            )
+            for name in reprint["competitions"]:
+                write(f"  - {name}")
+        write("")
+        write("Stop with Ctrl+C.")
+        self.stdout.flush()
+
+        background.runner.start()
+        if options["reconcile"] > 0:
+            background.every(options["reconcile"], _reconcile)
+            background.runner.submit(_reconcile)
+        self._run_waitress(host, port, options["threads"])
+
+    def _migrate(self) -> int:
+        from django.db.migrations.executor import MigrationExecutor
+
+        executor = MigrationExecutor(connection)
+        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        if plan:
+            call_command("migrate", interactive=False, verbosity=0)
+        return len(plan)
+
+    def _cards_moved(self, data_dir: Path, public_url: str) -> dict[str, Any] | None:
+        state = instance_state.read(data_dir)
+        was = state.get("public_url")
+        state["public_url"] = public_url
+        instance_state.write(data_dir, state)
+        if not was or was == public_url:
+            return None
+        competitions = competitions_with_cards()
+        return {"was": was, "competitions": competitions} if competitions else None
+
+    def _run_waitress(self, host: str, port: int, threads: int) -> None:
+        from waitress import serve
+
+        from config.wsgi import application
+
+        def stop(signum: int, frame: Any) -> None:
+            raise KeyboardInterrupt
+
+        # A service manager (or a test) stops the server with SIGTERM: as Ctrl+C does.
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            serve(
+                application,
+                host=host,
+                port=port,
+                threads=max(1, threads),
+                ident="duplitarot",
+                connection_limit=500,
+                # The phones' results are small; a slow Wi-Fi still delivers them.
+                channel_timeout=60,
+                _quiet=True,
+            )
+        except KeyboardInterrupt:
+            pass
+        finally:
+            background.runner.stop(timeout=10)
+            self.stdout.write("duplitarot stopped.")
+            sys.stdout.flush()
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def _reconcile() -> None:
+    from scoring.tasks import standings_reconcile_task
+
+    standings_reconcile_task.run()

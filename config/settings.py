@@ -11,6 +11,7 @@ Three ways to run:
   Celery workers).
 """
 
+import importlib.util
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -22,6 +23,9 @@ from django.utils.translation import gettext_lazy as _
 from instance import datadir
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# The site's own templates, static files and translations (not an app's): inside this package,
+# so that an installed duplitarot (a wheel) carries them.
+SITE_DIR = Path(__file__).resolve().parent
 
 env = environ.Env()
 # The environment wins over the file; DJANGO_ENV_FILE names another file (tests use an empty one).
@@ -87,9 +91,10 @@ INSTALLED_APPS = [
     # A club's own instance: first run, the serve command, backups.
     "instance",
     "demo",
-    # Dev-only: benchmarks, load test, scale builder (their management commands).
-    "bench",
 ]
+if importlib.util.find_spec("bench") is not None:
+    # Dev-only (not in the installed package): benchmarks, load test, scale builder.
+    INSTALLED_APPS.append("bench")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -117,7 +122,7 @@ ROOT_URLCONF = "config.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SITE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -169,14 +174,14 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("French")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [SITE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Paris")
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT: Path | None = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [SITE_DIR / "static"]
 if DATA_DIR is not None and not DEBUG:
     # A club's instance serves the static files straight from the installed package (WhiteNoise
     # reads them through the finders at start): nothing to collect, nothing written beside it.

@@ -1,6 +1,6 @@
 """The French catalogue is complete and compiled: French is the default interface language.
 
-Every msgid of locale/fr/LC_MESSAGES/django.po has a French translation, none is fuzzy, and the
+Every msgid of config/locale/fr/LC_MESSAGES/django.po has a French translation, none is fuzzy, and the
 compiled .mo answers each of them (so the committed .mo is in sync with the .po).
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.utils import translation
 
-PO = Path(__file__).resolve().parent.parent / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+PO = Path(__file__).resolve().parent.parent / "config" / "locale" / "fr" / "LC_MESSAGES" / "django.po"
 
 
 def _unquote(chunks: list[str]) -> str:

@@ -90,6 +90,7 @@ class Command(BaseCommand):
         public_url: str = settings.DUPLITAROT_PUBLIC_URL
         reprint = self._cards_moved(data_dir, public_url)
         code = setup_code_issue()
+        from config.wsgi import application  # loaded (static files found) before "ready"
 
         write = self.stdout.write
         write(self.style.SUCCESS("duplitarot is ready."))
@@ -129,7 +130,7 @@ class Command(BaseCommand):
         if options["reconcile"] > 0:
             background.every(options["reconcile"], _reconcile)
             background.runner.submit(_reconcile)
-        self._run_waitress(host, port, options["threads"])
+        self._run_waitress(application, host, port, options["threads"])
 
     def _migrate(self) -> int:
         from django.db.migrations.executor import MigrationExecutor
@@ -150,10 +151,8 @@ class Command(BaseCommand):
         competitions = competitions_with_cards()
         return {"was": was, "competitions": competitions} if competitions else None
 
-    def _run_waitress(self, host: str, port: int, threads: int) -> None:
+    def _run_waitress(self, application: Any, host: str, port: int, threads: int) -> None:
         from waitress import serve
-
-        from config.wsgi import application
 
         def stop(signum: int, frame: Any) -> None:
             raise KeyboardInterrupt

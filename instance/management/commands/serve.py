@@ -61,17 +61,20 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         data_dir = settings.DATA_DIR
         if data_dir is None or settings.DUPLITAROT_SERVE_LOCK is None:
-            raise CommandError("serve needs a data folder (run it as `duplitarot serve`).")
+            raise CommandError(
+                "serve needs a data folder (run it as `duplitarot serve`).", returncode=2
+            )
         host, port = options["host"], options["port"]
         if not 0 < port < 65536:
-            raise CommandError(f"--port must be between 1 and 65535, not {port}.")
+            raise CommandError(f"--port must be between 1 and 65535, not {port}.", returncode=2)
         lock = FileLock(str(settings.DUPLITAROT_SERVE_LOCK))
         try:
             lock.acquire(timeout=0)
         except Timeout:
             raise CommandError(
                 f"duplitarot already serves from {data_dir}: stop it first (Ctrl+C in its "
-                "terminal), or give another --data-dir."
+                "terminal), or give another --data-dir.",
+                returncode=2,
             ) from None
         try:
             self._serve(data_dir, host, port, options)
@@ -83,7 +86,8 @@ class Command(BaseCommand):
         if problem:
             raise CommandError(
                 f"port {port} on {host}: {problem} (another server?). Stop it, or pass "
-                f"--port {port + 1}."
+                f"--port {port + 1}.",
+                returncode=2,
             )
         applied = self._migrate()
         backup = backups.backup_create(reason="start")

@@ -1,0 +1,129 @@
+"""``duplitarot serve`` for real, in a subprocess, on a data folder of the test: what a director
+meets on a fresh laptop, an upgrade, a second server, a restore while serving, and the demo run
+beside the real evening."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.instance.serving import run_command, serve
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("services")]
+
+
+def _rows(database: Path, sql: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        rows = db.execute(sql).fetchall()
+    db.close()
+    return rows
+
+
+def _set_up(served: object, code: str) -> None:
+    from tests.instance.serving import Served
+
+    assert isinstance(served, Served)
+    status, _headers, _page = served.get("/setup/")
+    assert status == 200
+    status, headers, _page = served.post(
+        "/setup/",
+        {
+            "setup_code": code,
+            "club_name": "Tarot Club de Lyon",
+            "city": "Lyon",
+            "username": "marie",
+            "password1": "le-petit-au-bout",
+            "password2": "le-petit-au-bout",
+        },
+    )
+    assert status == 302, _page[-2000:]
+
+
+def test_a_fresh_data_folder_serves_the_first_run_then_keeps_everything(tmp_path: Path) -> None:
+    data = tmp_path / "club"
+    served = serve(data)
+    try:
+        # The folder: the database (WAL), the generated secret key, a first backup.
+        assert (data / "duplitarot.sqlite3").exists() and (data / "secret_key").exists()
+        assert _rows(data / "duplitarot.sqlite3", "PRAGMA journal_mode") == [("wal",)]
+        assert "migration(s) applied" in served.banner
+        assert len(list((data / "backups").glob("duplitarot-*-start.sqlite3"))) == 1
+        code = served.setup_code
+        assert code is not None and f"http://localhost:{served.port}/setup/" in served.banner
+        # Debug off: a real server; every page leads to the first run; static files served.
+        status, headers, _page = served.get("/")
+        assert status == 302 and headers["Location"] == "/setup/"
+        status, headers, body = served.get("/static/js/htmx.min.js")
+        assert status == 200 and "htmx" in body
+        status, _headers, page = served.get("/no-such-page/")
+        assert status in (302, 404) and "Traceback" not in page
+        # A wrong code is refused, the right one creates the club.
+        served.get("/setup/")
+        status, _headers, _page = served.post("/setup/", {"setup_code": "AAAA-BBBB-CCCC-DDDD"})
+        assert status == 400
+        _set_up(served, code)
+        status, _headers, page = served.get("/organiser/")
+        assert status == 200 and "Tarot Club de Lyon" in page
+        # A second server on the same folder is refused in one line, exit code 2.
+        second = run_command(data, "serve", "--port", "1", "--host", "127.0.0.1")
+        assert second.returncode == 2 and "already serves" in second.stderr
+        # So is a restore while it serves; nothing changed.
+        backup = next((data / "backups").glob("duplitarot-*.sqlite3"))
+        refused = run_command(data, "restore_backup", str(backup))
+        assert refused.returncode == 2 and "stop it first" in refused.stderr
+        assert _rows(data / "duplitarot.sqlite3", "SELECT name FROM clubs_club") == [
+            ("Tarot Club de Lyon",)
+        ]
+    finally:
+        assert served.stop() == 0
+    assert "duplitarot stopped." in served.log.read_text()
+
+    # Restarted: everything is there, no setup code, another backup.
+    again = serve(data)
+    try:
+        assert again.setup_code is None and "migration(s) applied" not in again.banner
+        status, headers, _page = again.get("/")
+        assert status == 200
+        status, _headers, _page = again.get("/setup/")
+        assert status == 302
+    finally:
+        again.stop()
+    assert len(list((data / "backups").glob("duplitarot-*-start.sqlite3"))) == 2
+
+
+def test_a_busy_port_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = run_command(tmp_path / "club", "serve", "--port", str(port), "--host", "127.0.0.1")
+    assert done.returncode == 2 and "already in use" in done.stderr
+    assert not (tmp_path / "club" / "duplitarot.sqlite3").exists()
+
+
+def test_the_demo_beside_a_real_evening_leaves_it_untouched(tmp_path: Path) -> None:
+    data = tmp_path / "club"
+    served = serve(data)
+    try:
+        code = served.setup_code
+        assert code is not None
+        _set_up(served, code)
+        database = data / "duplitarot.sqlite3"
+        before = {
+            table: _rows(database, f"SELECT * FROM {table} ORDER BY 1")
+            for table in ("auth_user", "clubs_club", "clubs_club_organisers")
+        }
+        demo = run_command(data, "demo", "--no-serve")
+        assert demo.returncode == 0, demo.stderr[-3000:]
+        assert (data / "demo.sqlite3").exists()
+        assert _rows(data / "demo.sqlite3", "SELECT count(*) FROM clubs_club")[0][0] >= 1
+        for table, rows in before.items():
+            assert _rows(database, f"SELECT * FROM {table} ORDER BY 1") == rows
+        status, _headers, page = served.get("/organiser/")
+        assert status == 200 and "Tarot Club de Lyon" in page
+    finally:
+        served.stop()

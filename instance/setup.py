@@ -118,9 +118,7 @@ def instance_setup(
         setup_throttle_check(address)
         stored = SetupCode.objects.select_for_update().first()
         if stored is not None and hmac.compare_digest(stored.digest, _digest(code)):
-            user = User.objects.create_superuser(
-                username=username, email="", password=password
-            )
+            user = User.objects.create_superuser(username=username, email="", password=password)
             club = club_create(name=club_name, city=city, organiser=user)
             SetupCode.objects.all().delete()
             return user, club

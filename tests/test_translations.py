@@ -11,7 +11,14 @@ from pathlib import Path
 
 from django.utils import translation
 
-PO = Path(__file__).resolve().parent.parent / "config" / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+PO = (
+    Path(__file__).resolve().parent.parent
+    / "config"
+    / "locale"
+    / "fr"
+    / "LC_MESSAGES"
+    / "django.po"
+)
 
 
 def _unquote(chunks: list[str]) -> str:

@@ -110,8 +110,16 @@ def serve(
     program = command or [sys.executable, "-m", "instance"]
     with log.open("w") as out:
         process = subprocess.Popen(
-            [*program, "--data-dir", str(data_dir), "serve", "--port", str(port),
-             "--host", "127.0.0.1"],
+            [
+                *program,
+                "--data-dir",
+                str(data_dir),
+                "serve",
+                "--port",
+                str(port),
+                "--host",
+                "127.0.0.1",
+            ],
             cwd=cwd,
             env=env or clean_environment(),
             stdout=out,
@@ -135,7 +143,9 @@ def serve(
     raise AssertionError(f"serve did not start in {timeout} s: {log.read_text()[-3000:]}")
 
 
-def run_command(data_dir: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+def run_command(
+    data_dir: Path, *args: str, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "instance", "--data-dir", str(data_dir), *args],
         cwd=ROOT,

@@ -73,7 +73,9 @@ def test_a_save_answers_before_the_standings_and_the_runner_brings_them_up_to_da
         original(function, *args)
 
     runner.submit = submit
-    services.table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(3), deal))
+    services.table_result_submit(
+        table=table, deal=deal, outcome=random_outcome(random.Random(3), deal)
+    )
     assert runner_names == ["standings_recompute_task"]
     assert runner.wait_idle(60)
     version = Event.objects.get(pk=event.pk).results_version

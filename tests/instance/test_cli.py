@@ -39,7 +39,9 @@ def test_serve_gets_a_data_folder_debug_off_and_the_room_address(
     assert "DATABASE_URL" not in environ
 
 
-def test_the_mdns_name_wins_when_it_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_mdns_name_wins_when_it_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(network, "lan_address", lambda: "192.168.1.20")
     monkeypatch.setattr(network, "local_addresses", lambda: {"192.168.1.20"})
     monkeypatch.setattr(network, "mdns_name", lambda lan, timeout=3.0: "portable.local")
@@ -74,8 +76,19 @@ def test_the_secret_key_is_generated_once_and_private(tmp_path: Path) -> None:
 
 
 POSIX_ONLY = ["fcntl", "pwd", "grp", "resource", "termios", "syslog", "posix_ipc"]
-OURS = ["instance", "config", "clubs", "tournaments", "scoring", "series", "freedeal",
-        "teammatch", "archives", "rules", "demo"]
+OURS = [
+    "instance",
+    "config",
+    "clubs",
+    "tournaments",
+    "scoring",
+    "series",
+    "freedeal",
+    "teammatch",
+    "archives",
+    "rules",
+    "demo",
+]
 
 
 def test_the_serve_path_imports_without_posix_only_modules(tmp_path: Path) -> None:
@@ -125,10 +138,14 @@ print("ok")
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip().endswith("ok")
-    assert "gunicorn" not in (ROOT / "instance" / "management" / "commands" / "serve.py").read_text()
+    assert (
+        "gunicorn" not in (ROOT / "instance" / "management" / "commands" / "serve.py").read_text()
+    )
 
 
-def test_usage_without_a_command(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_usage_without_a_command(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sys, "argv", ["duplitarot"])
     with pytest.raises(SystemExit) as stopped:
         cli.main()

@@ -1,7 +1,7 @@
 """The French catalogue is complete and compiled: French is the default interface language.
 
-Every msgid of config/locale/fr/LC_MESSAGES/django.po has a French translation, none is fuzzy, and the
-compiled .mo answers each of them (so the committed .mo is in sync with the .po).
+Every msgid of config/locale/fr/LC_MESSAGES/django.po has a French translation, none is fuzzy,
+and the compiled .mo answers each of them (so the committed .mo is in sync with the .po).
 """
 
 from __future__ import annotations

@@ -112,9 +112,11 @@ def test_restore_puts_a_backup_back_and_keeps_what_it_replaced(
 
 def test_restore_refuses_while_the_server_serves(instance_files: Path, tmp_path: Path) -> None:
     older = _database(tmp_path / "older.sqlite3", "older")
-    with FileLock(str(tmp_path / "serve.lock")):
-        with pytest.raises(CommandError, match="serving") as refused:
-            call_command("restore_backup", str(older))
+    with (
+        FileLock(str(tmp_path / "serve.lock")),
+        pytest.raises(CommandError, match="serving") as refused,
+    ):
+        call_command("restore_backup", str(older))
     assert refused.value.returncode == 2
     assert _marker(instance_files) == "live"
 

@@ -94,8 +94,9 @@ OURS = [
 def test_the_serve_path_imports_without_posix_only_modules(tmp_path: Path) -> None:
     """As on Windows: our modules may not import a module only POSIX has (the import
     statement refuses it to them: the third-party libraries, which pick their modules by
-    platform, keep theirs), and nothing imports gunicorn; then the command line, the settings, the serve
-    command, the backups and waitress are imported and the application is loaded."""
+    platform, keep theirs), and nothing imports gunicorn; then the command line, the
+    settings, the serve command, the backups and waitress are imported and the application
+    is loaded."""
     script = f"""
 import sys
 

@@ -27,7 +27,7 @@ def _set_up(served: object, code: str) -> None:
     assert isinstance(served, Served)
     status, _headers, _page = served.get("/setup/")
     assert status == 200
-    status, headers, _page = served.post(
+    status, _headers, _page = served.post(
         "/setup/",
         {
             "setup_code": code,

@@ -72,7 +72,7 @@ def test_a_wrong_code_is_refused_and_counted(client: Client) -> None:
     assert code is not None
     response = client.post(URL, _form("ABCD-EFGH-JKMN-PQRS"))
     assert response.status_code == 400
-    assert "setup code" in response.content.decode().lower()
+    assert "n’est pas le code d’installation" in response.content.decode()
     assert not User.objects.exists() and not Club.objects.exists()
     assert SetupCode.objects.get().failures == 1
     # The right code still works afterwards.

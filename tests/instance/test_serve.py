@@ -127,3 +127,28 @@ def test_the_demo_beside_a_real_evening_leaves_it_untouched(tmp_path: Path) -> N
         assert status == 200 and "Tarot Club de Lyon" in page
     finally:
         served.stop()
+
+
+def test_an_upgrade_keeps_the_data_and_backs_it_up_first(tmp_path: Path) -> None:
+    """A data folder of an earlier release (the demo database of the continuity test): the
+    start backs it up as it was, applies the migrations, and serves its data."""
+    import gzip
+    import shutil
+
+    old = Path(__file__).resolve().parents[1] / "data" / "continuity" / "demo-00a2a26.sqlite3.gz"
+    data = tmp_path / "club"
+    data.mkdir()
+    with gzip.open(old, "rb") as source, (data / "duplitarot.sqlite3").open("wb") as out:
+        shutil.copyfileobj(source, out)
+    before = _rows(data / "duplitarot.sqlite3", "SELECT name FROM tournaments_club ORDER BY 1")
+    assert before
+    served = serve(data)
+    try:
+        assert "migration(s) applied" in served.banner and served.setup_code is None
+        start = next((data / "backups").glob("duplitarot-*-start.sqlite3"))
+        assert _rows(start, "SELECT name FROM tournaments_club ORDER BY 1") == before
+        assert _rows(data / "duplitarot.sqlite3", "SELECT name FROM clubs_club ORDER BY 1") == before
+        status, _headers, page = served.get("/")
+        assert status == 200 and "Individuel" in page
+    finally:
+        served.stop()

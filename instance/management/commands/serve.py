@@ -5,8 +5,8 @@ start, SQLite in WAL mode there), in this order:
 
 1. one server per data folder (a lock held while serving: a restore refuses to run meanwhile);
 2. the port checked before anything is written;
-3. the migrations applied (an upgrade keeps the data);
-4. a backup of the database (``instance.backups``);
+3. a backup of the database (``instance.backups``; a failure is printed, not fatal);
+4. the migrations applied (an upgrade keeps the data);
 5. the first run: with no account yet, a one-time setup code for the first-run page;
 6. the address the phones use (the laptop's ``.local`` name where multicast DNS answers, else
    its address on the network), with a warning naming the competitions whose printed table
@@ -89,8 +89,12 @@ class Command(BaseCommand):
                 f"--port {port + 1}.",
                 returncode=2,
             )
+        # The backup first: an upgrade's migrations may be undone by restoring it.
+        try:
+            backup: Path | str | None = backups.backup_create(reason="start")
+        except backups.BackupError as error:
+            backup = f"FAILED: {error}"
         applied = self._migrate()
-        backup = backups.backup_create(reason="start")
         public_url: str = settings.DUPLITAROT_PUBLIC_URL
         reprint = self._cards_moved(data_dir, public_url)
         code = setup_code_issue()
@@ -109,7 +113,9 @@ class Command(BaseCommand):
         write(f"  Data folder:             {data_dir}")
         if applied:
             write(f"  Database updated:        {applied} migration(s) applied")
-        if backup is not None:
+        if isinstance(backup, str):
+            write(self.style.ERROR(f"  Backup {backup}"))
+        elif backup is not None:
             write(f"  Backup:                  {backup}")
         if code:
             write("")

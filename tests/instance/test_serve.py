@@ -147,7 +147,8 @@ def test_an_upgrade_keeps_the_data_and_backs_it_up_first(tmp_path: Path) -> None
         assert "migration(s) applied" in served.banner and served.setup_code is None
         start = next((data / "backups").glob("duplitarot-*-start.sqlite3"))
         assert _rows(start, "SELECT name FROM tournaments_club ORDER BY 1") == before
-        assert _rows(data / "duplitarot.sqlite3", "SELECT name FROM clubs_club ORDER BY 1") == before
+        now = _rows(data / "duplitarot.sqlite3", "SELECT name FROM clubs_club ORDER BY 1")
+        assert now == before
         status, _headers, page = served.get("/")
         assert status == 200 and "Individuel" in page
     finally:

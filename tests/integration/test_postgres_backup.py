@@ -8,7 +8,9 @@ On a scratch database (``dt_backup_<random>``, every database of that prefix dro
 
 1. ``manage.py migrate``, then ``manage.py demo --no-serve``: real content made by the project's
    own code (clubs, players, accounts, events with results and standings, a simultaneous, a
-   series, a cup, a free-deal tournament);
+   series, a cup, a free-deal tournament), and one more event whose first round is entered
+   while its recompute tasks go to a broker nobody reads: its standings are behind its results
+   in the dump, as when the queue is lost with Redis;
 2. the figures it serves: the row count of every model's table, and the body of every public
    ranking of the API (events of every kind, the series, the cup's bracket, the free deals);
 3. the backup script (``pg_dump --format=custom``, checked, renamed, the newest ``BACKUP_KEEP``
@@ -16,7 +18,8 @@ On a scratch database (``dt_backup_<random>``, every database of that prefix dro
 4. the restore script: the database renamed out of the way, an empty one of the same name
    created, the dump restored into it;
 5. the commands after a restore (``migrate``, ``recompute --behind``);
-6. the restored database serves the same figures.
+6. the restored database serves the same figures, and the event left behind now has its
+   standings, computed from its stored results (nothing behind any more).
 
 The PostgreSQL server: the one of ``DATABASE_URL`` when it names PostgreSQL (CI), else a private
 cluster (``initdb``) on loopback; skipped, with the reason, when neither can be had. The client
@@ -79,7 +82,22 @@ for label, pattern in (
 ):
     for pk in apps.get_model(label).objects.order_by("pk").values_list("pk", flat=True):
         answers[pattern.format(pk)] = answer(pattern.format(pk))
-print(json.dumps({"counts": counts, "answers": answers}, sort_keys=True))
+from scoring.services import events_behind
+figures = {"counts": counts, "answers": answers, "behind": events_behind()}
+print(json.dumps(figures, sort_keys=True))
+"""
+
+#: Run in a subprocess with the recompute tasks sent to a broker nobody reads: one more event,
+#: its first round entered, its standings never computed (a queue lost with Redis).
+LOST_RECOMPUTE = """
+import random, django
+django.setup()
+from scoring.services import events_behind
+from tests.builders import enter_round, running_event
+event = running_event(tables=3, deals_per_round=2, seed=3)
+enter_round(event, 1, random.Random(11))
+assert event.pk in events_behind(), "the recompute ran: nothing is behind"
+print(event.pk)
 """
 
 
@@ -205,9 +223,9 @@ def application(server: Server, database: str, **extra: str) -> dict[str, str]:
     ``python manage.py``)."""
     env = app_environment(database_url=server.url(database), CELERY_BROKER_URL="")
     env = {key: value for key, value in env.items() if not key.startswith("DUPLITAROT_")}
-    env.update(extra)
     env["CELERY_TASK_ALWAYS_EAGER"] = "true"
     env["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    env.update(extra)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     return server.environment(env)
 
@@ -235,7 +253,17 @@ def test_backup_and_restore_as_documented(server: Server, scratch: str, tmp_path
         application(server, scratch, DUPLITAROT_DEMO_DATABASE_URL=server.url(scratch)),
         what="manage.py demo --no-serve",
     )
+    lost_queue = application(
+        server,
+        scratch,
+        DUPLITAROT_BACKGROUND="celery",
+        CELERY_BROKER_URL="memory://localhost/",
+        CELERY_TASK_ALWAYS_EAGER="false",
+    )
+    done = run([python, "-c", LOST_RECOMPUTE], lost_queue, what="an event left behind")
+    behind = int(done.stdout.strip().splitlines()[-1])
     before = figures(server, scratch)
+    assert before["behind"] == [behind]
     counts = before["counts"]
     for table in ("tournaments.TableResult", "scoring.RankingEntry", "auth.User"):
         assert counts[table] > 0, f"the demo left {table} empty: nothing would be compared"
@@ -281,5 +309,20 @@ def test_backup_and_restore_as_documented(server: Server, scratch: str, tmp_path
     )
 
     after = figures(server, scratch)
-    assert after["counts"] == before["counts"]
-    assert after["answers"] == before["answers"]
+    assert after["behind"] == [], "recompute --behind left standings behind their results"
+    # The standings of the event left behind are computed now: its rankings, and the rows of
+    # the scoring app, are new; everything else is as it was.
+    mine = f"/api/v1/events/{behind}/"
+    assert {p: a for p, a in after["answers"].items() if not p.startswith(mine)} == {
+        p: a for p, a in before["answers"].items() if not p.startswith(mine)
+    }
+    status, ranking = after["answers"][f"{mine}rankings/?kind=individual"]
+    assert status == 200 and len(ranking["rows"]) == 12, ranking
+    assert ranking["status"]["snapshot_version"] == ranking["status"]["results_version"] > 0
+    scoring = {label for label in before["counts"] if label.startswith("scoring.")}
+    assert {k: v for k, v in after["counts"].items() if k not in scoring} == {
+        k: v for k, v in before["counts"].items() if k not in scoring
+    }
+    assert after["counts"]["scoring.StandingsSnapshot"] == (
+        before["counts"]["scoring.StandingsSnapshot"] + 1
+    )

@@ -14,7 +14,7 @@ second disk is a better place). Taken:
 The last ``settings.DUPLITAROT_BACKUP_KEEP`` are kept (only files named as above are ever
 deleted). ``duplitarot restore_backup FILE`` puts one back (:func:`backup_restore`); it refuses
 while a server serves from the data folder. PostgreSQL has no automatic backups here: its
-procedure (``pg_dump`` / ``pg_restore``) is in the README, "Backups and restore".
+procedure (``pg_dump`` / ``pg_restore``) is in docs/backups.md.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def backup_restore(path: Path) -> Path | None:
     if database is None:
         raise BackupError(
             "restore_backup restores the SQLite backups of a club's instance; this one uses "
-            "another database (PostgreSQL: see the README, Backups and restore)"
+            "another database (PostgreSQL: see docs/backups.md)"
         )
     backup_check(path)
     if database.exists() and path.resolve() == database.resolve():

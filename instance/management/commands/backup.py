@@ -20,7 +20,7 @@ class Command(BaseCommand):
         if path is None:
             raise CommandError(
                 "no backup folder: backups are taken for a club's instance on SQLite "
-                "(duplitarot serve); for PostgreSQL use pg_dump (README, Backups and restore).",
+                "(duplitarot serve); for PostgreSQL use pg_dump (docs/backups.md).",
                 returncode=2,
             )
         self.stdout.write(str(path))

@@ -18,6 +18,8 @@ from instance.setup import SetupThrottled, instance_setup, setup_needed, setup_t
 @never_cache
 def setup(request: HttpRequest) -> HttpResponse:
     if not setup_needed():
+        if request.user.is_authenticated:
+            return redirect("organiser:home")
         messages.info(request, _("This duplitarot is already set up: log in."))
         return redirect("login")
     address = client_address(request) or ""

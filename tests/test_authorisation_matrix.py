@@ -94,6 +94,9 @@ MATRIX: dict[str, dict[str, str]] = {
     # Login and logout: anybody (logout only by POST).
     "login": {"GET": "AAAAAAA", "POST": "AAAAAAA"},
     "logout": {"GET": "MMMMMMM", "POST": "AAAAAAA"},
+    # The first run (instance.setup): open only while no account exists; afterwards it sends
+    # visitors to the login page and organisers to their home.
+    "instance:setup": {"GET": "LLLLAAA", "POST": "LLLLAAA"},
     # Organiser screens: login first; then the event's directors only (404 for others, never
     # 403: an event one may not direct is not told to exist); home and creation pages are
     # every signed-in user's own.

@@ -158,6 +158,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
     DATABASES["default"].setdefault("TEST", {})
+    if DATA_DIR is not None:
+        # A club's instance is one process: its writers queue there, first come first served,
+        # instead of polling SQLite's lock (instance.sqlite).
+        DATABASES["default"]["ENGINE"] = datadir.SQLITE_ENGINE
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     # A kept connection cut by a database restart is noticed before the request uses it (one
@@ -367,7 +371,7 @@ DUPLITAROT_FIRST_RUN_REDIRECT = env.bool(
     "DUPLITAROT_FIRST_RUN_REDIRECT", default=DATA_DIR is not None
 )
 DUPLITAROT_SERVE_LOCK: Path | None = datadir.lock_path(DATA_DIR) if DATA_DIR is not None else None
-_SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+_SQLITE = DATABASES["default"]["ENGINE"] in datadir.SQLITE_ENGINES
 DUPLITAROT_BACKUP_DIR: Path | None = (
     datadir.backups_path(DATA_DIR, os.environ) if DATA_DIR is not None and _SQLITE else None
 )

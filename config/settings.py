@@ -227,6 +227,12 @@ DUPLITAROT_BACKGROUND = env.str(
 )
 if DUPLITAROT_BACKGROUND not in {"celery", "thread", "eager"}:
     raise ImproperlyConfigured("DUPLITAROT_BACKGROUND must be celery, thread or eager.")
+# ``thread`` mode: the runner recomputes an event's standings this long after the save that asked
+# for it, with the saves of that moment: the ranking shows a save within about a second, and a
+# room's burst of saves (30 tables at once) costs a few recomputes instead of one per save.
+STANDINGS_COALESCE_SECONDS = env.float("STANDINGS_COALESCE_SECONDS", default=0.5)
+if not 0 <= STANDINGS_COALESCE_SECONDS <= 5:
+    raise ImproperlyConfigured("STANDINGS_COALESCE_SECONDS must be between 0 and 5.")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"  # in-process only: every task runs eagerly

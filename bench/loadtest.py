@@ -143,6 +143,7 @@ class Options:
     max_seconds: float = 170.0
     seed: int = 1
     serve: bool = False  # measure ``duplitarot serve`` (SQLite, waitress) instead of gunicorn
+    serve_threads: int | None = None  # serve's --threads (None: its default)
 
     @property
     def entry_round(self) -> int:
@@ -164,7 +165,7 @@ class Options:
             "web_workers": self.web_workers if own_gunicorn else None,
             "web_threads": self.web_threads if own_gunicorn else None,
             "celery_workers": self.celery_workers if own_gunicorn else None,
-            "serve_threads": SERVE_THREADS if self.serve else None,
+            "serve_threads": (self.serve_threads or SERVE_THREADS) if self.serve else None,
             "think_ms": list(self.think_ms),
             "start_ms": self.start_ms,
             "request_timeout_s": self.request_timeout,
@@ -637,8 +638,9 @@ class ServeServer:
     club's instance as the README starts it (waitress, SQLite in WAL mode in ``DIR``, the
     standings recomputed on its runner thread), with a clean environment."""
 
-    def __init__(self, data_dir: Path, log_dir: Path) -> None:
+    def __init__(self, data_dir: Path, log_dir: Path, threads: int | None = None) -> None:
         self.data_dir = data_dir
+        self.threads = threads
         self.port = free_port()
         self.queue = ""  # no broker
         self.worker_log: Path | None = None
@@ -653,7 +655,7 @@ class ServeServer:
         return [
             sys.executable, "-m", "instance", "--data-dir", str(self.data_dir), "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
-        ]  # fmt: skip
+        ] + (["--threads", str(self.threads)] if self.threads else [])  # fmt: skip
 
     def start(self) -> None:
         with self.log.open("ab") as out:
@@ -966,7 +968,9 @@ class Run:
             self.warm_up_event()
             self.ready = True
         threads_serving = (
-            SERVE_THREADS if options.serve else options.web_workers * options.web_threads
+            (options.serve_threads or SERVE_THREADS)
+            if options.serve
+            else options.web_workers * options.web_threads
         )
         warm_up(self.base_url, plans, threads_serving)
         queue = self.services.queue if self.services is not None else scoring_queue()
@@ -1105,10 +1109,11 @@ def run(options: Options, progress: Callable[[str], None]) -> dict[str, Any]:
         loadtest = Run(options=options, progress=progress, started=started_at)
         try:
             if options.serve and data_dir is not None:
-                server = ServeServer(data_dir, log_dir)
+                server = ServeServer(data_dir, log_dir, options.serve_threads)
                 loadtest.services = server
+                threads = options.serve_threads or SERVE_THREADS
                 progress(
-                    f"starting serve ({SERVE_THREADS} waitress threads, SQLite in {data_dir}) "
+                    f"starting serve ({threads} waitress threads, SQLite in {data_dir}) "
                     f"on 127.0.0.1:{server.port}"
                 )
                 server.start()

@@ -67,6 +67,9 @@ def run_in_process(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple
         (["--redis-url", "redis://127.0.0.1:6379/0"], "--redis-url"),
         (["--web-workers", "two"], "--web-workers"),
         (["--bogus"], "--bogus"),
+        (["--serve-threads", "4"], "--serve-threads"),
+        (["--serve", "--serve-threads", "0"], "--serve-threads"),
+        (["--serve", "--base-url", "http://127.0.0.1:8000"], "--serve"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(

@@ -117,6 +117,7 @@ def options_from(raw: dict[str, Any]) -> Options:
         max_seconds=raw["max_seconds"],
         seed=raw["seed"],
         serve=raw["serve"],
+        serve_threads=raw["serve_threads"],
     )
     _between("--start-ms", options.start_ms, 0, 20_000)
     _between("--rounds", options.rounds, 1, 50)
@@ -128,6 +129,10 @@ def options_from(raw: dict[str, Any]) -> Options:
     _between("--celery-workers", options.celery_workers, 1, 32)
     _between("--request-timeout", options.request_timeout, 1, 300)
     _between("--max-seconds", options.max_seconds, 60, 3600)
+    if options.serve_threads is not None:
+        if not options.serve:
+            raise _bad("--serve-threads: only with --serve")
+        _between("--serve-threads", options.serve_threads, 1, 64)
     if options.serve:
         if options.base_url is not None:
             raise _bad("--serve starts its own server: leave --base-url out")
@@ -172,6 +177,8 @@ def child_argv(options: Options, as_json: bool) -> list[str]:
         argv += ["--round", str(options.round)]
     if options.serve:
         argv.append("--serve")
+    if options.serve_threads is not None:
+        argv += ["--serve-threads", str(options.serve_threads)]
     if options.base_url is not None:
         argv += ["--base-url", options.base_url]
     if as_json:
@@ -285,6 +292,12 @@ class Command(OneLineErrorCommand):
             help="measure a club's instance instead: `python -m instance serve` (waitress, "
             "SQLite in WAL mode, the standings on its runner thread) on a new data folder; "
             "no PostgreSQL, no Redis",
+        )
+        add(
+            "--serve-threads",
+            type=int,
+            default=None,
+            help="with --serve: serve's --threads (default: serve's own default)",
         )
 
     def handle(self, *args: Any, **raw: Any) -> None:

@@ -12,7 +12,11 @@ What one run does, on loopback only:
    the web server answers and the worker answers a ping, and always stops both at the end, on
    an error and on Ctrl-C too (SIGTERM to the group, a bounded wait, then SIGKILL). With
    ``--base-url`` nothing is started: the server there, and the worker behind it, are measured
-   as they are (the database is migrated but kept, Redis is not flushed).
+   as they are (the database is migrated but kept, Redis is not flushed). With ``--serve``
+   (:class:`ServeServer`) the server is a club's instance instead: ``python -m instance
+   --data-dir DIR serve`` on the data folder this process's settings name (SQLite, waitress,
+   the standings on its runner thread), started with a clean environment and waited for
+   before anything is built; no PostgreSQL, no Redis, no queue to watch.
 2. **Per size** (``--tables 50,200``): an individual event on that many tables
    (``--rounds`` rounds of ``--deals-per-round`` deals, the rounds before ``--round`` entered
    and scored, :func:`build_event`), then one client thread per table enters its deals of that
@@ -83,6 +87,7 @@ from psycopg.conninfo import make_conninfo
 
 from bench.scale import scale_event_build
 from config.celery import app as celery_app
+from instance.cli import DEFAULT_THREADS as SERVE_THREADS
 from rules.deal import Deal as RulesDeal
 from rules.feasibility import random_table_outcome
 from rules.hand_checks import fitting_outcome
@@ -137,23 +142,30 @@ class Options:
     request_timeout: float = 30.0
     max_seconds: float = 170.0
     seed: int = 1
+    serve: bool = False  # measure ``duplitarot serve`` (SQLite, waitress) instead of gunicorn
+    serve_threads: int | None = None  # serve's --threads (None: its default)
 
     @property
     def entry_round(self) -> int:
         return self.rounds if self.round is None else self.round
 
     def to_dict(self) -> dict[str, Any]:
+        own_gunicorn = not self.base_url and not self.serve
         return {
+            "server": "serve" if self.serve else ("base_url" if self.base_url else "gunicorn"),
             "sizes": list(self.sizes),
             "rounds": self.rounds,
             "deals_per_round": self.deals_per_round,
             "round": self.entry_round,
             "base_url": self.base_url,
-            "database": urlsplit(self.database_url).path.lstrip("/"),
-            "redis_url": self.redis_url,
-            "web_workers": None if self.base_url else self.web_workers,
-            "web_threads": None if self.base_url else self.web_threads,
-            "celery_workers": None if self.base_url else self.celery_workers,
+            "database": (
+                "duplitarot.sqlite3" if self.serve else urlsplit(self.database_url).path.lstrip("/")
+            ),
+            "redis_url": None if self.serve else self.redis_url,
+            "web_workers": self.web_workers if own_gunicorn else None,
+            "web_threads": self.web_threads if own_gunicorn else None,
+            "celery_workers": self.celery_workers if own_gunicorn else None,
+            "serve_threads": (self.serve_threads or SERVE_THREADS) if self.serve else None,
             "think_ms": list(self.think_ms),
             "start_ms": self.start_ms,
             "request_timeout_s": self.request_timeout,
@@ -381,16 +393,17 @@ def run_client(
 
 
 class Monitor(threading.Thread):
-    """Samples the scoring queue's length and the event's snapshot version every 100 ms."""
+    """Samples the scoring queue's length (no ``redis_url``: no queue, ``queue_max`` None) and
+    the event's snapshot version every 100 ms."""
 
-    def __init__(self, *, redis_url: str, queue: str, event_id: int) -> None:
+    def __init__(self, *, redis_url: str | None, queue: str, event_id: int) -> None:
         super().__init__(name="loadtest-monitor", daemon=True)
-        self.redis = redis.Redis.from_url(redis_url, socket_timeout=2)
+        self.redis = redis.Redis.from_url(redis_url, socket_timeout=2) if redis_url else None
         self.queue = queue
         self.event_id = event_id
         self.stop = threading.Event()
-        self.queue_max = 0
-        self.queue_last = 0
+        self.queue_max: int | None = 0 if redis_url else None
+        self.queue_last: int | None = 0 if redis_url else None
         self.queue_errors = 0
         self.snapshot_version = 0
         # (monotonic time, snapshot results_version) at every change seen
@@ -400,13 +413,14 @@ class Monitor(threading.Thread):
     def run(self) -> None:
         try:
             while not self.stop.is_set():
-                try:
-                    length = int(self.redis.llen(self.queue))
-                except Exception:
-                    self.queue_errors += 1
-                else:
-                    self.queue_last = length
-                    self.queue_max = max(self.queue_max, length)
+                if self.redis is not None:
+                    try:
+                        length = int(self.redis.llen(self.queue))
+                    except Exception:
+                        self.queue_errors += 1
+                    else:
+                        self.queue_last = length
+                        self.queue_max = max(self.queue_max or 0, length)
                 version = (
                     StandingsSnapshot.objects.filter(event_id=self.event_id)
                     .values_list("results_version", flat=True)
@@ -419,7 +433,8 @@ class Monitor(threading.Thread):
                 self.stop.wait(SAMPLE_SECONDS)
         finally:
             connection.close()
-            self.redis.close()
+            if self.redis is not None:
+                self.redis.close()
 
     def reached(self, version: int) -> float | None:
         """When the snapshot was first seen at ``version`` or beyond (monotonic), if ever."""
@@ -555,6 +570,11 @@ class Services:
             self.worker_log,
         )  # fmt: skip
 
+    def groups(self) -> dict[str, int]:
+        """The process groups of the started services, as :func:`cpu_by_group` names them."""
+        names = {"gunicorn": "web", "celery": "worker"}
+        return {names[name]: process.pid for name, process in self.processes.items()}
+
     def group(self, name: str) -> int | None:
         """The process group of a started service (its pid: each leads a session)."""
         process = self.processes.get(name)
@@ -600,6 +620,79 @@ class Services:
                 os.killpg(process.pid, signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=5)
+
+
+#: The caller's settings a club's instance must not inherit (its data folder is its configuration).
+FOREIGN_SETTINGS = ("DATABASE_", "REDIS_", "CELERY_", "DJANGO_", "DUPLITAROT_", "STANDINGS_")
+
+
+def clean_environment(**extra: str) -> dict[str, str]:
+    """This process's environment without any setting of the caller's (``FOREIGN_SETTINGS``),
+    plus ``extra``."""
+    kept = {key: value for key, value in os.environ.items() if not key.startswith(FOREIGN_SETTINGS)}
+    return {**kept, "PYTHONUNBUFFERED": "1", **extra}
+
+
+class ServeServer:
+    """``python -m instance --data-dir DIR serve`` on loopback, in its own process group: a
+    club's instance as the README starts it (waitress, SQLite in WAL mode in ``DIR``, the
+    standings recomputed on its runner thread), with a clean environment."""
+
+    def __init__(self, data_dir: Path, log_dir: Path, threads: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.threads = threads
+        self.port = free_port()
+        self.queue = ""  # no broker
+        self.worker_log: Path | None = None
+        self.log = log_dir / "serve.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def argv(self) -> list[str]:
+        return [
+            sys.executable, "-m", "instance", "--data-dir", str(self.data_dir), "serve",
+            "--host", "127.0.0.1", "--port", str(self.port),
+        ] + (["--threads", str(self.threads)] if self.threads else [])  # fmt: skip
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                self.argv(), cwd=settings.BASE_DIR, env=clean_environment(),
+                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True, preexec_fn=stop_with_parent,
+            )  # fmt: skip
+
+    def groups(self) -> dict[str, int]:
+        return {"serve": self.process.pid} if self.process is not None else {}
+
+    def wait_ready(self, deadline: float) -> None:
+        """Until the server answers (it migrates the new database first)."""
+        while time.monotonic() < deadline:
+            if self.process is None or self.process.poll() is not None:
+                code = None if self.process is None else self.process.returncode
+                raise LoadTestError(f"serve exited with {code}: {last_line(self.log)}")
+            if http_ok(f"{self.base_url}/api/v1/events/?limit=1"):
+                return
+            time.sleep(0.2)
+        raise LoadTestError(f"serve did not answer in time: {last_line(self.log)}")
+
+    def stop(self) -> None:
+        """SIGTERM to the process group (serve stops as on Ctrl+C), a bounded wait, SIGKILL."""
+        process = self.process
+        if process is None:
+            return
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=STOP_SECONDS)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=5)
 
 
 def http_ok(url: str, body: dict[str, Any] | None = None, expect: int = 200) -> bool:
@@ -664,12 +757,13 @@ def tasks_in_log(path: Path, start: int, end: int) -> dict[str, dict[str, int]]:
     return {name: dict(counts) for name, counts in sorted(found.items())}
 
 
-def cpu_by_group(web: int | None, worker: int | None) -> dict[str, float] | None:
-    """CPU seconds used so far (Linux ``/proc``): the web server's and the worker's process
-    groups, this process (clients and monitor) and the whole machine (busy time)."""
+def cpu_by_group(groups: dict[str, int]) -> dict[str, float] | None:
+    """CPU seconds used so far (Linux ``/proc``): each named process group (the web server's,
+    the worker's, the serve command's), this process (clients and monitor) and the whole
+    machine (busy time)."""
     tick = os.sysconf("SC_CLK_TCK")
-    names = (["web"] if web is not None else []) + (["worker"] if worker is not None else [])
-    totals = dict.fromkeys([*names, "loadtest", "machine"], 0.0)
+    by_group = {group: name for name, group in groups.items()}
+    totals = dict.fromkeys([*groups, "loadtest", "machine"], 0.0)
     try:
         cpu_line = Path("/proc/stat").read_text().splitlines()[0].split()
         entries = os.listdir("/proc")
@@ -687,10 +781,8 @@ def cpu_by_group(web: int | None, worker: int | None) -> dict[str, float] | None
             continue  # gone meanwhile
         fields = text[text.rindex(")") + 2 :].split()
         group, seconds = int(fields[2]), (int(fields[11]) + int(fields[12])) / tick
-        if web is not None and group == web:
-            totals["web"] += seconds
-        elif worker is not None and group == worker:
-            totals["worker"] += seconds
+        if group in by_group:
+            totals[by_group[group]] += seconds
         elif int(entry) == os.getpid():
             totals["loadtest"] += seconds
     return totals
@@ -808,7 +900,7 @@ class Run:
     progress: Callable[[str], None]
     started: float = field(default_factory=time.monotonic)
     base_url: str = ""
-    services: Services | None = None
+    services: Services | ServeServer | None = None
     ready: bool = False
 
     @property
@@ -867,23 +959,29 @@ class Run:
         )
         if not self.ready:
             if self.services is not None:
-                self.progress("waiting for gunicorn and the Celery worker")
+                self.progress(
+                    "waiting for serve" if options.serve
+                    else "waiting for gunicorn and the Celery worker"
+                )  # fmt: skip
                 self.services.wait_ready(min(time.monotonic() + READY_SECONDS, self.deadline))
             self.progress(f"warming the server up ({WARM_UP_TABLES} tables, not measured)")
             self.warm_up_event()
             self.ready = True
-        warm_up(self.base_url, plans, options.web_workers * options.web_threads)
+        threads_serving = (
+            (options.serve_threads or SERVE_THREADS)
+            if options.serve
+            else options.web_workers * options.web_threads
+        )
+        warm_up(self.base_url, plans, threads_serving)
         queue = self.services.queue if self.services is not None else scoring_queue()
         worker_log = self.services.worker_log if self.services is not None else None
         log_start = log_size(worker_log)
-        monitor = Monitor(redis_url=options.redis_url, queue=queue, event_id=event.pk)
-        monitor.start()
-        groups = (
-            (self.services.group("gunicorn"), self.services.group("celery"))
-            if self.services is not None
-            else (None, None)
+        monitor = Monitor(
+            redis_url=None if options.serve else options.redis_url, queue=queue, event_id=event.pk
         )
-        cpu_before = cpu_by_group(*groups)
+        monitor.start()
+        groups = self.services.groups() if self.services is not None else {}
+        cpu_before = cpu_by_group(groups)
         parts = urlsplit(self.base_url)
         self.progress(f"{tables} tables: {len(plans)} clients enter round {entry_round}")
         entry_end = self.until(ENTRY_SECONDS)
@@ -907,10 +1005,13 @@ class Run:
                 thread.join(timeout=max(0.1, entry_end + 5 - time.monotonic()))
             attempts = [attempt for result in results for attempt in result.attempts]
             summary = summarise_attempts(attempts)
-            cpu = cpu_used(cpu_before, cpu_by_group(*groups))
+            cpu = cpu_used(cpu_before, cpu_by_group(groups))
             last_ack = max((a.ended for a in attempts if a.status == 201), default=None)
             stored, settled = settle(
-                event.pk, entry_round, self.until(SETTLE_SECONDS), tagged=self.services is not None
+                event.pk,
+                entry_round,
+                self.until(SETTLE_SECONDS),
+                tagged=isinstance(self.services, Services),
             )
             stored -= round_before
             event.refresh_from_db(fields=["results_version"])
@@ -923,7 +1024,7 @@ class Run:
             monitor.stop.set()
             monitor.join(timeout=5)
         queue_at_end = monitor.queue_last
-        if self.services is not None:  # the next size starts with an empty queue
+        if isinstance(self.services, Services):  # the next size starts with an empty queue
             purge_queue(options.redis_url, queue)
         delay = None
         if reached is not None and last_ack is not None:
@@ -955,6 +1056,9 @@ class Run:
             "tasks": tasks,
             "results_version": target,
             "snapshot_version": monitor.snapshot_version,
+            # snapshots published during the entry and ranking waits (the first sample is the
+            # one before the round)
+            "snapshots_seen": max(0, len(monitor.versions) - 1),
             "ranking_delay_ms": delay,
             "ranking_timeout": reached is None,
         }
@@ -992,14 +1096,31 @@ def run(options: Options, progress: Callable[[str], None]) -> dict[str, Any]:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupt)
     own = options.base_url is None
-    progress(f"database {database_name(options.database_url)}: "
-             f"{'recreating' if own else 'checking'} and migrating")  # fmt: skip
-    prepare_database(options.database_url, recreate=own)
-    call_command("migrate", interactive=False, verbosity=0)
+    data_dir: Path | None = settings.DATA_DIR
+    if options.serve:
+        if data_dir is None:
+            raise LoadTestError("--serve measures a data folder: DUPLITAROT_DATA_DIR is unset")
+    else:
+        progress(f"database {database_name(options.database_url)}: "
+                 f"{'recreating' if own else 'checking'} and migrating")  # fmt: skip
+        prepare_database(options.database_url, recreate=own)
+        call_command("migrate", interactive=False, verbosity=0)
     with log_directory() as log_dir:
         loadtest = Run(options=options, progress=progress, started=started_at)
         try:
-            if own:
+            if options.serve and data_dir is not None:
+                server = ServeServer(data_dir, log_dir, options.serve_threads)
+                loadtest.services = server
+                threads = options.serve_threads or SERVE_THREADS
+                progress(
+                    f"starting serve ({threads} waitress threads, SQLite in {data_dir}) "
+                    f"on 127.0.0.1:{server.port}"
+                )
+                server.start()
+                # It migrates the new database before answering: the events are built after.
+                server.wait_ready(min(time.monotonic() + READY_SECONDS, loadtest.deadline))
+                loadtest.base_url = server.base_url
+            elif own:
                 flush_redis(options.redis_url)
                 loadtest.services = Services(options, log_dir)
                 progress(
@@ -1025,7 +1146,10 @@ def run(options: Options, progress: Callable[[str], None]) -> dict[str, Any]:
         finally:
             if loadtest.services is not None:
                 with shielded():
-                    progress("stopping gunicorn and the Celery worker")
+                    progress(
+                        "stopping serve" if options.serve
+                        else "stopping gunicorn and the Celery worker"
+                    )  # fmt: skip
                     loadtest.services.stop()
             connections.close_all()
     return {
@@ -1079,7 +1203,11 @@ def format_report(report: dict[str, Any]) -> str:
             f"; gunicorn {options['web_workers']}×{options['web_threads']} gthread, "
             f"{options['celery_workers']} Celery process(es))"
             if options["web_workers"]
-            else ")"
+            else (
+                f"; duplitarot serve, {options['serve_threads']} waitress threads, SQLite)"
+                if options.get("server") == "serve"
+                else ")"
+            )
         ),
         "",
         f"{'tables':>6} {'requests':>8} {'201':>5} {'errors':>6} {'saves/s':>7} {'p50 ms':>8} "
@@ -1098,7 +1226,7 @@ def format_report(report: dict[str, Any]) -> str:
             f"{size['tables']:>6} {size['requests']:>8} {size['acknowledged']:>5} {errors:>6} "
             f"{_fmt(size['saves_per_second']):>7} {_fmt(latency['p50']):>8} "
             f"{_fmt(latency['p95']):>8} {_fmt(latency['p99']):>8} {_fmt(latency['max']):>8} "
-            f"{stored:>6} {size['recompute_queue_max']:>9} "
+            f"{stored:>6} {_fmt(size['recompute_queue_max']):>9} "
             f"{_fmt(size['recompute_tasks_run']):>10} {ranking:>10}"
         )
     for size in report["sizes"]:

@@ -25,7 +25,7 @@ from django.db import close_old_connections
 
 logger = logging.getLogger(__name__)
 
-Work = tuple[Callable[..., Any], tuple[Any, ...]]
+Work = tuple[Callable[..., Any], tuple[Any, ...], float]  # function, args, not before
 
 
 class Runner:
@@ -39,11 +39,13 @@ class Runner:
         self._lock = threading.Lock()
         self._busy = 0
 
-    def submit(self, function: Callable[..., Any], *args: Any) -> None:
+    def submit(self, function: Callable[..., Any], *args: Any, delay: float = 0.0) -> None:
+        """Run ``function(*args)`` after the work already sent, not before ``delay`` seconds
+        from now (the runner waits meanwhile: a delay is short)."""
         self.start()
         with self._lock:
             self._busy += 1
-        self._queue.put((function, args))
+        self._queue.put((function, args, time.monotonic() + max(0.0, delay)))
 
     def every(self, seconds: float, function: Callable[[], Any]) -> None:
         with self._lock:
@@ -94,7 +96,10 @@ class Runner:
                 continue
             if work is None:
                 return
-            function, args = work
+            function, args, not_before = work
+            wait = not_before - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
             self._call(function, *args)
             with self._lock:
                 self._busy -= 1
@@ -128,10 +133,14 @@ class Runner:
 runner = Runner()
 
 
-def send(task: Any, *args: Any) -> None:
-    """Run the Celery ``task`` with ``args`` where the settings say (see the module)."""
+def send(task: Any, *args: Any, coalesce: float = 0.0) -> None:
+    """Run the Celery ``task`` with ``args`` where the settings say (see the module).
+
+    ``coalesce`` (``thread`` mode): the runner starts the task that many seconds after it was
+    sent, so that work sent meanwhile (which the task does too) is not redone piece by piece.
+    The workers' queue and the eager mode ignore it."""
     if settings.DUPLITAROT_BACKGROUND == "thread":
-        runner.submit(task.run, *args)
+        runner.submit(task.run, *args, delay=coalesce)
         return
     # Celery: to the workers, or at once in the caller when CELERY_TASK_ALWAYS_EAGER.
     queue_name = getattr(settings, "SCORING_QUEUE", None)

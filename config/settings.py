@@ -158,6 +158,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
     DATABASES["default"].setdefault("TEST", {})
+    if DATA_DIR is not None:
+        # A club's instance is one process: its writers queue there, first come first served,
+        # instead of polling SQLite's lock (instance.sqlite).
+        DATABASES["default"]["ENGINE"] = datadir.SQLITE_ENGINE
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     # A kept connection cut by a database restart is noticed before the request uses it (one
@@ -223,6 +227,12 @@ DUPLITAROT_BACKGROUND = env.str(
 )
 if DUPLITAROT_BACKGROUND not in {"celery", "thread", "eager"}:
     raise ImproperlyConfigured("DUPLITAROT_BACKGROUND must be celery, thread or eager.")
+# ``thread`` mode: the runner recomputes an event's standings this long after the save that asked
+# for it, with the saves of that moment: the ranking shows a save within about a second, and a
+# room's burst of saves (30 tables at once) costs a few recomputes instead of one per save.
+STANDINGS_COALESCE_SECONDS = env.float("STANDINGS_COALESCE_SECONDS", default=0.5)
+if not 0 <= STANDINGS_COALESCE_SECONDS <= 5:
+    raise ImproperlyConfigured("STANDINGS_COALESCE_SECONDS must be between 0 and 5.")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"  # in-process only: every task runs eagerly
@@ -367,7 +377,7 @@ DUPLITAROT_FIRST_RUN_REDIRECT = env.bool(
     "DUPLITAROT_FIRST_RUN_REDIRECT", default=DATA_DIR is not None
 )
 DUPLITAROT_SERVE_LOCK: Path | None = datadir.lock_path(DATA_DIR) if DATA_DIR is not None else None
-_SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+_SQLITE = DATABASES["default"]["ENGINE"] in datadir.SQLITE_ENGINES
 DUPLITAROT_BACKUP_DIR: Path | None = (
     datadir.backups_path(DATA_DIR, os.environ) if DATA_DIR is not None and _SQLITE else None
 )

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import connections
 
 from config import background
+from instance import datadir
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class BackupError(Exception):
 def sqlite_database() -> Path | None:
     """The SQLite file of the default database, None on another engine (or in memory)."""
     database = settings.DATABASES["default"]
-    if database["ENGINE"] != "django.db.backends.sqlite3":
+    if database["ENGINE"] not in datadir.SQLITE_ENGINES:
         return None
     name = str(database["NAME"])
     if name == ":memory:" or name.startswith("file:"):

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from instance import datadir, network
 
 DEFAULT_PORT = 8000
+DEFAULT_THREADS = 8  # waitress request threads of ``serve``
 
 
 def _pop_option(args: list[str], name: str) -> str | None:

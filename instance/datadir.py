@@ -32,6 +32,9 @@ DEMO_DATABASE_FILE = "demo.sqlite3"
 SECRET_KEY_FILE = "secret_key"
 BACKUPS_DIR = "backups"
 LOCK_FILE = "serve.lock"
+#: The database engine of an instance's SQLite file (Django's, writers queued: instance.sqlite).
+SQLITE_ENGINE = "instance.sqlite"
+SQLITE_ENGINES = frozenset({"django.db.backends.sqlite3", SQLITE_ENGINE})
 
 
 def default_data_dir() -> Path:

@@ -39,13 +39,27 @@ def is_postgresql() -> bool:
 def consistent_read() -> Iterator[None]:
     """A transaction whose reads all see one snapshot of the database (PostgreSQL: REPEATABLE
     READ, read only), so rows written meanwhile never give a half-old picture (the recompute,
-    an event's archive). Inside an outer transaction (tests) the outer one already is."""
-    outer = not transaction.get_connection().in_atomic_block
-    with transaction.atomic():
-        if outer and is_postgresql():
-            with transaction.get_connection().cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        yield
+    an event's archive). Inside an outer transaction (tests) the outer one already is.
+
+    On SQLite it is a deferred transaction even where writes begin IMMEDIATE (a club's
+    instance): in WAL mode a read transaction sees one snapshot and takes no lock, where an
+    immediate one would hold the database's only write lock for the whole read and keep every
+    phone's save waiting meanwhile. Nothing is written inside it."""
+    db = transaction.get_connection()
+    outer = not db.in_atomic_block
+    mode = getattr(db, "transaction_mode", None)
+    deferred = outer and db.vendor == "sqlite" and mode not in (None, "DEFERRED")
+    if deferred:
+        db.transaction_mode = "DEFERRED"  # only this block's BEGIN; restored below
+    try:
+        with transaction.atomic():
+            if outer and is_postgresql():
+                with db.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield
+    finally:
+        if deferred:
+            db.transaction_mode = mode
 
 
 def read_int_columns(query: str, columns: int) -> IntMatrix:

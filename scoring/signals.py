@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
+
 from config import background
 from scoring.services import standings_request, standings_request_failed
 from scoring.tasks import standings_recompute_task
@@ -28,7 +30,12 @@ def enqueue_standings_recompute(sender: Any, *, event_id: int, **kwargs: Any) ->
         logger.exception("could not ask for the standings of event %s", event_id)
         return
     try:
-        background.send(standings_recompute_task, event_id)
+        # On a club's runner thread, the saves of the next moments are scored together: a
+        # room's burst costs a few recomputes, not one per save (the workers' queue coalesces
+        # by itself, as a task waits there for a free worker).
+        background.send(
+            standings_recompute_task, event_id, coalesce=settings.STANDINGS_COALESCE_SECONDS
+        )
     except Exception:
         # The broker is down (or the in-process run failed): the result is stored; the next
         # result, or the periodic reconciliation, sends the recompute again.

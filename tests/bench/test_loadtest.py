@@ -67,6 +67,9 @@ def run_in_process(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple
         (["--redis-url", "redis://127.0.0.1:6379/0"], "--redis-url"),
         (["--web-workers", "two"], "--web-workers"),
         (["--bogus"], "--bogus"),
+        (["--serve-threads", "4"], "--serve-threads"),
+        (["--serve", "--serve-threads", "0"], "--serve-threads"),
+        (["--serve", "--base-url", "http://127.0.0.1:8000"], "--serve"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(
@@ -215,3 +218,45 @@ def test_tiny_run_reports_every_figure_and_stores_what_it_acknowledges() -> None
     assert size["snapshot_version"] >= size["results_version"]
     # The services were stopped: nothing of the run is left listening.
     assert "stopping gunicorn and the Celery worker" in completed.stderr
+
+
+@pytest.mark.integration
+@pytest.mark.xdist_group("services")  # one at a time with the others that start services
+def test_serve_run_reports_every_figure_and_stores_what_it_acknowledges() -> None:
+    """``--serve``: the README's serve command on a data folder of the run's own (SQLite, no
+    PostgreSQL, no Redis), measured on 3 tables; counts only, no timing."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key != "DJANGO_SETTINGS_MODULE" and not key.startswith("DUPLITAROT_")
+    }
+    # The caller's services must not leak into the instance (it has no broker, no PostgreSQL).
+    env["DATABASE_URL"] = "postgres://postgres@127.0.0.1:1/not_for_serve"
+    env["REDIS_URL"] = env["CELERY_BROKER_URL"] = "redis://127.0.0.1:1/3"
+    completed = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", "--serve", "--tables", "3",
+         "--think-ms", "0,50", "--start-ms", "200", "--json"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    report = json.loads(completed.stdout)
+    assert report["options"]["server"] == "serve" and report["options"]["redis_url"] is None
+    (size,) = report["sizes"]
+    assert size["tables"] == 3 and size["results_before"] == 3 * 5 * 4
+    assert size["clients"] == 3 and size["planned_requests"] == 12
+    assert size["requests"] == size["acknowledged"] == 12
+    assert size["errors"] == [] and size["not_sent"] == 0
+    assert size["stored"] == size["acknowledged"] and size["stored_matches_acknowledged"]
+    assert size["settled"]
+    assert set(size["latency_ms"]) == {"p50", "p95", "p99", "max"}
+    assert all(isinstance(v, float) for v in size["latency_ms"].values())
+    assert size["saves_per_second"] > 0
+    assert size["recompute_queue_max"] is None  # no broker to watch
+    assert size["snapshots_seen"] >= 1  # the runner thread scored the round
+    assert not size["ranking_timeout"] and size["ranking_delay_ms"] is not None
+    assert size["snapshot_version"] >= size["results_version"]
+    assert size["cpu_seconds"] is not None and "serve" in size["cpu_seconds"]
+    assert "starting serve" in completed.stderr and "stopping serve" in completed.stderr
+    # The run's data folder is removed.
+    folder = completed.stderr.split("SQLite in ", 1)[1].split(")", 1)[0]
+    assert not Path(folder).exists()

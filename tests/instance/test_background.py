@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -68,9 +69,9 @@ def test_a_save_answers_before_the_standings_and_the_runner_brings_them_up_to_da
     runner_names: list[str] = []
     original = runner.submit
 
-    def submit(function: Any, *args: Any) -> None:
+    def submit(function: Any, *args: Any, **options: Any) -> None:
         runner_names.append(getattr(function, "__name__", ""))
-        original(function, *args)
+        original(function, *args, **options)
 
     runner.submit = submit
     services.table_result_submit(
@@ -81,3 +82,12 @@ def test_a_save_answers_before_the_standings_and_the_runner_brings_them_up_to_da
     version = Event.objects.get(pk=event.pk).results_version
     assert version > 0
     assert StandingsSnapshot.objects.get(event=event).results_version == version
+
+
+def test_work_sent_with_a_delay_waits_that_long(runner: Any) -> None:
+    """What a club's runner does with a save's recompute: it starts ``coalesce`` seconds later."""
+    sent = time.monotonic()
+    ran: list[float] = []
+    runner.submit(lambda: ran.append(time.monotonic()), delay=0.3)
+    assert runner.wait_idle(30)
+    assert len(ran) == 1 and ran[0] - sent >= 0.3

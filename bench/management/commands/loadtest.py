@@ -13,17 +13,32 @@ The measuring runs in a child process of this command, with ``DATABASE_URL`` and
 set to the load test's own (``DUPLITAROT_LOADTEST_INNER`` marks it): whatever database this
 command was started on is not touched. Its progress goes to stderr, the report to stdout.
 Bad arguments: exit code 2 and one line.
+
+``--serve`` measures a club's instance instead, as the README starts it: ``python -m instance
+--data-dir DIR serve --host 127.0.0.1 --port P`` (waitress, SQLite in WAL mode in ``DIR``, the
+standings recomputed on its runner thread, debug off) on a new temporary data folder, in its own
+process group, with none of the caller's settings (``DATABASE_*``, ``REDIS_*``, ``CELERY_*``,
+``DJANGO_*``, ``DUPLITAROT_*``). The measuring child works on that folder's SQLite file (tasks
+eager, in the child): it waits for serve to answer (serve migrates the new file first), builds
+the events there, warms up and reports the same figures, the server's CPU as ``serve``; no
+queue (no broker). The folder is removed at the end, kept (and named) when the run fails.
+A club's big evening::
+
+    manage.py loadtest --serve --tables 30 --start-ms 0 --think-ms 300,1500
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -36,6 +51,7 @@ from bench.loadtest import (
     LoadTestError,
     Options,
     check_loopback_url,
+    clean_environment,
     database_name,
     format_report,
     loopback_production_settings,
@@ -43,6 +59,7 @@ from bench.loadtest import (
     run,
     stop_with_parent,
 )
+from instance.datadir import DATA_DIR_ENV
 from tournaments.management.base import OneLineErrorCommand
 
 MAX_TABLES = 1000  # one client thread per table
@@ -99,6 +116,8 @@ def options_from(raw: dict[str, Any]) -> Options:
         request_timeout=raw["request_timeout"],
         max_seconds=raw["max_seconds"],
         seed=raw["seed"],
+        serve=raw["serve"],
+        serve_threads=raw["serve_threads"],
     )
     _between("--start-ms", options.start_ms, 0, 20_000)
     _between("--rounds", options.rounds, 1, 50)
@@ -110,6 +129,14 @@ def options_from(raw: dict[str, Any]) -> Options:
     _between("--celery-workers", options.celery_workers, 1, 32)
     _between("--request-timeout", options.request_timeout, 1, 300)
     _between("--max-seconds", options.max_seconds, 60, 3600)
+    if options.serve_threads is not None:
+        if not options.serve:
+            raise _bad("--serve-threads: only with --serve")
+        _between("--serve-threads", options.serve_threads, 1, 64)
+    if options.serve:
+        if options.base_url is not None:
+            raise _bad("--serve starts its own server: leave --base-url out")
+        return options  # no PostgreSQL, no Redis: the instance's own SQLite file
     try:
         check_loopback_url("--database-url", options.database_url, ("postgres", "postgresql"))
         check_loopback_url("--redis-url", options.redis_url, ("redis",))
@@ -148,6 +175,10 @@ def child_argv(options: Options, as_json: bool) -> list[str]:
     ]  # fmt: skip  # fmt: skip
     if options.round is not None:
         argv += ["--round", str(options.round)]
+    if options.serve:
+        argv.append("--serve")
+    if options.serve_threads is not None:
+        argv += ["--serve-threads", str(options.serve_threads)]
     if options.base_url is not None:
         argv += ["--base-url", options.base_url]
     if as_json:
@@ -155,7 +186,20 @@ def child_argv(options: Options, as_json: bool) -> list[str]:
     return argv
 
 
-def child_environment(options: Options) -> dict[str, str]:
+def child_environment(options: Options, data_dir: Path | None = None) -> dict[str, str]:
+    if options.serve:
+        assert data_dir is not None
+        # The measuring process works on the instance's SQLite file, as a developer's checkout
+        # would on its own (tasks at once, in the caller); nothing of the caller's settings.
+        return clean_environment(
+            **{
+                INNER_ENV: "1",
+                "DJANGO_SETTINGS_MODULE": "config.settings",
+                DATA_DIR_ENV: str(data_dir),
+                "DUPLITAROT_BACKGROUND": "eager",
+                "DJANGO_DEBUG": "false",
+            }
+        )
     return {
         **os.environ,
         INNER_ENV: "1",
@@ -242,6 +286,19 @@ class Command(OneLineErrorCommand):
             help="budget of the whole run in seconds (default 170)",
         )
         add("--seed", type=int, default=1, help="seed of the events and clients (default 1)")
+        add(
+            "--serve",
+            action="store_true",
+            help="measure a club's instance instead: `python -m instance serve` (waitress, "
+            "SQLite in WAL mode, the standings on its runner thread) on a new data folder; "
+            "no PostgreSQL, no Redis",
+        )
+        add(
+            "--serve-threads",
+            type=int,
+            default=None,
+            help="with --serve: serve's --threads (default: serve's own default)",
+        )
 
     def handle(self, *args: Any, **raw: Any) -> None:
         options = options_from(raw)
@@ -268,11 +325,24 @@ class Command(OneLineErrorCommand):
             self.stdout.write(format_report(report))
 
     def _run_child(self, options: Options, *, as_json: bool) -> None:
-        """Run the measuring in a child process pointed at the load test's services."""
+        """Run the measuring in a child process pointed at the load test's services (with
+        ``--serve``: at a new data folder, removed at the end unless the run failed)."""
+        if not options.serve:
+            self._run_child_in(options, as_json=as_json, data_dir=None)
+            return
+        data_dir = Path(tempfile.mkdtemp(prefix="duplitarot-loadtest-serve-"))
+        try:
+            self._run_child_in(options, as_json=as_json, data_dir=data_dir)
+        except BaseException:
+            self.stderr.write(f"loadtest: the data folder of the run is kept in {data_dir}")
+            raise
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+    def _run_child_in(self, options: Options, *, as_json: bool, data_dir: Path | None) -> None:
         child = subprocess.Popen(
             child_argv(options, as_json),
             cwd=settings.BASE_DIR,
-            env=child_environment(options),
+            env=child_environment(options, data_dir),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             text=True,

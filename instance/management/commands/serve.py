@@ -33,7 +33,7 @@ from filelock import FileLock, Timeout
 
 from config import background
 from instance import backups, instance_state, network
-from instance.cli import DEFAULT_PORT
+from instance.cli import DEFAULT_PORT, DEFAULT_THREADS
 from instance.selectors import competitions_with_cards
 from instance.setup import setup_code_issue
 
@@ -50,7 +50,7 @@ class Command(BaseCommand):
             default="",
             help="the address phones open, printed in the QR codes (found by default)",
         )
-        parser.add_argument("--threads", type=int, default=8, help="request threads")
+        parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, help="request threads")
         parser.add_argument(
             "--reconcile",
             type=float,

@@ -1,0 +1,112 @@
+"""The instance's SQLite engine (``instance.sqlite``): writers of the process queue in order.
+
+On a real file in WAL mode with immediate transactions, as a club's instance runs: threads that
+write at once all succeed, the queue is handed from one writer to the next, and nothing is left
+holding it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from django.db.utils import ConnectionHandler
+
+from instance.sqlite.base import WRITE_QUEUE, FifoLock
+
+THREADS = 8
+WRITES = 10
+
+
+def test_the_lock_is_granted_in_the_order_asked() -> None:
+    lock = FifoLock()
+    assert lock.acquire(1)
+    order: list[int] = []
+    threads = []
+    for number in range(5):
+
+        def take(number: int = number) -> None:
+            assert lock.acquire(10)
+            order.append(number)
+            lock.release()
+
+        thread = threading.Thread(target=take)
+        thread.start()
+        threads.append(thread)
+        time.sleep(0.05)  # each asks after the previous one
+    lock.release()
+    for thread in threads:
+        thread.join(10)
+    assert order == [0, 1, 2, 3, 4]
+    assert not lock.locked()
+
+
+def test_a_waiter_that_times_out_leaves_the_queue() -> None:
+    lock = FifoLock()
+    assert lock.acquire(1)
+    assert not lock.acquire(0.05)
+    lock.release()
+    assert not lock.locked()
+    assert lock.acquire(0.05)
+    lock.release()
+
+
+def test_writers_at_once_all_store_and_leave_the_queue_free(
+    tmp_path: Path, django_db_blocker: Any
+) -> None:
+    with django_db_blocker.unblock():  # a database of this test's own, not the test database
+        _writers_at_once(tmp_path)
+
+
+def _writers_at_once(tmp_path: Path) -> None:
+    handler = ConnectionHandler(
+        {
+            "default": {
+                "ENGINE": "instance.sqlite",
+                "NAME": str(tmp_path / "queued.sqlite3"),
+                "OPTIONS": {
+                    "timeout": 20,
+                    "transaction_mode": "IMMEDIATE",
+                    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                },
+            }
+        }
+    )
+    setup = handler["default"]
+    with setup.cursor() as cursor:
+        cursor.execute("CREATE TABLE row (writer INTEGER, number INTEGER)")
+    setup.close()
+    failures: list[BaseException] = []
+
+    def write(writer: int) -> None:
+        db = handler["default"]  # this thread's connection
+        try:
+            for number in range(WRITES):
+                # a transaction, as an atomic block begins it (BEGIN IMMEDIATE)
+                db.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
+                with db.cursor() as cursor:
+                    cursor.execute("INSERT INTO row VALUES (%s, %s)", [writer, number])
+                    cursor.execute("SELECT count(*) FROM row")
+                db.commit()
+                db.set_autocommit(True)
+                with db.cursor() as cursor:  # a write in autocommit mode
+                    cursor.execute("INSERT INTO row VALUES (%s, %s)", [writer, -number - 1])
+        except BaseException as error:  # reported below
+            failures.append(error)
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert failures == []
+    check = handler["default"]
+    with check.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM row")
+        assert cursor.fetchone() == (THREADS * WRITES * 2,)
+    check.close()
+    assert not WRITE_QUEUE.locked()

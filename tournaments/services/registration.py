@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
 from clubs.models import Club, Player
+from clubs.uploads import check_lines, csv_delimiter, csv_rows, decode_text
 from tournaments.models import Entrant, Event
 from tournaments.services.common import locked, movement_stale, require_draft, require_own_tables
-from tournaments.services.uploads import check_lines, csv_delimiter, csv_rows, decode_text
 
 LICENCE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9./-]{0,19}$")
 
@@ -351,7 +351,7 @@ def players_import_csv(*, event: Event, file: IO[bytes] | IO[str] | bytes | str)
     without BOM, or Windows-1252/Latin-1): last_name, first_name, licence, club, series. A known
     licence registers that player; a line without licence reuses a known unlicensed player of
     the same name (ignoring case). A line in error is reported and leaves nothing behind (no
-    player, no club). A file that cannot be read at all (see :mod:`tournaments.services.uploads`:
+    player, no club). A file that cannot be read at all (see :mod:`clubs.uploads`:
     too large, binary, empty, too many or too long lines, unreadable CSV, no header) raises
     ``DomainError`` and registers nobody.
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -466,8 +466,19 @@ def header_key(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", plain).strip("_")
 
 
+def _register_header_message(missing: list[str]) -> str:
+    return _(
+        "Line 1 must name the columns: Nom, Prénom, and if you have them Licence, "
+        "Catégorie, Actif (or last_name, first_name, licence, category, active). "
+        "Is this the register's CSV file?"
+    )
+
+
 def csv_columns(
-    header: Sequence[str], aliases: dict[str, tuple[str, ...]], required: Sequence[str]
+    header: Sequence[str],
+    aliases: dict[str, tuple[str, ...]],
+    required: Sequence[str],
+    header_message: Callable[[list[str]], str] = _register_header_message,
 ) -> dict[str, int]:
     """Where each known column is in ``header`` (the first cell of a name wins); refused
     (``csv_header``) when a ``required`` one is missing."""
@@ -477,16 +488,9 @@ def csv_columns(
         key = known.get(header_key(name))
         if key is not None and key not in columns:
             columns[key] = index
-    if any(key not in columns for key in required):
-        raise DomainError(
-            "csv_header",
-            _(
-                "Line 1 must name the columns: Nom, Prénom, and if you have them Licence, "
-                "Catégorie, Actif (or last_name, first_name, licence, category, active). "
-                "Is this the register's CSV file?"
-            ),
-            field="file",
-        )
+    missing = [key for key in required if key not in columns]
+    if missing:
+        raise DomainError("csv_header", header_message(missing), field="file")
     return columns
 
 
@@ -556,6 +560,7 @@ def csv_entries(
     max_bytes: int = MAX_IMPORT_BYTES,
     max_lines: int = MAX_IMPORT_LINES,
     max_line_chars: int = MAX_IMPORT_LINE_CHARS,
+    header_message: Callable[[list[str]], str] = _register_header_message,
 ) -> list[tuple[int, dict[str, str]]]:
     """(line number, stripped cell by column key) of every non-blank row of a players' CSV
     file; the whole file is refused (a :class:`DomainError` on ``file``) when it cannot be read
@@ -565,7 +570,7 @@ def csv_entries(
     if not lines or not lines[0].strip():
         raise DomainError("file_empty", _("The file is empty."), field="file")
     rows = list(csv_rows(text, csv_delimiter(lines[0])))
-    columns = csv_columns(rows[0][1], aliases, ("last_name", "first_name"))
+    columns = csv_columns(rows[0][1], aliases, ("last_name", "first_name"), header_message)
     return [
         (number, {key: (row[i].strip() if i < len(row) else "") for key, i in columns.items()})
         for number, row in rows[1:]

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs import invitations, register, selectors, services
 from clubs.access import club_directed_or_404, clubs_directed_by
@@ -33,12 +33,18 @@ from clubs.models import Club, Membership
 REGISTER_PAGE = 500
 
 
+def _posted(request: HttpRequest) -> Any:
+    """The data a form is bound to: the POST body (even empty) of a POST, else none."""
+    return request.POST if request.method == "POST" else None
+
+
 def _club_page(request: HttpRequest, club: Club, tab: str, template: str, **context: Any) -> Any:
     status = context.pop("status", 200)
     return render(request, template, {"club": club, "tab": tab, **context}, status=status)
 
 
 @login_required
+@require_GET
 def club_list(request: HttpRequest) -> HttpResponse:
     clubs = list(clubs_directed_by(request.user))
     if len(clubs) == 1:
@@ -50,7 +56,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def club_home(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_directed_or_404(request, pk)
-    form = ClubForm(request.POST or None, initial={"name": club.name, "city": club.city})
+    form = ClubForm(_posted(request), initial={"name": club.name, "city": club.city})
     if request.method == "POST" and form.is_valid():
         try:
             services.club_update(club=club, **form.cleaned_data)
@@ -95,6 +101,7 @@ def _register_page(
 
 
 @login_required
+@require_GET
 def register_page(request: HttpRequest, pk: int) -> HttpResponse:
     return _register_page(request, club_directed_or_404(request, pk))
 
@@ -152,7 +159,7 @@ def register_line(request: HttpRequest, pk: int, line_pk: int) -> HttpResponse:
         "category": line.category,
         "active": line.active,
     }
-    form = RegisterLineForm(request.POST or None, initial=initial, name_editable=editable)
+    form = RegisterLineForm(_posted(request), initial=initial, name_editable=editable)
     if request.method == "POST" and form.is_valid():
         try:
             saved = register.register_line_update(membership=line, **form.cleaned_data)
@@ -195,7 +202,8 @@ def register_line_active(request: HttpRequest, pk: int, line_pk: int) -> HttpRes
 @require_http_methods(["GET", "POST"])
 def register_import(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_directed_or_404(request, pk)
-    form = RegisterImportForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"
+    form = RegisterImportForm(_posted(request), request.FILES if posted else None)
     report = None
     if request.method == "POST" and form.is_valid():
         try:
@@ -233,6 +241,7 @@ def _organisers_page(
 
 
 @login_required
+@require_GET
 def organisers_page(request: HttpRequest, pk: int) -> HttpResponse:
     return _organisers_page(request, club_directed_or_404(request, pk))
 
@@ -300,7 +309,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         return _invalid(request, error)
     club = found.club
     user = request.user
-    signup = None if user.is_authenticated else InvitationSignupForm(request.POST or None)
+    signup = None if user.is_authenticated else InvitationSignupForm(_posted(request))
     if request.method == "POST":
         try:
             if user.is_authenticated:

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from archives.format import as_bool, as_object, as_text, refuse
-from clubs.models import Club, Player
+from clubs.models import Club, Membership, Player
 
 PLAYER_KEYS = ("first_name", "last_name", "licence", "series", "club", "event_club")
 
@@ -137,6 +137,8 @@ class PlayerMatcher:
             series=data["series"],
             club=self._home(data),
         )
+        if player.club_id is not None:  # a new player is on his home club's register
+            Membership.objects.create(club_id=player.club_id, player=player)
         self.created += 1
         if licence is not None:
             self._by_licence[licence] = player

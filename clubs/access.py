@@ -123,3 +123,8 @@ def directs(
         return wrapper
 
     return decorate
+
+
+def club_directed_or_404(request: HttpRequest, pk: int) -> Club:
+    """Club ``pk`` if the visitor organises it (or is a superuser), else 404."""
+    return get_object_or_404(clubs_directed_by(request.user), pk=pk)

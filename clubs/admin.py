@@ -7,7 +7,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Player
+from clubs.models import Club, Membership, OrganiserInvitation, Player
 
 
 @admin.register(Club)
@@ -31,3 +31,34 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ("last_name", "first_name", "licence")
     list_select_related = ("club",)
     autocomplete_fields = ("club",)
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ("player", "club", "category", "active", "created_at")
+    list_filter = ("active", "club")
+    search_fields = ("player__last_name", "player__first_name", "player__licence", "club__name")
+    list_select_related = ("player", "club")
+    autocomplete_fields = ("club", "player")
+
+
+@admin.register(OrganiserInvitation)
+class OrganiserInvitationAdmin(admin.ModelAdmin):
+    """Invitations are created from the club's page (the token is shown only there, once);
+    the back office lists them and may revoke them."""
+
+    list_display = ("club", "created_by", "created_at", "expires_at", "accepted_by", "revoked_at")
+    list_filter = ("club",)
+    list_select_related = ("club", "created_by", "accepted_by")
+    readonly_fields = (
+        "club",
+        "token_hash",
+        "created_by",
+        "created_at",
+        "expires_at",
+        "accepted_at",
+        "accepted_by",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

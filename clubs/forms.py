@@ -1,4 +1,5 @@
-"""What every form shares: attaching a refused operation, the reason of a decision.
+"""What every form shares: attaching a refused operation, the reason of a decision; and the
+forms of the club's pages (the club, its register, its import, an invitee's account).
 
 A service refuses with a :class:`~clubs.errors.DomainError`; :func:`add_error` puts its
 message on the form field it names (a form may translate service field names with a
@@ -7,13 +8,19 @@ message on the form field it names (a form may translate service field names wit
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from clubs.errors import DomainError
+from clubs.register import MAX_IMPORT_BYTES
+from clubs.uploads import too_large
 
 
-def error_field(form: forms.Form, field: str | None) -> str | None:
+def error_field(form: forms.BaseForm, field: str | None) -> str | None:
     """The field of ``form`` where an error on the service input ``field`` belongs, or None."""
     if not field:
         return None
@@ -22,7 +29,7 @@ def error_field(form: forms.Form, field: str | None) -> str | None:
     return name if name in form.fields else None
 
 
-def add_error(form: forms.Form, error: DomainError) -> None:
+def add_error(form: forms.BaseForm, error: DomainError) -> None:
     """Attach ``error`` to ``form`` (see the module docstring)."""
     form.add_error(error_field(form, error.field), error.message)
     for line in error.details:
@@ -34,3 +41,76 @@ def reason_field() -> forms.CharField:
     return forms.CharField(
         label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}), max_length=1000
     )
+
+
+# --------------------------------------------------------------------------- the club's pages
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    city = forms.CharField(label=_("City"), max_length=120, required=False)
+
+
+class RegisterSearchForm(forms.Form):
+    ACTIVE_CHOICES = [("", _("All")), ("1", _("Active")), ("0", _("Inactive"))]
+
+    q = forms.CharField(label=_("Name or licence"), max_length=80, required=False)
+    active = forms.ChoiceField(label=_("Players"), choices=ACTIVE_CHOICES, required=False)
+
+    def active_filter(self) -> bool | None:
+        value = self.cleaned_data.get("active") if self.is_valid() else ""
+        return None if not value else value == "1"
+
+    def query(self) -> str:
+        return str(self.cleaned_data.get("q") or "") if self.is_valid() else ""
+
+
+class RegisterAddForm(forms.Form):
+    last_name = forms.CharField(label=_("Last name"), max_length=80)
+    first_name = forms.CharField(label=_("First name"), max_length=80)
+    licence = forms.CharField(
+        label=_("Licence number"),
+        max_length=20,
+        required=False,
+        help_text=_("Empty for a guest. A licence already known adds that player."),
+    )
+    category = forms.CharField(label=_("Category"), max_length=40, required=False)
+
+
+class RegisterLineForm(forms.Form):
+    last_name = forms.CharField(label=_("Last name"), max_length=80)
+    first_name = forms.CharField(label=_("First name"), max_length=80)
+    category = forms.CharField(label=_("Category"), max_length=40, required=False)
+    active = forms.BooleanField(label=_("Active"), required=False)
+
+    def __init__(self, *args: Any, name_editable: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not name_editable:
+            for name in ("last_name", "first_name"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _("Only the player's home club may change it.")
+
+
+class RegisterImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "Columns: Nom, Prénom, Licence, Catégorie, Actif (oui/non); separated by ';' or ',' "
+            "(Excel's CSV); at most 20,000 lines and 2 MB."
+        ),
+    )
+
+    def clean_file(self) -> Any:
+        file = self.cleaned_data["file"]
+        if file.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(too_large(MAX_IMPORT_BYTES).message, code="file_too_large")
+        return file
+
+
+class InvitationSignupForm(UserCreationForm):
+    """The account an invitee creates: a username and a password typed twice (Django's
+    password validators apply)."""
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)

@@ -158,3 +158,70 @@ class ChangeRecord(models.Model):
 
     class Meta:
         abstract = True
+
+
+class Membership(models.Model):
+    """A line of a club's player register: the player, his category in the club, and whether
+    he is an active member (only active ones are offered by the competitions' pickers).
+
+    A player may be on several clubs' registers (his licence identifies him across clubs); his
+    home club is ``Player.club``. Written through ``clubs.register``.
+    """
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("player")
+    )
+    category = models.CharField(_("category"), max_length=40, blank=True)
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(_("added on"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["player__last_name", "player__first_name"]
+        verbose_name = _("register line")
+        verbose_name_plural = _("register lines")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="clubs_membership_unique")
+        ]
+        indexes = [models.Index(fields=["club", "active"], name="clubs_membership_active_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.club})"
+
+
+class OrganiserInvitation(models.Model):
+    """A single-use link that makes whoever opens it an organiser of ``club``.
+
+    Only the SHA-256 of its random token is stored (the link is shown once to the organiser who
+    creates it); it is valid until ``expires_at``, once (``accepted_at``), unless revoked.
+    Written through ``clubs.invitations``.
+    """
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("club")
+    )
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created on"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires on"))
+    accepted_at = models.DateTimeField(_("accepted on"), null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(_("revoked on"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("organiser invitation")
+        verbose_name_plural = _("organiser invitations")
+
+    def __str__(self) -> str:
+        return f"{self.club} ({self.created_at:%Y-%m-%d})"

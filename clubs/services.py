@@ -1,4 +1,8 @@
-"""Writes of the kernel: a competition's status changes.
+"""Writes of the kernel: clubs and their organisers, and a competition's status changes.
+
+:func:`club_create` makes a club with its first organiser; :func:`club_update` renames it;
+:func:`club_organiser_remove` removes a co-organiser but never the last one (organisers join
+through an invitation: ``clubs.invitations``).
 
 :func:`competition_status_change` is the one state machine of every kind of competition
 (``Competition.TRANSITIONS``): draft → running (start), running → finished (finish), finished →
@@ -8,10 +12,9 @@ movement ready, every match finished, every party closed...) on the locked row, 
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
@@ -73,18 +76,75 @@ def competition_status_change(*, competition: C, to: str) -> C:
     return competition
 
 
-@transaction.atomic
-def club_create(*, name: str, city: str = "", organiser: User) -> Club:
-    """A new club, directed by ``organiser`` (club names are unique)."""
+# --------------------------------------------------------------------------- clubs
+
+
+def _club_fields(name: str, city: str) -> tuple[str, str]:
     name, city = name.strip(), city.strip()
     if not name:
         raise DomainError("club_name_required", _("Give the club's name."), field="name")
-    if Club.objects.filter(name__iexact=name).exists():
+    if len(name) > 120 or len(city) > 120:
         raise DomainError(
-            "club_name_taken",
-            _("A club named %(name)s already exists.") % {"name": name},
-            field="name",
+            "club_name_too_long", _("The name and the city are at most 120 characters."), "name"
         )
-    club = Club.objects.create(name=name[:120], city=city[:120])
-    club.organisers.add(organiser)
+    return name, city
+
+
+def _name_taken(name: str, exclude: int | None = None) -> bool:
+    clubs = Club.objects.filter(name__iexact=name)
+    if exclude is not None:
+        clubs = clubs.exclude(pk=exclude)
+    return clubs.exists()
+
+
+def _club_name_taken(name: str) -> DomainError:
+    return DomainError(
+        "club_name_taken",
+        _("A club named %(name)s already exists.") % {"name": name},
+        field="name",
+    )
+
+
+def club_create(*, name: str, city: str = "", organiser: Any) -> Club:
+    """A new club organised by ``organiser`` (refused: ``club_name_required``,
+    ``club_name_too_long``, ``club_name_taken`` — names compare ignoring case)."""
+    name, city = _club_fields(name, city)
+    if _name_taken(name):
+        raise _club_name_taken(name)
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, city=city)
+            club.organisers.add(organiser)
+    except IntegrityError as exc:
+        raise _club_name_taken(name) from exc
     return club
+
+
+def club_update(*, club: Club, name: str, city: str) -> Club:
+    """Rename ``club`` or change its city (refused as :func:`club_create`)."""
+    name, city = _club_fields(name, city)
+    if _name_taken(name, exclude=club.pk):
+        raise _club_name_taken(name)
+    try:
+        with transaction.atomic():
+            Club.objects.filter(pk=club.pk).update(name=name, city=city)
+    except IntegrityError as exc:
+        raise _club_name_taken(name) from exc
+    club.name, club.city = name, city
+    return club
+
+
+def club_organiser_remove(*, club: Club, user: Any) -> None:
+    """Remove ``user`` from ``club``'s organisers (refused: ``not_an_organiser``, and
+    ``last_organiser``: a club always keeps one)."""
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()  # serialise removals
+        organisers = club.organisers.all()
+        if not organisers.filter(pk=user.pk).exists():
+            raise DomainError("not_an_organiser", _("This account does not organise the club."))
+        if organisers.count() <= 1:
+            raise DomainError(
+                "last_organiser",
+                _("The last organiser of a club cannot be removed: invite another one first."),
+            )
+        club.organisers.remove(user)

@@ -77,7 +77,7 @@ class SafeJSONParser(JSONParser):
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         # Here, not at the top: DRF imports this module while the apps' views are imported.
-        from tournaments.services.uploads import JSONLimitError, bounded_json_loads
+        from clubs.uploads import JSONLimitError, bounded_json_loads
 
         parser_context = parser_context or {}
         encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)

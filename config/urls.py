@@ -120,6 +120,7 @@ urlpatterns += i18n_patterns(
     path("", include("freedeal.urls")),
     path("", include("teammatch.urls")),
     path("", include("archives.urls")),
+    path("", include("clubs.urls")),
     prefix_default_language=False,
 )
 

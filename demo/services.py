@@ -56,6 +56,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from clubs.models import Club, Player
+from clubs.register import register_player_add
 from demo import cups as cup_demo
 from demo import free_deals as free_deal_demo
 from demo.plays import DemoError, play_outcome
@@ -72,7 +73,6 @@ from tournaments.services import (
     event_finish,
     event_movement_set,
     event_start,
-    player_create,
     section_create,
     section_results_import,
     simultaneous_create,
@@ -320,13 +320,13 @@ def _demo_players(rng: random.Random, count: int, club: Club, start: int) -> lis
         used.add(name)
         number = start + len(players)
         players.append(
-            player_create(
+            register_player_add(
+                club=club,
                 first_name=name[0],
                 last_name=name[1],
                 licence=f"{690000 + number:07d}",
-                club=club,
                 series=rng.choice(("2", "3", "3", "4")),
-            )
+            ).player
         )
     return players
 

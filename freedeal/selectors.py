@@ -23,6 +23,7 @@ from django.http import HttpRequest
 from clubs.access import UserLike, clubs_directed_by, directed_by, visible_to
 from clubs.models import Club, Player
 from clubs.phone_codes import phone_code_lookup
+from clubs.selectors import register_active_players
 from freedeal.models import (
     FreeDealChange,
     FreeDealPlayer,
@@ -77,9 +78,10 @@ def free_deal_names(tournament: FreeDealTournament) -> dict[int, str]:
 
 
 def free_deal_registrable_players(tournament: FreeDealTournament) -> QuerySet[Player]:
-    """The club's players not registered yet (the registration form's choices)."""
+    """The active players of the club's register not registered yet (the registration form's
+    choices)."""
     taken = FreeDealPlayer.objects.filter(tournament=tournament).values("player")
-    return Player.objects.filter(club=tournament.club).exclude(pk__in=taken)
+    return register_active_players(tournament.club_id).exclude(pk__in=taken)
 
 
 # --------------------------------------------------------------------------- ranking

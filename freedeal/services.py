@@ -38,6 +38,7 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError, NotOwnEntry
 from clubs.models import Club, Player
+from clubs.register import register_player_add
 from clubs.services import competition_lock, competition_require, competition_status_change
 from clubs.signals import milestone_reached
 from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
@@ -214,26 +215,13 @@ def free_deal_player_register(*, tournament: FreeDealTournament, player: Player)
 def free_deal_player_register_new(
     *, tournament: FreeDealTournament, first_name: str, last_name: str, licence: str = ""
 ) -> FreeDealPlayer:
-    """Create a player of the tournament's club and register him."""
-    first, last, licence = first_name.strip(), last_name.strip(), licence.strip()
-    if not first or not last:
-        raise DomainError(
-            "name_required", _("Give the player's first and last names."), field="last_name"
-        )
-    if licence and Player.objects.filter(licence=licence).exists():
-        raise DomainError(
-            "licence_taken",
-            _("Licence %(licence)s belongs to another player: pick him in the list.")
-            % {"licence": licence},
-            field="licence",
-        )
+    """Register a newcomer: he joins the register of the tournament's club
+    (``clubs.register.register_player_add``: a known licence registers that player, under his
+    stored name), then the tournament; nothing is kept when either refuses."""
     with transaction.atomic():
-        player = Player.objects.create(
-            first_name=first[:80],
-            last_name=last[:80],
-            licence=licence or None,
-            club=tournament.club,
-        )
+        player = register_player_add(
+            club=tournament.club, first_name=first_name, last_name=last_name, licence=licence
+        ).player
         return free_deal_player_register(tournament=tournament, player=player)
 
 

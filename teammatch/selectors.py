@@ -22,6 +22,7 @@ from clubs.access import UserLike, clubs_directed_by
 from clubs.errors import DomainError
 from clubs.models import Club, Player
 from clubs.phone_codes import phone_code_lookup
+from clubs.selectors import register_active_players
 from rules.duplicate import DUPLICATE_RULESET
 from rules.scoring import Outcome, outcome_from_dict
 from scoring.core.assemble import pm_from_net
@@ -128,8 +129,8 @@ def team_player_ids(team: CupTeam) -> list[int]:
 
 
 def club_players(cup: Cup) -> QuerySet[Player]:
-    """The players a team of ``cup`` may take: its club's."""
-    return Player.objects.filter(club=cup.club_id)
+    """The players a team of ``cup`` may take: the active players of its club's register."""
+    return register_active_players(cup.club_id)
 
 
 def match_players(match: CupMatch) -> QuerySet[Player]:

@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from factory.django import DjangoModelFactory
 
-from clubs.models import Club, Player
+from clubs.models import Club, Membership, Player
 from freedeal.models import FreeDealPlayer, FreeDealTournament
 from series.models import Series, SeriesEvent
 from teammatch.models import Cup, CupMatch, CupTeam, CupTeamPlayer
@@ -77,12 +77,19 @@ class OrganiserFactory(UserFactory):
 class PlayerFactory(DjangoModelFactory):
     class Meta:
         model = Player
+        skip_postgeneration_save = True
 
     first_name = factory.Sequence(lambda n: f"Prénom{n}")
     last_name = factory.Sequence(lambda n: f"Nom{n}")
     licence = factory.Sequence(lambda n: f"L{n:07d}")
     club = factory.SubFactory(ClubFactory)
     series = "3"
+
+    @factory.post_generation
+    def register(obj: Any, create: bool, extracted: Any, **kwargs: Any) -> None:
+        """The player is on his home club's register, active (``register=False``: on none)."""
+        if create and obj.club_id is not None and extracted is not False:
+            Membership.objects.get_or_create(club_id=obj.club_id, player=obj)
 
 
 class EventFactory(DjangoModelFactory):

@@ -39,8 +39,10 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from clubs.invitations import organiser_invitation_create
+from clubs.models import Membership
 from tests.builders import GARDE_46, running_event
-from tests.factories import OrganiserFactory, UserFactory
+from tests.factories import OrganiserFactory, PlayerFactory, UserFactory
 from tournaments import services
 from tournaments.models import Deal, Event, Table
 
@@ -189,6 +191,21 @@ MATRIX: dict[str, dict[str, str]] = {
     "series:ranking": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "series:export": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "series:organiser_list": {"GET": "LLLLAAA", "POST": "LLLLMMM"},
+    # The club's pages: its organisers (and staff); another club's organiser gets a 404. An
+    # empty form is refused (V); the last organiser is never removed (409).
+    "clubs:list": {"GET": "LLLLAAA", "POST": "LLLLMMM"},
+    "clubs:club": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "clubs:register": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "clubs:register_add": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "clubs:register_line": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "clubs:register_line_active": {"GET": "LLLLMMM", "POST": "LLLLADA"},
+    "clubs:import": {"GET": "LLLLADA", "POST": "LLLLVDV"},
+    "clubs:organisers": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "clubs:invite": {"GET": "LLLLMMM", "POST": "LLLLADA"},
+    "clubs:invitation_revoke": {"GET": "LLLLMMM", "POST": "LLLLADA"},
+    "clubs:organiser_remove": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    # An invitation link (valid): public; joining needs an account (an empty one is refused).
+    "clubs:invitation": {"GET": "AAAAAAA", "POST": "VVVVAAA"},
     "series:organiser_create": {"GET": "LLLLAAA", "POST": "LLLLAAA"},
     "series:organiser_edit": {"GET": "LLLLADA", "POST": "LLLLVDV"},
     "series:organiser_event_add": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
@@ -333,6 +350,12 @@ class World:
     room_code: str = ""
     match_deal: int = 0  # the match's first deal (quarter 1)
     later_match_deal: int = 0  # a deal of quarter 2
+    # The event's club: a line of its register, a pending invitation (and its token), the
+    # organiser of the event (its only organiser).
+    club_line_id: int = 0
+    invitation_id: int = 0
+    invitation_token: str = ""
+    organiser_id: int = 0
 
 
 def _deals_at(event: Event, round_number: int) -> list[Deal]:
@@ -377,6 +400,8 @@ def world() -> World:
     series_event_add(series=series, event=event)
     free_deal, cup, match = _free_deal_and_cup(event)
     match_deals = list(match.deals.order_by("number").values_list("number", "quarter"))
+    line = Membership.objects.create(club=event.club, player=PlayerFactory(club=None))
+    invitation, token = organiser_invitation_create(club=event.club, by=organiser)
     return World(
         event=event,
         table=table,
@@ -398,6 +423,10 @@ def world() -> World:
         room_code=match.rooms.get(room="open").code,
         match_deal=match_deals[0][0],
         later_match_deal=next(number for number, quarter in match_deals if quarter == 2),
+        club_line_id=line.pk,
+        invitation_id=invitation.pk,
+        invitation_token=token,
+        organiser_id=organiser.pk,
     )
 
 
@@ -496,6 +525,10 @@ def build_call(world: World, route: Route, role: str) -> Call:
         values["number"] = world.later_match_deal if role == "table_later" else world.match_deal
         if role in ("table_open", "table_later"):
             values["code"] = world.room_code
+    if name.startswith("clubs:"):
+        values.update(pk=world.event.club_id, line_pk=world.club_line_id,
+                      invitation_pk=world.invitation_id, token=world.invitation_token,
+                      user_pk=world.organiser_id)  # fmt: skip
     if name.startswith("archives:"):
         # the archive downloads: the world's cup, free-deal tournament or series
         kind = name.removeprefix("archives:")

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
+from rules.enums import Contract
 from rules.feasibility import feasible_points
 from rules.hand_checks import fitting_outcome
-from rules.enums import Contract
 from tests.instance.serving import Served, run_command, serve
 from tournaments.models import SEATS
 from tournaments.services.results import prepared_hands

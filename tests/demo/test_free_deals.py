@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from clubs.models import Club, Player
+from clubs.register import register_player_add
 from demo.free_deals import build_demo
 from freedeal.models import FreeDealResult, FreeDealTournament
 from freedeal.selectors import free_deal_ranking
@@ -22,7 +23,7 @@ def club() -> Club:
 @pytest.fixture
 def players(club: Club) -> list[Player]:
     return [
-        Player.objects.create(first_name=f"Joueur{n}", last_name=f"Nom{n:02d}", club=club)
+        register_player_add(club=club, first_name=f"Joueur{n}", last_name=f"Nom{n:02d}").player
         for n in range(1, 21)
     ]
 

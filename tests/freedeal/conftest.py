@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from clubs.models import Club, Player
+from clubs.register import register_player_add
 from freedeal import services
 from freedeal.models import FreeDealTournament
 from tests.browser.conftest import new_page  # noqa: F401  (the browser test's fixture)
@@ -31,7 +32,7 @@ def organiser(club: Club) -> object:
 @pytest.fixture
 def players(club: Club) -> list[Player]:
     return [
-        Player.objects.create(first_name=f"Joueur{n}", last_name=f"Nom{n:02d}", club=club)
+        register_player_add(club=club, first_name=f"Joueur{n}", last_name=f"Nom{n:02d}").player
         for n in range(1, 21)
     ]
 

@@ -181,18 +181,29 @@ def test_register_new_creates_a_club_player() -> None:
     assert (entry.player.first_name, entry.player.licence) == ("Ana", "L-77")
 
 
+def test_register_new_with_a_known_licence_links_that_player_without_renaming_him() -> None:
+    tournament = FreeDealTournamentFactory()
+    known = PlayerFactory(licence="TAKEN", first_name="Jean", last_name="Connu")
+    entry = services.free_deal_player_register_new(
+        tournament=tournament, first_name="Ana", last_name="Neuve", licence="TAKEN"
+    )
+    assert entry.player == known
+    stored = Player.objects.get(pk=known.pk)
+    assert (stored.first_name, stored.last_name, stored.club) == ("Jean", "Connu", known.club)
+    assert stored.memberships.filter(club=tournament.club, active=True).exists()
+
+
 @pytest.mark.parametrize(
     ("names", "code", "field"),
     [
-        ({"first_name": "", "last_name": "Neuve"}, "name_required", "last_name"),
-        ({"first_name": "Ana", "last_name": " "}, "name_required", "last_name"),
-        ({"first_name": "Ana", "last_name": "Neuve", "licence": "TAKEN"}, "licence_taken",
+        ({"first_name": "", "last_name": "Neuve"}, "first_name_required", "first_name"),
+        ({"first_name": "Ana", "last_name": " "}, "last_name_required", "last_name"),
+        ({"first_name": "Ana", "last_name": "Neuve", "licence": "a b"}, "invalid_licence",
          "licence"),
     ],
 )  # fmt: skip
 def test_register_new_refusals(names, code, field) -> None:
     tournament = FreeDealTournamentFactory()
-    PlayerFactory(licence="TAKEN")
     before = Player.objects.count()
     error = refused(services.free_deal_player_register_new, tournament=tournament, **names)
     assert (error.code, error.field) == (code, field)

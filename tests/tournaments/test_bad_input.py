@@ -443,10 +443,11 @@ def test_ten_thousand_players_are_imported_in_bulk(django_assert_max_num_queries
     1..n in file order."""
     lyon = ClubFactory(name="Tarot Club de Lyon")
     known = [PlayerFactory(licence=f"K{i:05d}", club=lyon) for i in range(50)]
-    unlicensed = [
-        PlayerFactory(licence=None, last_name=f"Sans{i}", first_name="Licence") for i in range(20)
-    ]
     event = EventFactory()
+    unlicensed = [  # guests of the register of the event's club
+        PlayerFactory(licence=None, last_name=f"Sans{i}", first_name="Licence", club=event.club)
+        for i in range(20)
+    ]
     already = services.entrant_register(event=event, player=known[0]).player
     lines = [HEADER.rstrip("\n")]
     for i in range(BULK_LINES - 100):

@@ -79,12 +79,15 @@ def test_event_create_rejects_bad_deals_per_round() -> None:
     assert not Event.objects.exists()
 
 
-def test_player_create_refuses_a_known_licence() -> None:
-    PlayerFactory(licence="123456")
-    with pytest.raises(DomainError) as exc:
-        services.player_create(first_name="A", last_name="B", licence="123456")
-    assert (exc.value.code, exc.value.field) == ("licence_taken", "licence")
-    assert exc.value.message == "A player with licence 123456 already exists."
+def test_a_csv_line_with_a_known_licence_links_that_player_without_renaming_him() -> None:
+    known = PlayerFactory(licence="123456", first_name="Jean", last_name="Connu")
+    event = EventFactory()
+    report = services.players_import_csv(
+        event=event, file="last_name;first_name;licence\nAutre;Nom;123456\n"
+    )
+    assert report.registered == [known] and report.players_matched == 1
+    assert Player.objects.get(pk=known.pk).last_name == "Connu"
+    assert known.memberships.filter(club=event.club).exists()
     assert Player.objects.count() == 1
 
 

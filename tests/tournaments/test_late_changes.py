@@ -342,8 +342,8 @@ def test_the_players_page_offers_the_changes_of_a_running_event(
 def test_substitute_by_search_then_choice(event: Event, director: tuple[Client, Any]) -> None:
     client, user = director
     replaced = entrant_at(event, table=1, round_number=1, seat="N")
-    PlayerFactory(first_name="Ginette", last_name="Lartigue")
-    PlayerFactory(first_name="Gaston", last_name="Lartigue")
+    PlayerFactory(first_name="Ginette", last_name="Lartigue", club=event.club)
+    PlayerFactory(first_name="Gaston", last_name="Lartigue", club=event.club)
     target = url("organiser:entrant_substitute", event.pk, replaced.pk)
     page = client.post(target, {"from_round": "3", "q": "Lartigue", "reason": "malaise"})
     assert page.status_code == 200  # two players match: the director chooses

@@ -129,24 +129,35 @@ def test_player_add_by_hand_and_field_error(client_in, organiser) -> None:
     )
     assert response.status_code == 302
     assert event.entrants.get().player.licence == "777"
+    # the licence is known: it is that player, under his stored name (already registered)
     response = client_in.post(
         url("organiser:player_add", event.pk),
         {"last_name": "Autre", "first_name": "Bob", "licence": "777"},
     )
     assert response.status_code == 400
-    assert "already exists" in response.text
-    assert Player.objects.count() == 1
+    assert "already registered" in response.text
+    assert Player.objects.get().last_name == "Martin"
+    response = client_in.post(
+        url("organiser:player_add", event.pk), {"last_name": "Sans", "first_name": ""}
+    )
+    assert response.status_code == 400 and Player.objects.count() == 1
 
 
 def test_search_and_register_known_player(client_in, organiser) -> None:
     event = own_event(organiser)
-    player = PlayerFactory(last_name="Dupont", licence="555")
+    player = PlayerFactory(last_name="Dupont", licence="555", club=event.club)
+    PlayerFactory(last_name="Dupond", licence="556")  # another club's: not offered
     response = client_in.get(url("organiser:players", event.pk), {"q": "dupo"})
+    assert "DUPOND" not in response.text
     assert response.status_code == 200 and "DUPONT" in response.text
     response = client_in.get(
         url("organiser:players", event.pk), {"q": "555"}, headers={"HX-Request": "true"}
     )
     assert "DUPONT" in response.text and "<html" not in response.text
+    other = PlayerFactory(club=event.club)
+    other.memberships.update(active=False)  # deactivated: not offered
+    response = client_in.post(url("organiser:player_register", event.pk), {"player": other.pk})
+    assert response.status_code == 400 and not event.entrants.exists()
     response = client_in.post(url("organiser:player_register", event.pk), {"player": player.pk})
     assert response.status_code == 302
     assert event.entrants.get().player == player

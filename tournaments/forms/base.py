@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 
+from clubs import uploads
 from clubs.errors import DomainError
 from rules.duplicate import DUPLICATE_CONTRACTS
 from tournaments.models import Contract
-from tournaments.services import uploads
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -31,7 +31,7 @@ def checked_upload(file: Any, max_bytes: int = MAX_UPLOAD_BYTES) -> Any:
 
 def uploaded_text(file: Any, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     """The text of an uploaded file (UTF-8 with or without BOM, UTF-16, Windows-1252), or a
-    ``ValidationError`` with the clear message of :mod:`tournaments.services.uploads`."""
+    ``ValidationError`` with the clear message of :mod:`clubs.uploads`."""
     checked_upload(file, max_bytes)
     try:
         return uploads.decode_text(file, max_bytes=max_bytes)

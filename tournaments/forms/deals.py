@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from clubs import uploads
 from clubs.errors import DomainError
 from tournaments.forms.base import (
     MAX_TEXT_LINE_CHARS,
@@ -17,7 +18,6 @@ from tournaments.forms.base import (
     uploaded_text,
 )
 from tournaments.models import Seat
-from tournaments.services import uploads
 from tournaments.services.deals import MAX_SEED, random_seed
 
 

@@ -9,9 +9,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from clubs import uploads
 from clubs.errors import DomainError
 from tournaments.forms.base import uploaded_text
-from tournaments.services import uploads
 
 #: A movement document nests 5 levels (rounds, a round, its tables, a table, its seats).
 MAX_MOVEMENT_DEPTH = 16

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
@@ -27,7 +28,15 @@ class PlayerForm(forms.Form):
 
 
 class PlayerRegisterForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.all(), widget=forms.HiddenInput)
+    """A player of the register chosen from the search; ``players``: those that may be."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = players
 
 
 class PlayerSearchForm(forms.Form):

@@ -14,7 +14,8 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from clubs.access import UserLike, directed_by
-from clubs.models import Player
+from clubs.models import Club, Player
+from clubs.selectors import register_active_players
 from tournaments import movements
 from tournaments.models import Deal, Entrant, Event, Table, Team
 
@@ -52,14 +53,21 @@ def event_teams(event: Event) -> list[Team]:
     )
 
 
+def event_register_players(event: Event) -> QuerySet[Player]:
+    """The players an organiser may register in ``event``: the active players of its club's
+    register (a section: its own club's)."""
+    return register_active_players(event.club_id)
+
+
 def players_search(
-    *, query: str, exclude_event: Event | None = None, limit: int = 20
+    *, query: str, club: Club | int, exclude_event: Event | None = None, limit: int = 20
 ) -> list[Player]:
-    """Known players whose name or licence contains ``query`` (not yet in ``exclude_event``)."""
+    """The active players of ``club``'s register whose name or licence contains ``query``
+    (not yet in ``exclude_event``)."""
     terms = query.split()
     if not terms:
         return []
-    players = Player.objects.select_related("club")
+    players = register_active_players(club)
     for term in terms:
         players = players.filter(
             Q(last_name__icontains=term)
@@ -68,7 +76,7 @@ def players_search(
         )
     if exclude_event is not None:
         players = players.exclude(entries__event=exclude_event)
-    return list(players.order_by("last_name", "first_name")[:limit])
+    return list(players[:limit])
 
 
 def event_deals(event: Event) -> QuerySet[Deal]:

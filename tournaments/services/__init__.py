@@ -26,7 +26,6 @@ from tournaments.services.registration import (
     ImportReport,
     entrant_register,
     entrant_withdraw,
-    player_create,
     players_import_csv,
 )
 from tournaments.services.results import (
@@ -72,7 +71,6 @@ __all__ = [
     "is_simultaneous",
     "outcome_score",
     "penalty_record",
-    "player_create",
     "players_import_csv",
     "section_create",
     "section_delete",

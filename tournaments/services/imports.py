@@ -25,7 +25,7 @@ Invariants:
   the actor, one history line each as ``results._record`` writes it, in bulk) and the scoring
   version is bumped once
   (``results._commit_version``) for the whole file;
-- a file that cannot be read (see :mod:`tournaments.services.uploads`: binary, empty, larger
+- a file that cannot be read (see :mod:`clubs.uploads`: binary, empty, larger
   than :data:`MAX_BYTES`; read as UTF-8, UTF-16 or Windows-1252; more than :data:`MAX_LINES`
   lines or :data:`MAX_RESULTS` results; a CSV line longer than :data:`MAX_CSV_LINE_CHARS`,
   wrong columns; not JSON, JSON nested deeper than :data:`MAX_JSON_DEPTH` or with a number of
@@ -51,6 +51,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
+from clubs.uploads import (
+    check_lines,
+    csv_delimiter,
+    decode_text,
+    load_json,
+    small_int,
+)
 from rules.errors import RuleError
 from rules.numbers import as_decimal, percentage_hundredths
 from tournaments.models import (
@@ -73,13 +80,6 @@ from tournaments.services.results import (
     _seat_fields,
     outcome_score,
     result_state,
-)
-from tournaments.services.uploads import (
-    check_lines,
-    csv_delimiter,
-    decode_text,
-    load_json,
-    small_int,
 )
 
 MAX_LINES = 20_000

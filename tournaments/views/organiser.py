@@ -26,6 +26,7 @@ from clubs.access import clubs_directed_by, directs, user_directs_a_club
 from clubs.errors import DomainError
 from clubs.forms import add_error
 from clubs.models import Player
+from clubs.register import register_player_add
 from tournaments import forms, movements, presentation, selectors, services
 from tournaments.models import Entrant, Event, Seat
 from tournaments.services import late_changes
@@ -199,7 +200,9 @@ def _players_page(
     search = forms.PlayerSearchForm(request.GET or None)
     found = []
     if search.is_valid() and search.cleaned_data["q"]:
-        found = selectors.players_search(query=search.cleaned_data["q"], exclude_event=event)
+        found = selectors.players_search(
+            query=search.cleaned_data["q"], club=event.club_id, exclude_event=event
+        )
     entrants = selectors.event_real_entrants(event)
     page = {
         "entrants": entrants,
@@ -220,13 +223,22 @@ def _players_page(
 def players(request: HttpRequest, event: Event) -> HttpResponse:
     if request.headers.get("HX-Request") and "q" in request.GET:
         search = forms.PlayerSearchForm(request.GET)
-        found = selectors.players_search(query=search.data.get("q", ""), exclude_event=event)
+        found = selectors.players_search(
+            query=search.data.get("q", ""), club=event.club_id, exclude_event=event
+        )
         return render(
             request,
             "tournaments/organiser/_search_results.html",
             {"event": event, "found": found, "searched": True},
         )
     return _players_page(request, event)
+
+
+def _name_kept(player: Player) -> str:
+    return _("Licence %(licence)s is %(player)s's: he keeps the name the register knows.") % {
+        "licence": player.licence,
+        "player": player,
+    }
 
 
 def _stale_notice(request: HttpRequest, had_movement: bool, event: Event) -> None:
@@ -238,16 +250,28 @@ def _stale_notice(request: HttpRequest, had_movement: bool, event: Event) -> Non
 @require_POST
 @directs(Event)
 def player_add(request: HttpRequest, event: Event) -> HttpResponse:
-    """Register a new player typed by hand."""
+    """Register a player typed by hand: he joins the register of the event's club (a known
+    licence registers that player, under his stored name)."""
     form = forms.PlayerForm(request.POST, club=event.club)
     had_movement = event.movement is not None
     if form.is_valid():
+        data = form.cleaned_data
         try:
-            player = services.player_create(**form.cleaned_data)
+            added = register_player_add(
+                club=event.club,
+                first_name=data["first_name"],
+                last_name=data["last_name"],
+                licence=data["licence"],
+                series=data["series"],
+                home_club=data["club"],
+            )
+            player = added.player
             services.entrant_register(event=event, player=player)
         except DomainError as error:
             add_error(form, error)
         else:
+            if added.name_differs:
+                messages.warning(request, _name_kept(player))
             messages.success(request, _("%(player)s registered.") % {"player": player})
             _stale_notice(request, had_movement, event)
             return redirect("organiser:players", pk=event.pk)
@@ -259,7 +283,7 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
 @directs(Event)
 def player_register(request: HttpRequest, event: Event) -> HttpResponse:
     """Register a known player found by search."""
-    form = forms.PlayerRegisterForm(request.POST)
+    form = forms.PlayerRegisterForm(request.POST, players=selectors.event_register_players(event))
     had_movement = event.movement is not None
     if form.is_valid():
         player = form.cleaned_data["player"]
@@ -390,12 +414,12 @@ def _substitute_player(request: HttpRequest, event: Event) -> Player | list[Play
         return player
     first_name, last_name = data.get("first_name", ""), data.get("last_name", "")
     if first_name.strip() or last_name.strip():
-        return services.player_create(
+        return register_player_add(
+            club=event.club,
             first_name=first_name,
             last_name=last_name,
             licence=data.get("licence", ""),
-            club=event.club,
-        )
+        ).player
     query = data.get("q", "").strip()[:80]
     if not query:
         raise DomainError(
@@ -403,7 +427,7 @@ def _substitute_player(request: HttpRequest, event: Event) -> Player | list[Play
             _("Give the substitute: a name or licence to search, or a new player's names."),
             field="player",
         )
-    found = selectors.players_search(query=query, exclude_event=event)
+    found = selectors.players_search(query=query, club=event.club_id, exclude_event=event)
     if not found:
         raise DomainError(
             "no_player_found",

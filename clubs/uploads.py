@@ -1,6 +1,6 @@
 """Reading an uploaded file (a players' or results' CSV, a movement or results JSON, deals text).
 
-Every way a file can be unreadable is one :class:`~tournaments.errors.DomainError` with
+Every way a file can be unreadable is one :class:`~clubs.errors.DomainError` with
 ``field="file"`` and a clear translated message, raised before anything is stored; nothing a
 file holds can make the caller fail otherwise (no ``UnicodeDecodeError``, ``csv.Error``,
 ``RecursionError`` or integer-conversion ``ValueError`` escapes):

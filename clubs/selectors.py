@@ -1,0 +1,79 @@
+"""Reads of the kernel: a club's register, its organisers and pending invitations.
+
+The competitions' pickers offer :func:`register_active_players` of the competition's club (a
+section of a simultaneous: its own club).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from clubs.models import Club, Membership, OrganiserInvitation, Player
+
+
+def register_active_players(club: Club | int) -> QuerySet[Player]:
+    """The players of the active lines of ``club``'s register, by name."""
+    return (
+        Player.objects.filter(memberships__club=club, memberships__active=True)
+        .select_related("club")
+        .order_by("last_name", "first_name", "pk")
+    )
+
+
+def register_lines(
+    club: Club, *, query: str = "", active: bool | None = None
+) -> QuerySet[Membership]:
+    """``club``'s register lines (players and home clubs loaded), by name; ``query``: every
+    word in the first or last name or the licence; ``active``: only active / inactive lines."""
+    lines = Membership.objects.filter(club=club).select_related("player", "player__club")
+    for term in query.split()[:5]:
+        lines = lines.filter(
+            Q(player__last_name__icontains=term)
+            | Q(player__first_name__icontains=term)
+            | Q(player__licence__icontains=term)
+        )
+    if active is not None:
+        lines = lines.filter(active=active)
+    return lines.order_by("player__last_name", "player__first_name", "pk")
+
+
+def register_line(club: Club, pk: int) -> Membership | None:
+    """Line ``pk`` of ``club``'s register (player loaded), or None."""
+    return (
+        Membership.objects.filter(club=club, pk=pk).select_related("player", "player__club").first()
+    )
+
+
+def register_counts(club: Club) -> dict[str, int]:
+    """How many lines ``club``'s register has, and how many are active."""
+    lines = Membership.objects.filter(club=club)
+    return {"total": lines.count(), "active": lines.filter(active=True).count()}
+
+
+def club_organisers(club: Club) -> list[Any]:
+    """The accounts that organise ``club``, by username."""
+    return list(get_user_model().objects.filter(clubs=club).order_by("username"))
+
+
+def club_pending_invitations(club: Club) -> list[OrganiserInvitation]:
+    """``club``'s invitations still valid (neither accepted, revoked nor expired), newest
+    first."""
+    return list(
+        OrganiserInvitation.objects.filter(
+            club=club,
+            accepted_at__isnull=True,
+            revoked_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        )
+        .select_related("created_by")
+        .order_by("-created_at")
+    )
+
+
+def club_invitation(club: Club, pk: int) -> OrganiserInvitation | None:
+    """Invitation ``pk`` of ``club``, or None."""
+    return OrganiserInvitation.objects.filter(club=club, pk=pk).first()

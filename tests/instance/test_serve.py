@@ -71,7 +71,7 @@ def test_a_fresh_data_folder_serves_the_first_run_then_keeps_everything(tmp_path
         second = run_command(data, "serve", "--port", "1", "--host", "127.0.0.1")
         assert second.returncode == 2 and "already serves" in second.stderr
         # So is a restore while it serves; nothing changed.
-        backup = data / "backups" / "copy.sqlite3"
+        backup = tmp_path / "copy.sqlite3"
         sqlite3.connect(data / "duplitarot.sqlite3").backup(sqlite3.connect(backup))
         refused = run_command(data, "restore_backup", str(backup))
         assert refused.returncode == 2 and "stop it first" in refused.stderr

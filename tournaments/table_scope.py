@@ -131,8 +131,10 @@ class TableScope:
     _round_of_set: dict[int, int] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def of(cls, table: Table) -> TableScope:
-        plays = selectors.table_rounds(table)
+    def of(cls, table: Table, *, seat_players: bool = True) -> TableScope:
+        """The scope of ``table`` (3 queries). ``seat_players=False`` (a save, which shows no
+        seat): the seated entrants come without their player and team."""
+        plays = selectors.table_rounds(table, seat_players=seat_players)
         return cls(
             table=table,
             plays=plays,

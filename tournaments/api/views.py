@@ -459,5 +459,5 @@ class TableResultsView(TablePhoneAPIView):
             actor=None,
             via="api",
             request=request,
-            scope=TableScope.of(table),
+            scope=TableScope.of(table, seat_players=False),
         )

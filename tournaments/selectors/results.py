@@ -51,27 +51,37 @@ class TableRound:
         return [(seat, self.seats[seat]) for seat in SEATS if seat in self.seats]
 
 
-def table_rounds(table: Table) -> list[TableRound]:
-    """Every round of ``table`` in the movement, with entrants, deals and results (3 queries)."""
+def table_rounds(table: Table, *, seat_players: bool = True) -> list[TableRound]:
+    """Every round of ``table`` in the movement, with entrants, deals and results (3 queries).
+
+    ``seat_players``: the seated entrants come with their player (and club) and team, as the
+    pages show them; a save needs only the entrants themselves. Each result gets the deal and
+    the table loaded here (``table`` itself), not read again."""
     event = table.event
     plays = event.schedule.plays_of_table(table.number)
     # Only the entrants this table seats (a few dozen), not the event's (thousands): the
     # table phone reads this on every save.
     slots = {slot for play in plays for slot in play.seats.values()}
-    entrants = {
-        e.slot: e
-        for e in Entrant.objects.filter(event=event, slot__in=slots).select_related(
-            "player__club", "team"
-        )
-    }
+    seated = Entrant.objects.filter(event=event, slot__in=slots)
+    if seat_players:
+        seated = seated.select_related("player__club", "team")
+    entrants = {e.slot: e for e in seated}
     deals_by_set: dict[int, list[Deal]] = {}
+    deals_by_pk: dict[int, Deal] = {}
     sets = {play.deal_set for play in plays}
     for deal in Deal.objects.filter(event=event, deal_set__in=sets).order_by("number"):
         deals_by_set.setdefault(deal.deal_set, []).append(deal)
-    results = {
-        r.deal_id: r
-        for r in TableResult.objects.filter(table=table).select_related("deal", "table")
-    }
+        deals_by_pk[deal.pk] = deal
+    cache_deal = TableResult._meta.get_field("deal").set_cached_value
+    cache_table = TableResult._meta.get_field("table").set_cached_value
+    results: dict[int, TableResult] = {}
+    for r in TableResult.objects.filter(table=table):
+        deal = deals_by_pk.get(r.deal_id)
+        if deal is None:  # not a deal of this table's rounds: never shown
+            continue
+        cache_deal(r, deal)
+        cache_table(r, table)
+        results[r.deal_id] = r
     rounds = []
     for play in plays:
         deals = deals_by_set.get(play.deal_set, [])

@@ -181,6 +181,14 @@ class TableScope:
         """The round in which this table plays ``deal`` (None: not scheduled here)."""
         return self._round_of_set.get(deal.deal_set)
 
+    def deal_numbered(self, number: int) -> Deal | None:
+        """Deal ``number`` if this table plays it (as loaded with the scope), else None."""
+        for play in self.plays:
+            for deal in play.deals:
+                if deal.number == number:
+                    return deal
+        return None
+
     def play(self, round_number: int) -> TableRound | None:
         return next((p for p in self.plays if p.round_number == round_number), None)
 
@@ -289,7 +297,7 @@ def submit(
         # The open round: the service stores it (or answers conflict / replay).
         try:
             return services.table_result_submit(
-                table=table, deal=deal, refuse_closed=True, **kwargs
+                table=table, deal=deal, refuse_closed=True, known=play, **kwargs
             )
         except ResultConflict:
             raise

@@ -76,10 +76,10 @@ def table_rounds(table: Table, *, seat_players: bool = True) -> list[TableRound]
     cache_table = TableResult._meta.get_field("table").set_cached_value
     results: dict[int, TableResult] = {}
     for r in TableResult.objects.filter(table=table):
-        deal = deals_by_pk.get(r.deal_id)
-        if deal is None:  # not a deal of this table's rounds: never shown
+        loaded = deals_by_pk.get(r.deal_id)
+        if loaded is None:  # not a deal of this table's rounds: never shown
             continue
-        cache_deal(r, deal)
+        cache_deal(r, loaded)
         cache_table(r, table)
         results[r.deal_id] = r
     rounds = []

@@ -1,12 +1,13 @@
 """How many SQL statements a table's save costs (the live-entry path: every phone, every deal).
 
 A count, not a timing: it pins the save path so that it does not grow unnoticed. Counted on the
-table API (the phone page posts through the same service), for a deal of the open round:
-the code lookup, the scope (movement, entrants, deals, stored results), the write with its
-history line and the version bumps, the open-round checks. The recompute request runs on commit
-(not inside the test's transaction). Savepoints and transaction control are not counted. The
-figure measured independently on the previous release was 14 (+ BEGIN and COMMIT); the save
-now reuses what the scope read (the deal, the seated entrants, the stored result): 11.
+table API (the phone page posts through the same service), for a deal of the open round: the
+code lookup, the scope (movement, one outline of the table's deals and stored results), the
+deal, the seated entrants, the write with its history line and the version bumps, the
+open-round checks. The recompute request runs on commit (not inside the test's transaction).
+Savepoints and transaction control are not counted. The figure measured independently on the
+previous release was 14 (+ BEGIN and COMMIT); the save now reads the stored result only when
+there is one (the outline says so): 11.
 """
 
 from __future__ import annotations

@@ -462,5 +462,5 @@ class TableResultsView(TablePhoneAPIView):
             actor=None,
             via="api",
             request=request,
-            scope=TableScope.of(table, seat_players=False),
+            scope=TableScope.for_save(table),
         )

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import FilteredRelation, Q, QuerySet
 
 from tournaments.models import (
     SEATS,
@@ -51,21 +51,20 @@ class TableRound:
         return [(seat, self.seats[seat]) for seat in SEATS if seat in self.seats]
 
 
-def table_rounds(table: Table, *, seat_players: bool = True) -> list[TableRound]:
+def table_rounds(table: Table) -> list[TableRound]:
     """Every round of ``table`` in the movement, with entrants, deals and results (3 queries).
-
-    ``seat_players``: the seated entrants come with their player (and club) and team, as the
-    pages show them; a save needs only the entrants themselves. Each result gets the deal and
-    the table loaded here (``table`` itself), not read again."""
+    Each result gets the deal and the table loaded here (``table`` itself), not read again."""
     event = table.event
     plays = event.schedule.plays_of_table(table.number)
     # Only the entrants this table seats (a few dozen), not the event's (thousands): the
     # table phone reads this on every save.
     slots = {slot for play in plays for slot in play.seats.values()}
-    seated = Entrant.objects.filter(event=event, slot__in=slots)
-    if seat_players:
-        seated = seated.select_related("player__club", "team")
-    entrants = {e.slot: e for e in seated}
+    entrants = {
+        e.slot: e
+        for e in Entrant.objects.filter(event=event, slot__in=slots).select_related(
+            "player__club", "team"
+        )
+    }
     deals_by_set: dict[int, list[Deal]] = {}
     deals_by_pk: dict[int, Deal] = {}
     sets = {play.deal_set for play in plays}
@@ -96,6 +95,35 @@ def table_rounds(table: Table, *, seat_players: bool = True) -> list[TableRound]
             )
         )
     return rounds
+
+
+@dataclass
+class TableOutline:
+    """What a save needs to know of a table's rounds (1 query, no model instance): the deals
+    of each deal set it plays (pks, by number) and the confirmation state of each of those
+    deals' results stored there (by deal pk)."""
+
+    deals_by_set: dict[int, list[int]]
+    confirmed: dict[int, bool]
+
+
+def table_outline(table: Table) -> TableOutline:
+    """The deals of ``table``'s deal sets and its results of them, as plain values."""
+    event = table.event
+    sets = {play.deal_set for play in event.schedule.plays_of_table(table.number)}
+    rows = (
+        Deal.objects.filter(event=event, deal_set__in=sets)
+        .annotate(here=FilteredRelation("results", condition=Q(results__table=table)))
+        .order_by("number")
+        .values_list("pk", "deal_set", "here__pk", "here__confirmed")
+    )
+    deals_by_set: dict[int, list[int]] = {}
+    confirmed: dict[int, bool] = {}
+    for pk, deal_set, result_pk, result_confirmed in rows:
+        deals_by_set.setdefault(deal_set, []).append(pk)
+        if result_pk is not None:
+            confirmed[pk] = bool(result_confirmed)
+    return TableOutline(deals_by_set=deals_by_set, confirmed=confirmed)
 
 
 @dataclass

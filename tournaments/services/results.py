@@ -103,9 +103,10 @@ def _seated_entrants(
 ) -> dict[str, Entrant]:
     """The entrants ``play`` seats, by seat; ``known``: the entrants of those slots already
     read (by slot), else read now."""
-    if known is None:
-        known = {e.slot: e for e in Entrant.objects.filter(event=event, slot__in=play.slots)}
     by_slot = known
+    if by_slot is None:
+        rows = Entrant.objects.filter(event=event, slot__in=play.slots).order_by()
+        by_slot = {e.slot: e for e in rows}
     seated: dict[str, Entrant] = {}
     for seat in SEATS:
         slot = play.seats[seat]
@@ -485,6 +486,7 @@ def table_result_submit(
     via: str = "table",
     refuse_closed: bool = False,
     known: TableRound | None = None,
+    none_stored: bool = False,
 ) -> TableResult:
     """Store the outcome of ``deal`` played at ``table``; raise :class:`DomainError` if refused.
 
@@ -494,7 +496,8 @@ def table_result_submit(
     director has closed, even one closed while this write ran.
     ``known`` (the table code's scope): the table's round of ``deal`` as the caller read it
     just before (``selectors.table_rounds``), its seated entrants and stored result then not
-    read again; a result stored since is caught by the (deal, table) constraint.
+    read again; ``none_stored``: the caller has just read that no result of ``deal`` is stored
+    at ``table``. A result stored since is caught by the (deal, table) constraint.
     """
     if via not in ENTRY_VIAS:
         raise ValueError(f"unknown entry channel {via!r}")
@@ -507,7 +510,10 @@ def table_result_submit(
     _check_table_deal(table, deal)
     _require_running(event)  # early and unlocked: a fast, clear answer
     play, seated = _scheduled_play(event, table, deal, known)
-    if known is not None and known.deal_set == deal.deal_set:
+    existing: TableResult | None
+    if none_stored:
+        existing = None
+    elif known is not None and known.deal_set == deal.deal_set:
         existing = known.results.get(deal.pk)
     else:
         existing = _stored(deal, table)

@@ -129,6 +129,10 @@ class TableScope:
     plays: list[TableRound]
     open_round: int | None
     _round_of_set: dict[int, int] = field(default_factory=dict, repr=False)
+    #: Built by :meth:`for_save`: the plays carry no seats, deals or results; the pks of the
+    #: deals with a result stored at the table are :attr:`stored_deals`.
+    outlined: bool = False
+    stored_deals: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, table: Table) -> TableScope:
@@ -138,6 +142,48 @@ class TableScope:
             plays=plays,
             open_round=open_round_of(table.event, plays),
             _round_of_set={play.deal_set: play.round_number for play in plays},
+        )
+
+    @classmethod
+    def for_save(cls, table: Table) -> TableScope:
+        """The scope as a table code's save (:func:`submit`) needs it, read as plain values
+        (1 query): the open round and the rounds of the table (round, deal set, sit-out),
+        without their seats, deals or results (:attr:`outlined`: for :func:`submit` only, the
+        service reads the deal's own)."""
+        event = table.event
+        schedule = event.schedule.plays_of_table(table.number)
+        outline = selectors.table_outline(table)
+        closed = closed_rounds(event)
+        waits = bool(event.opponent_confirmation)
+        open_round = None
+        for scheduled in schedule:  # as open_round_of, on the outline
+            if scheduled.sits_out or scheduled.round in closed:
+                continue
+            for pk in outline.deals_by_set.get(scheduled.deal_set, []):
+                confirmed = outline.confirmed.get(pk)
+                if confirmed is None or (waits and not confirmed):
+                    open_round = scheduled.round
+                    break
+            if open_round is not None:
+                break
+        plays = [
+            TableRound(
+                round_number=scheduled.round,
+                deal_set=scheduled.deal_set,
+                sits_out=scheduled.sits_out,
+                seats={},
+                deals=[],
+                results={},
+            )
+            for scheduled in schedule
+        ]
+        return cls(
+            table=table,
+            plays=plays,
+            open_round=open_round,
+            _round_of_set={play.deal_set: play.round_number for play in plays},
+            outlined=True,
+            stored_deals=frozenset(outline.confirmed),
         )
 
     @property
@@ -178,6 +224,15 @@ class TableScope:
     def round_of(self, deal: Deal) -> int | None:
         """The round in which this table plays ``deal`` (None: not scheduled here)."""
         return self._round_of_set.get(deal.deal_set)
+
+    def deal_numbered(self, number: int) -> Deal | None:
+        """Deal ``number`` if this table plays it (as loaded with the scope), else None (always
+        None for an :attr:`outlined` scope)."""
+        for play in self.plays:
+            for deal in play.deals:
+                if deal.number == number:
+                    return deal
+        return None
 
     def play(self, round_number: int) -> TableRound | None:
         return next((p for p in self.plays if p.round_number == round_number), None)
@@ -287,7 +342,12 @@ def submit(
         # The open round: the service stores it (or answers conflict / replay).
         try:
             return services.table_result_submit(
-                table=table, deal=deal, refuse_closed=True, **kwargs
+                table=table,
+                deal=deal,
+                refuse_closed=True,
+                known=None if scope.outlined else play,
+                none_stored=scope.outlined and deal.pk not in scope.stored_deals,
+                **kwargs,
             )
         except ResultConflict:
             raise
@@ -307,6 +367,7 @@ def correct(
     director recorded (or one the code may not read yet), :class:`ResultReplay` for the same
     outcome again (nothing written), and what the services raise.
     """
+    assert not scope.outlined, "a correction reads the full scope (TableScope.of)"
     round_number = scope.round_of(deal)
     play = scope.play(round_number) if round_number is not None else None
     stored = play.results.get(deal.pk) if play is not None else None

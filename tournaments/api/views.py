@@ -166,7 +166,10 @@ def submit(
         key = _idempotency_key(request) if request is not None else None
     except DomainError as error:
         return error_response(error)
-    deal = selectors.deal_by_number(table.event_id, deal_number)
+    # A deal this table plays comes with the scope (already read); any other is read here.
+    deal = scope.deal_numbered(deal_number) if scope is not None else None
+    if deal is None:
+        deal = selectors.deal_by_number(table.event_id, deal_number)
     if deal is None:
         message = _("no deal %(deal)s in this event") % {"deal": deal_number}
         return error_response(DomainError("unknown_deal", message, field="deal"))
@@ -459,5 +462,5 @@ class TableResultsView(TablePhoneAPIView):
             actor=None,
             via="api",
             request=request,
-            scope=TableScope.of(table),
+            scope=TableScope.for_save(table),
         )

@@ -17,6 +17,7 @@ from tournaments.selectors.printouts import (
 )
 from tournaments.selectors.results import (
     RoundGrid,
+    TableOutline,
     TableRound,
     event_penalties,
     event_result_changes,
@@ -28,6 +29,7 @@ from tournaments.selectors.results import (
     round_grid,
     stored_result,
     table_deal_result,
+    table_outline,
     table_results,
     table_rounds,
 )
@@ -64,6 +66,7 @@ __all__ = [
     "EventSetupState",
     "RoundGrid",
     "SectionRow",
+    "TableOutline",
     "TableRound",
     "deal_by_number",
     "deals_of_set",
@@ -99,6 +102,7 @@ __all__ = [
     "stored_result",
     "table_by_number",
     "table_deal_result",
+    "table_outline",
     "table_results",
     "table_rounds",
 ]

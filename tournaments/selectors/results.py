@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import FilteredRelation, Q, QuerySet
 
 from tournaments.models import (
     SEATS,
@@ -52,7 +52,8 @@ class TableRound:
 
 
 def table_rounds(table: Table) -> list[TableRound]:
-    """Every round of ``table`` in the movement, with entrants, deals and results (3 queries)."""
+    """Every round of ``table`` in the movement, with entrants, deals and results (3 queries).
+    Each result gets the deal and the table loaded here (``table`` itself), not read again."""
     event = table.event
     plays = event.schedule.plays_of_table(table.number)
     # Only the entrants this table seats (a few dozen), not the event's (thousands): the
@@ -65,13 +66,21 @@ def table_rounds(table: Table) -> list[TableRound]:
         )
     }
     deals_by_set: dict[int, list[Deal]] = {}
+    deals_by_pk: dict[int, Deal] = {}
     sets = {play.deal_set for play in plays}
     for deal in Deal.objects.filter(event=event, deal_set__in=sets).order_by("number"):
         deals_by_set.setdefault(deal.deal_set, []).append(deal)
-    results = {
-        r.deal_id: r
-        for r in TableResult.objects.filter(table=table).select_related("deal", "table")
-    }
+        deals_by_pk[deal.pk] = deal
+    cache_deal = TableResult._meta.get_field("deal").set_cached_value
+    cache_table = TableResult._meta.get_field("table").set_cached_value
+    results: dict[int, TableResult] = {}
+    for r in TableResult.objects.filter(table=table):
+        loaded = deals_by_pk.get(r.deal_id)
+        if loaded is None:  # not a deal of this table's rounds: never shown
+            continue
+        cache_deal(r, loaded)
+        cache_table(r, table)
+        results[r.deal_id] = r
     rounds = []
     for play in plays:
         deals = deals_by_set.get(play.deal_set, [])
@@ -86,6 +95,35 @@ def table_rounds(table: Table) -> list[TableRound]:
             )
         )
     return rounds
+
+
+@dataclass
+class TableOutline:
+    """What a save needs to know of a table's rounds (1 query, no model instance): the deals
+    of each deal set it plays (pks, by number) and the confirmation state of each of those
+    deals' results stored there (by deal pk)."""
+
+    deals_by_set: dict[int, list[int]]
+    confirmed: dict[int, bool]
+
+
+def table_outline(table: Table) -> TableOutline:
+    """The deals of ``table``'s deal sets and its results of them, as plain values."""
+    event = table.event
+    sets = {play.deal_set for play in event.schedule.plays_of_table(table.number)}
+    rows = (
+        Deal.objects.filter(event=event, deal_set__in=sets)
+        .annotate(here=FilteredRelation("results", condition=Q(results__table=table)))
+        .order_by("number")
+        .values_list("pk", "deal_set", "here__pk", "here__confirmed")
+    )
+    deals_by_set: dict[int, list[int]] = {}
+    confirmed: dict[int, bool] = {}
+    for pk, deal_set, result_pk, result_confirmed in rows:
+        deals_by_set.setdefault(deal_set, []).append(pk)
+        if result_pk is not None:
+            confirmed[pk] = bool(result_confirmed)
+    return TableOutline(deals_by_set=deals_by_set, confirmed=confirmed)
 
 
 @dataclass

@@ -90,7 +90,7 @@ from tournaments.models import (
     Team,
 )
 from tournaments.movements import TablePlay
-from tournaments.selectors import result_outcome
+from tournaments.selectors import TableRound, result_outcome
 from tournaments.signals import results_changed
 
 ENTRY_VIAS = ("table", "organiser", "api")
@@ -98,8 +98,15 @@ ENTRY_VIAS = ("table", "organiser", "api")
 User = UserLike | None
 
 
-def _seated_entrants(event: Event, play: TablePlay) -> dict[str, Entrant]:
-    by_slot = {e.slot: e for e in Entrant.objects.filter(event=event, slot__in=play.slots)}
+def _seated_entrants(
+    event: Event, play: TablePlay, known: Mapping[int, Entrant] | None = None
+) -> dict[str, Entrant]:
+    """The entrants ``play`` seats, by seat; ``known``: the entrants of those slots already
+    read (by slot), else read now."""
+    by_slot = known
+    if by_slot is None:
+        rows = Entrant.objects.filter(event=event, slot__in=play.slots).order_by()
+        by_slot = {e.slot: e for e in rows}
     seated: dict[str, Entrant] = {}
     for seat in SEATS:
         slot = play.seats[seat]
@@ -368,9 +375,12 @@ def _check_table_deal(table: Table, deal: Deal) -> None:
         )
 
 
-def _scheduled_play(event: Event, table: Table, deal: Deal) -> tuple[TablePlay, dict[str, Entrant]]:
+def _scheduled_play(
+    event: Event, table: Table, deal: Deal, known: TableRound | None = None
+) -> tuple[TablePlay, dict[str, Entrant]]:
     """Where the movement has ``table`` play ``deal`` and who sits there; refused if nowhere,
-    or if the table sits out that round."""
+    or if the table sits out that round. ``known``: that table round as already read (its
+    seated entrants are not read again)."""
     play = event.schedule.play_of_deal_set(table=table.number, deal_set=deal.deal_set)
     if play is None:
         raise DomainError(
@@ -379,7 +389,10 @@ def _scheduled_play(event: Event, table: Table, deal: Deal) -> tuple[TablePlay, 
             % {"deal": deal.number, "table": table.number},
             field="deal",
         )
-    seated = _seated_entrants(event, play)
+    entrants = None
+    if known is not None and (known.round_number, known.deal_set) == (play.round, play.deal_set):
+        entrants = {e.slot: e for e in known.seats.values()}
+    seated = _seated_entrants(event, play, entrants)
     if play.sits_out:
         raise DomainError(
             "table_sits_out",
@@ -472,6 +485,8 @@ def table_result_submit(
     actor: User = None,
     via: str = "table",
     refuse_closed: bool = False,
+    known: TableRound | None = None,
+    none_stored: bool = False,
 ) -> TableResult:
     """Store the outcome of ``deal`` played at ``table``; raise :class:`DomainError` if refused.
 
@@ -479,6 +494,10 @@ def table_result_submit(
     :class:`ResultReplay` (its subclass) when with this very outcome: then nothing is written.
     ``refuse_closed`` (a table code's write): refused (``round_closed``) in a round the
     director has closed, even one closed while this write ran.
+    ``known`` (the table code's scope): the table's round of ``deal`` as the caller read it
+    just before (``selectors.table_rounds``), its seated entrants and stored result then not
+    read again; ``none_stored``: the caller has just read that no result of ``deal`` is stored
+    at ``table``. A result stored since is caught by the (deal, table) constraint.
     """
     if via not in ENTRY_VIAS:
         raise ValueError(f"unknown entry channel {via!r}")
@@ -490,8 +509,14 @@ def table_result_submit(
         event = Event.objects.defer("movement").get(pk=table.event_id)
     _check_table_deal(table, deal)
     _require_running(event)  # early and unlocked: a fast, clear answer
-    play, seated = _scheduled_play(event, table, deal)
-    existing = _stored(deal, table)
+    play, seated = _scheduled_play(event, table, deal, known)
+    existing: TableResult | None
+    if none_stored:
+        existing = None
+    elif known is not None and known.deal_set == deal.deal_set:
+        existing = known.results.get(deal.pk)
+    else:
+        existing = _stored(deal, table)
     if existing is not None:
         try:
             resent: ScoredOutcome | None = outcome_score(deal=deal, outcome=outcome)

@@ -157,6 +157,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+    if DATA_DIR is not None:
+        # A club's instance keeps each request thread's connection open (no connect and no
+        # PRAGMAs per request): one file, one process, a handful of threads.
+        DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"].setdefault("TEST", {})
     if DATA_DIR is not None:
         # A club's instance is one process: its writers queue there, first come first served,

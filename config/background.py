@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +95,8 @@ class Runner:
                 self._run_periodic()
                 continue
             if work is None:
+                # This thread's database connections die with it: closed, not left to the GC.
+                connections.close_all()
                 return
             function, args, not_before = work
             wait = not_before - time.monotonic()

@@ -42,3 +42,13 @@ class PhoneCard:
     @property
     def refused(self) -> bool:
         return bool(self.form is not None and self.form.errors)
+
+
+def public_base_url(request: Any) -> str:
+    """Where phones (and co-organisers' phones) reach this server: the configured public URL
+    (``settings.DUPLITAROT_PUBLIC_URL``, which ``duplitarot serve`` sets to the room's
+    address), else the request's host."""
+    from django.conf import settings
+
+    configured = str(getattr(settings, "DUPLITAROT_PUBLIC_URL", "") or "").rstrip("/")
+    return configured or str(request.build_absolute_uri("/")).rstrip("/")

@@ -28,6 +28,7 @@ from clubs.forms import (
     add_error,
 )
 from clubs.models import Club, Membership
+from clubs.phone import public_base_url
 
 #: Lines of the register shown at once (a search narrows it).
 REGISTER_PAGE = 500
@@ -251,7 +252,8 @@ def organisers_page(request: HttpRequest, pk: int) -> HttpResponse:
 def organiser_invite(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_directed_or_404(request, pk)
     _invitation, token = invitations.organiser_invitation_create(club=club, by=request.user)
-    link = request.build_absolute_uri(reverse("clubs:invitation", args=[token]))
+    # The room's address (as the table cards print it), not the organiser's own localhost.
+    link = public_base_url(request) + reverse("clubs:invitation", args=[token])
     # Shown once, never stored: the page is answered directly (no redirect).
     return _organisers_page(request, club, link=link)
 

@@ -4,6 +4,7 @@ to the login page), the register, the import report, co-organisers and the invit
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -158,3 +159,15 @@ def test_revoke_and_never_remove_the_last_organiser(director: object, club: Club
     me = reverse("clubs:organiser_remove", args=[club.pk, director.pk])  # type: ignore[attr-defined]
     assert client.post(me).status_code == 409
     assert club.organisers.count() == 1
+
+
+def test_the_invitation_link_uses_the_rooms_address(
+    director: object, club: Club, settings: Any
+) -> None:
+    """The organiser browses on localhost; the co-organiser's phone needs the room's address,
+    as the table cards print it."""
+    settings.DUPLITAROT_PUBLIC_URL = "http://192.168.1.20:8000"
+    page = _client(director).post(reverse("clubs:invite", args=[club.pk]))
+    assert page.status_code == 200
+    assert 'value="http://192.168.1.20:8000/' in page.text
+    assert "http://testserver/" not in page.text

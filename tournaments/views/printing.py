@@ -18,7 +18,6 @@ from typing import Any
 
 import qrcode
 import qrcode.image.svg
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -27,6 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from clubs.access import directs
+from clubs.phone import public_base_url
 from tournaments import selectors
 from tournaments.models import Event
 from tournaments.presentation import deal_diagram
@@ -46,12 +46,6 @@ def needs_movement(view: PrintView) -> PrintView:
         return view(request, event)
 
     return wrapper
-
-
-def public_base_url(request: HttpRequest) -> str:
-    """Where phones reach this server: the configured public URL, else the request's host."""
-    configured = str(getattr(settings, "DUPLITAROT_PUBLIC_URL", "") or "").rstrip("/")
-    return configured or request.build_absolute_uri("/").rstrip("/")
 
 
 def table_entry_url(request: HttpRequest, code: str) -> str:

@@ -88,6 +88,7 @@ from psycopg.conninfo import make_conninfo
 from bench.scale import scale_event_build
 from config.celery import app as celery_app
 from instance.cli import DEFAULT_THREADS as SERVE_THREADS
+from instance.management.commands.serve import default_processes
 from rules.deal import Deal as RulesDeal
 from rules.feasibility import random_table_outcome
 from rules.hand_checks import fitting_outcome
@@ -144,6 +145,7 @@ class Options:
     seed: int = 1
     serve: bool = False  # measure ``duplitarot serve`` (SQLite, waitress) instead of gunicorn
     serve_threads: int | None = None  # serve's --threads (None: its default)
+    serve_processes: int | None = None  # serve's --processes (None: its default)
 
     @property
     def entry_round(self) -> int:
@@ -166,6 +168,9 @@ class Options:
             "web_threads": self.web_threads if own_gunicorn else None,
             "celery_workers": self.celery_workers if own_gunicorn else None,
             "serve_threads": (self.serve_threads or SERVE_THREADS) if self.serve else None,
+            "serve_processes": (
+                (self.serve_processes or default_processes()) if self.serve else None
+            ),
             "think_ms": list(self.think_ms),
             "start_ms": self.start_ms,
             "request_timeout_s": self.request_timeout,
@@ -638,9 +643,16 @@ class ServeServer:
     club's instance as the README starts it (waitress, SQLite in WAL mode in ``DIR``, the
     standings recomputed on its runner thread), with a clean environment."""
 
-    def __init__(self, data_dir: Path, log_dir: Path, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        log_dir: Path,
+        threads: int | None = None,
+        processes: int | None = None,
+    ) -> None:
         self.data_dir = data_dir
         self.threads = threads
+        self.processes = processes
         self.port = free_port()
         self.queue = ""  # no broker
         self.worker_log: Path | None = None
@@ -655,7 +667,9 @@ class ServeServer:
         return [
             sys.executable, "-m", "instance", "--data-dir", str(self.data_dir), "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
-        ] + (["--threads", str(self.threads)] if self.threads else [])  # fmt: skip
+        ] + (["--threads", str(self.threads)] if self.threads else []) + (
+            ["--processes", str(self.processes)] if self.processes else []
+        )  # fmt: skip
 
     def start(self) -> None:
         with self.log.open("ab") as out:
@@ -1109,11 +1123,15 @@ def run(options: Options, progress: Callable[[str], None]) -> dict[str, Any]:
         loadtest = Run(options=options, progress=progress, started=started_at)
         try:
             if options.serve and data_dir is not None:
-                server = ServeServer(data_dir, log_dir, options.serve_threads)
+                server = ServeServer(
+                    data_dir, log_dir, options.serve_threads, options.serve_processes
+                )
                 loadtest.services = server
                 threads = options.serve_threads or SERVE_THREADS
+                processes = options.serve_processes or default_processes()
                 progress(
-                    f"starting serve ({threads} waitress threads, SQLite in {data_dir}) "
+                    f"starting serve ({processes} process(es) × {threads} waitress threads, "
+                    f"SQLite in {data_dir}) "
                     f"on 127.0.0.1:{server.port}"
                 )
                 server.start()
@@ -1204,7 +1222,8 @@ def format_report(report: dict[str, Any]) -> str:
             f"{options['celery_workers']} Celery process(es))"
             if options["web_workers"]
             else (
-                f"; duplitarot serve, {options['serve_threads']} waitress threads, SQLite)"
+                f"; duplitarot serve, {options.get('serve_processes') or 1} process(es) × "
+                f"{options['serve_threads']} waitress threads, SQLite)"
                 if options.get("server") == "serve"
                 else ")"
             )

@@ -2,9 +2,10 @@
 
 - ``celery``: a broker is configured; the task goes to the Celery workers (production).
 - ``thread``: a club's instance (``duplitarot serve``): the task runs on **the runner**, one
-  thread of the server's process (the serve command runs one process, waitress, so one runner
-  serves every request), in the order sent. The request that sent it answers at once; the
-  runner catches and logs a failure (the next change, or the periodic work, redoes it).
+  thread of the server's first process, in the order sent. When serve runs several processes
+  (``instance.processes``), the others hand their work to it (:data:`forward`): one runner for
+  the whole server. The request that sent it answers at once; the runner catches and logs a
+  failure (the next change, or the periodic work, redoes it).
 - ``eager``: a developer's checkout and the tests: the task runs at once, in the caller.
 
 :func:`send` is what the apps call. :func:`every` registers periodic work, which the runner
@@ -13,6 +14,7 @@ does every ``seconds`` (in ``thread`` mode only: Celery beat does it in producti
 
 from __future__ import annotations
 
+import importlib
 import logging
 import queue
 import threading
@@ -134,6 +136,26 @@ class Runner:
 #: The process's runner (``thread`` mode).
 runner = Runner()
 
+#: Where ``send`` and ``run`` hand their work over in a serving process that has no runner of
+#: its own (``instance.processes``): ``forward(reference, args, delay)``; None: the local runner.
+forward: Callable[[str, tuple[Any, ...], float], None] | None = None
+
+
+def reference(function: Any) -> str:
+    """``module:name`` of a module-level function or Celery task, for :func:`resolve`."""
+    name = str(getattr(function, "__qualname__", None) or getattr(function, "__name__", ""))
+    if "<" in name or "." in name:  # a lambda, a local or a method: not importable
+        raise ValueError(f"{function!r} is not a module-level function")
+    return f"{function.__module__}:{name}"
+
+
+def resolve(ref: str) -> Callable[..., Any]:
+    """The function a :func:`reference` names (a Celery task: its ``run``)."""
+    module, _sep, name = ref.partition(":")
+    found = getattr(importlib.import_module(module), name)
+    run_ = getattr(found, "run", None)
+    return run_ if callable(run_) and hasattr(found, "apply_async") else found
+
 
 def send(task: Any, *args: Any, coalesce: float = 0.0) -> None:
     """Run the Celery ``task`` with ``args`` where the settings say (see the module).
@@ -142,7 +164,10 @@ def send(task: Any, *args: Any, coalesce: float = 0.0) -> None:
     sent, so that work sent meanwhile (which the task does too) is not redone piece by piece.
     The workers' queue and the eager mode ignore it."""
     if settings.DUPLITAROT_BACKGROUND == "thread":
-        runner.submit(task.run, *args, delay=coalesce)
+        if forward is not None:
+            forward(reference(task), args, coalesce)
+        else:
+            runner.submit(task.run, *args, delay=coalesce)
         return
     # Celery: to the workers, or at once in the caller when CELERY_TASK_ALWAYS_EAGER.
     queue_name = getattr(settings, "SCORING_QUEUE", None)
@@ -155,7 +180,10 @@ def send(task: Any, *args: Any, coalesce: float = 0.0) -> None:
 def run(function: Callable[..., Any], *args: Any) -> None:
     """Run plain ``function`` off the request when a runner exists (``thread`` mode), else now."""
     if settings.DUPLITAROT_BACKGROUND == "thread":
-        runner.submit(function, *args)
+        if forward is not None:
+            forward(reference(function), args, 0.0)
+        else:
+            runner.submit(function, *args)
     else:
         function(*args)
 

@@ -159,12 +159,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     if DATA_DIR is not None:
         # A club's instance keeps each request thread's connection open (no connect and no
-        # PRAGMAs per request): one file, one process, a handful of threads.
+        # PRAGMAs per request): one file, a process per core, a handful of threads each.
         DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"].setdefault("TEST", {})
     if DATA_DIR is not None:
-        # A club's instance is one process: its writers queue there, first come first served,
-        # instead of polling SQLite's lock (instance.sqlite).
+        # A club's instance: its writers queue in each process, first come first served, and
+        # take turns across its processes, instead of polling SQLite's lock (instance.sqlite).
         DATABASES["default"]["ENGINE"] = datadir.SQLITE_ENGINE
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
@@ -218,6 +218,16 @@ if REDIS_URL:
         }
     }
     DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+elif DATA_DIR is not None:
+    # A club's instance serves from a process per core: what one counts (the unknown phone
+    # codes' and the setup page's throttles) the others must see. Files in the data folder.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(datadir.cache_path(DATA_DIR)),
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

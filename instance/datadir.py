@@ -31,6 +31,7 @@ DATABASE_FILE = "duplitarot.sqlite3"
 DEMO_DATABASE_FILE = "demo.sqlite3"
 SECRET_KEY_FILE = "secret_key"
 BACKUPS_DIR = "backups"
+CACHE_DIR = "cache"
 LOCK_FILE = "serve.lock"
 #: The database engine of an instance's SQLite file (Django's, writers queued: instance.sqlite).
 SQLITE_ENGINE = "instance.sqlite"
@@ -83,6 +84,11 @@ def database_path(data_dir: Path) -> Path:
 
 def lock_path(data_dir: Path) -> Path:
     return data_dir / LOCK_FILE
+
+
+def cache_path(data_dir: Path) -> Path:
+    """The cache the serving processes share (throttles, rendered rankings): files."""
+    return data_dir / CACHE_DIR
 
 
 def backups_path(data_dir: Path, environ: Mapping[str, str]) -> Path:

@@ -15,13 +15,18 @@ does a deferred transaction (``scoring.bulk.consistent_read``). Another process 
 file (a command, a backup) still meets SQLite's own busy handler, as before. A writer that
 waited :data:`QUEUE_TIMEOUT` (SQLite's own ``timeout``) goes on without the queue: it can then
 only meet SQLite's busy handler, never wait forever here.
+
+When serve runs several processes (``instance.processes``, POSIX), the writer at the head of a
+process's queue also takes :data:`PROCESS_LOCK`, a lock file shared by the server's processes
+(``flock``: the kernel wakes a waiter at once), so the processes' writers take turns without
+SQLite's polling either.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.backends.sqlite3 import base
 
@@ -64,8 +69,39 @@ class FifoLock:
             return self._held
 
 
+class ProcessLock(Protocol):
+    def acquire(self) -> None: ...
+    def release(self) -> None: ...
+
+
 #: The process's queue of SQLite writers.
 WRITE_QUEUE = FifoLock()
+
+#: The lock shared with the server's other processes (``instance.processes``), else None.
+PROCESS_LOCK: ProcessLock | None = None
+
+
+def _enter() -> bool:
+    """Take this process's queue, then (at its head) the processes' lock: whether queued."""
+    if not WRITE_QUEUE.acquire(QUEUE_TIMEOUT):
+        return False
+    shared = PROCESS_LOCK
+    if shared is not None:
+        try:
+            shared.acquire()
+        except BaseException:
+            WRITE_QUEUE.release()
+            raise
+    return True
+
+
+def _leave() -> None:
+    shared = PROCESS_LOCK
+    try:
+        if shared is not None:
+            shared.release()
+    finally:
+        WRITE_QUEUE.release()
 
 
 def _is_write(query: str) -> bool:
@@ -78,22 +114,22 @@ class QueuedCursorWrapper(base.SQLiteCursorWrapper):
     def execute(self, query: str, params: Any = None) -> Any:
         if self.connection.in_transaction or not _is_write(query):
             return super().execute(query, params)
-        queued = WRITE_QUEUE.acquire(QUEUE_TIMEOUT)
+        queued = _enter()
         try:
             return super().execute(query, params)
         finally:
             if queued:
-                WRITE_QUEUE.release()
+                _leave()
 
     def executemany(self, query: str, param_list: Any) -> Any:
         if self.connection.in_transaction or not _is_write(query):
             return super().executemany(query, param_list)
-        queued = WRITE_QUEUE.acquire(QUEUE_TIMEOUT)
+        queued = _enter()
         try:
             return super().executemany(query, param_list)
         finally:
             if queued:
-                WRITE_QUEUE.release()
+                _leave()
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -107,7 +143,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _start_transaction_under_autocommit(self) -> None:
         mode = getattr(self, "transaction_mode", None)  # Django's, not in the type stubs
         if mode in ("IMMEDIATE", "EXCLUSIVE") and not self.queued_write:
-            self.queued_write = WRITE_QUEUE.acquire(QUEUE_TIMEOUT)
+            self.queued_write = _enter()
         try:
             super()._start_transaction_under_autocommit()  # type: ignore[misc]  # not in stubs
         except BaseException:
@@ -117,7 +153,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _leave_queue(self) -> None:
         if self.queued_write:
             self.queued_write = False
-            WRITE_QUEUE.release()
+            _leave()
 
     def _commit(self) -> None:
         try:

@@ -69,6 +69,8 @@ def run_in_process(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple
         (["--bogus"], "--bogus"),
         (["--serve-threads", "4"], "--serve-threads"),
         (["--serve", "--serve-threads", "0"], "--serve-threads"),
+        (["--serve-processes", "2"], "--serve-processes"),
+        (["--serve", "--serve-processes", "5"], "--serve-processes"),
         (["--serve", "--base-url", "http://127.0.0.1:8000"], "--serve"),
     ],
 )
@@ -234,13 +236,15 @@ def test_serve_run_reports_every_figure_and_stores_what_it_acknowledges() -> Non
     env["DATABASE_URL"] = "postgres://postgres@127.0.0.1:1/not_for_serve"
     env["REDIS_URL"] = env["CELERY_BROKER_URL"] = "redis://127.0.0.1:1/3"
     completed = subprocess.run(
-        [sys.executable, "manage.py", "loadtest", "--serve", "--tables", "3",
-         "--think-ms", "0,50", "--start-ms", "200", "--json"],
+        [sys.executable, "manage.py", "loadtest", "--serve", "--serve-processes", "2",
+         "--tables", "3", "--think-ms", "0,50", "--start-ms", "200", "--json"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert completed.returncode == 0, completed.stderr[-3000:]
     report = json.loads(completed.stdout)
     assert report["options"]["server"] == "serve" and report["options"]["redis_url"] is None
+    # Two serving processes: the saves reach both, the first one's runner scores them all.
+    assert report["options"]["serve_processes"] == 2
     (size,) = report["sizes"]
     assert size["tables"] == 3 and size["results_before"] == 3 * 5 * 4
     assert size["clients"] == 3 and size["planned_requests"] == 12

@@ -102,6 +102,7 @@ def serve(
     env: dict[str, str] | None = None,
     timeout: float = 300,
     cwd: Path = ROOT,
+    extra: tuple[str, ...] = (),
 ) -> Served:
     """Start ``duplitarot serve`` (by default ``python -m instance`` of this checkout) and wait
     until it answers."""
@@ -119,6 +120,7 @@ def serve(
                 str(port),
                 "--host",
                 "127.0.0.1",
+                *extra,
             ],
             cwd=cwd,
             env=env or clean_environment(),

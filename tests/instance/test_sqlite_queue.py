@@ -110,3 +110,86 @@ def _writers_at_once(tmp_path: Path) -> None:
         assert cursor.fetchone() == (THREADS * WRITES * 2,)
     check.close()
     assert not WRITE_QUEUE.locked()
+
+
+def test_the_processes_writers_take_turns_without_sqlite_polling(
+    tmp_path: Path, django_db_blocker: Any, monkeypatch: Any
+) -> None:
+    """Two processes of 4 writer threads each on one file, SQLite's own wait cut to 50 ms: with
+    the processes' lock (``instance.processes``) every write succeeds (they wait in the lock,
+    not in SQLite's busy handler)."""
+    import os
+
+    from instance import processes
+    from instance.sqlite import base
+
+    monkeypatch.setattr(base, "PROCESS_LOCK", processes.FlockWriterLock(tmp_path / "w.lock"))
+    with django_db_blocker.unblock():
+        handler = _handler(tmp_path, timeout=0.05)
+        setup = handler["default"]
+        with setup.cursor() as cursor:
+            cursor.execute("CREATE TABLE row (writer INTEGER, number INTEGER)")
+        setup.close()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                code = 0 if _write_from_threads(_handler(tmp_path, timeout=0.05), 100) == [] else 3
+            finally:
+                os._exit(code)
+        failures = _write_from_threads(handler, 0, threads=4)
+        _pid, status = os.waitpid(pid, 0)
+        assert failures == []
+        assert os.waitstatus_to_exitcode(status) == 0
+        check = _handler(tmp_path, timeout=1)["default"]
+        with check.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM row")
+            assert cursor.fetchone() == (2 * 4 * WRITES * 2,)
+        check.close()
+    assert not WRITE_QUEUE.locked()
+
+
+def _handler(tmp_path: Path, timeout: float) -> ConnectionHandler:
+    return ConnectionHandler(
+        {
+            "default": {
+                "ENGINE": "instance.sqlite",
+                "NAME": str(tmp_path / "queued.sqlite3"),
+                "OPTIONS": {
+                    "timeout": timeout,
+                    "transaction_mode": "IMMEDIATE",
+                    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                },
+            }
+        }
+    )
+
+
+def _write_from_threads(
+    handler: ConnectionHandler, first_writer: int, threads: int = 4
+) -> list[BaseException]:
+    failures: list[BaseException] = []
+
+    def write(writer: int) -> None:
+        db = handler["default"]
+        try:
+            for number in range(WRITES):
+                db.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
+                with db.cursor() as cursor:
+                    cursor.execute("INSERT INTO row VALUES (%s, %s)", [writer, number])
+                    time.sleep(0.005)  # a transaction that takes a while
+                db.commit()
+                db.set_autocommit(True)
+                with db.cursor() as cursor:
+                    cursor.execute("INSERT INTO row VALUES (%s, %s)", [writer, -number - 1])
+        except BaseException as error:
+            failures.append(error)
+        finally:
+            db.close()
+
+    workers = [threading.Thread(target=write, args=(first_writer + n,)) for n in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    return failures

@@ -118,6 +118,7 @@ def options_from(raw: dict[str, Any]) -> Options:
         seed=raw["seed"],
         serve=raw["serve"],
         serve_threads=raw["serve_threads"],
+        serve_processes=raw["serve_processes"],
     )
     _between("--start-ms", options.start_ms, 0, 20_000)
     _between("--rounds", options.rounds, 1, 50)
@@ -133,6 +134,10 @@ def options_from(raw: dict[str, Any]) -> Options:
         if not options.serve:
             raise _bad("--serve-threads: only with --serve")
         _between("--serve-threads", options.serve_threads, 1, 64)
+    if options.serve_processes is not None:
+        if not options.serve:
+            raise _bad("--serve-processes: only with --serve")
+        _between("--serve-processes", options.serve_processes, 1, 4)
     if options.serve:
         if options.base_url is not None:
             raise _bad("--serve starts its own server: leave --base-url out")
@@ -179,6 +184,8 @@ def child_argv(options: Options, as_json: bool) -> list[str]:
         argv.append("--serve")
     if options.serve_threads is not None:
         argv += ["--serve-threads", str(options.serve_threads)]
+    if options.serve_processes is not None:
+        argv += ["--serve-processes", str(options.serve_processes)]
     if options.base_url is not None:
         argv += ["--base-url", options.base_url]
     if as_json:
@@ -298,6 +305,12 @@ class Command(OneLineErrorCommand):
             type=int,
             default=None,
             help="with --serve: serve's --threads (default: serve's own default)",
+        )
+        add(
+            "--serve-processes",
+            type=int,
+            default=None,
+            help="with --serve: serve's --processes (default: serve's own, one per core on Linux)",
         )
 
     def handle(self, *args: Any, **raw: Any) -> None:

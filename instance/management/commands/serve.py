@@ -11,14 +11,19 @@ start, SQLite in WAL mode there), in this order:
 6. the address the phones use (the laptop's ``.local`` name where multicast DNS answers, else
    its address on the network), with a warning naming the competitions whose printed table
    cards show another address than last time;
-7. background work on one runner thread (``config.background``): standings recomputed off the
-   request, and every ``--reconcile`` seconds the events whose standings are behind;
-8. waitress, a WSGI server that runs on Windows, macOS and Linux, until Ctrl+C.
+7. on Linux, one serving process per core (``--processes``, ``instance.processes``): the port
+   bound once, the others forked, SQLite's writers taking turns across them; Windows and macOS
+   serve from one process unless told otherwise (Windows has no ``fork``);
+8. background work on one runner thread of the first process (``config.background``): standings
+   recomputed off the request, and every ``--reconcile`` seconds the events whose standings are
+   behind; the other processes hand their work to it;
+9. waitress, a WSGI server that runs on Windows, macOS and Linux, until Ctrl+C.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
 import signal
 import sys
 from pathlib import Path
@@ -52,6 +57,15 @@ class Command(BaseCommand):
         )
         parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, help="request threads")
         parser.add_argument(
+            "--processes",
+            type=int,
+            default=default_processes(),
+            help=(
+                "serving processes (default: one per core, at most "
+                f"{MAX_PROCESSES}, on Linux; 1 elsewhere)"
+            ),
+        )
+        parser.add_argument(
             "--reconcile",
             type=float,
             default=30.0,
@@ -67,6 +81,20 @@ class Command(BaseCommand):
         host, port = options["host"], options["port"]
         if not 0 < port < 65536:
             raise CommandError(f"--port must be between 1 and 65535, not {port}.", returncode=2)
+        if not 0 < options["threads"] <= 64:
+            raise CommandError(
+                f"--threads must be between 1 and 64, not {options['threads']}.", returncode=2
+            )
+        processes = options["processes"]
+        if not 0 < processes <= MAX_PROCESSES:
+            raise CommandError(
+                f"--processes must be between 1 and {MAX_PROCESSES}, not {processes}.",
+                returncode=2,
+            )
+        if processes > 1 and not hasattr(os, "fork"):
+            raise CommandError(
+                "--processes: this system serves from one process only (no fork).", returncode=2
+            )
         lock = FileLock(str(settings.DUPLITAROT_SERVE_LOCK))
         try:
             lock.acquire(timeout=0)
@@ -136,11 +164,20 @@ class Command(BaseCommand):
         write("Stop with Ctrl+C.")
         self.stdout.flush()
 
-        background.runner.start()
-        if options["reconcile"] > 0:
-            background.every(options["reconcile"], _reconcile)
-            background.runner.submit(_reconcile)
-        self._run_waitress(application, host, port, options["threads"])
+        if options["processes"] > 1:
+            from instance.processes import Processes, listening_socket
+
+            sock = listening_socket(host, port)
+            split = Processes()
+            split.fork(options["processes"], _writers_lock_path())
+        else:
+            sock, split = None, None
+        if split is None or split.is_first:
+            background.runner.start()
+            if options["reconcile"] > 0:
+                background.every(options["reconcile"], _reconcile)
+                background.runner.submit(_reconcile)
+        self._run_waitress(application, host, port, options["threads"], sock, split)
 
     def _migrate(self) -> int:
         from django.db.migrations.executor import MigrationExecutor
@@ -161,7 +198,9 @@ class Command(BaseCommand):
         competitions = competitions_with_cards()
         return {"was": was, "competitions": competitions} if competitions else None
 
-    def _run_waitress(self, application: Any, host: str, port: int, threads: int) -> None:
+    def _run_waitress(
+        self, application: Any, host: str, port: int, threads: int, sock: Any, split: Any
+    ) -> None:
         from waitress import serve
 
         def stop(signum: int, frame: Any) -> None:
@@ -169,11 +208,13 @@ class Command(BaseCommand):
 
         # A service manager (or a test) stops the server with SIGTERM: as Ctrl+C does.
         signal.signal(signal.SIGTERM, stop)
+        where: dict[str, Any] = (
+            {"sockets": [sock]} if sock is not None else {"host": host, "port": port}
+        )
         try:
             serve(
                 application,
-                host=host,
-                port=port,
+                **where,
                 threads=max(1, threads),
                 ident="duplitarot",
                 connection_limit=500,
@@ -184,9 +225,34 @@ class Command(BaseCommand):
         except KeyboardInterrupt:
             pass
         finally:
+            if split is not None and not split.is_first:
+                # Another process: nothing of the first one's to undo (its lock, its runner).
+                from django.db import connections
+
+                connections.close_all()
+                sys.stdout.flush()
+                os._exit(0)
+            if split is not None:
+                split.stop_children()
             background.runner.stop(timeout=10)
             self.stdout.write("duplitarot stopped.")
             sys.stdout.flush()
+
+
+MAX_PROCESSES = 4
+
+
+def default_processes() -> int:
+    """One serving process per core (at most :data:`MAX_PROCESSES`) on Linux, else one: Windows
+    has no ``fork``, and macOS' system libraries do not all survive one."""
+    if not sys.platform.startswith("linux") or not hasattr(os, "fork"):
+        return 1
+    return max(1, min(MAX_PROCESSES, os.cpu_count() or 1))
+
+
+def _writers_lock_path() -> Path:
+    """The lock file the processes' SQLite writers take turns on, beside the database."""
+    return Path(str(settings.DATABASES["default"]["NAME"]) + ".writers")
 
 
 def _is_address(host: str) -> bool:

@@ -548,3 +548,38 @@ class EntrantChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.entrant}, {self.from_round})"
+
+
+class RoundClock(models.Model):
+    """The director's clock of an event's positions (rounds): the time per position and, while
+    it runs, when the current position ends (kept here, so a server restart changes nothing).
+
+    Idle: neither ``ends_at`` nor ``paused_left_ms``. Running: ``ends_at`` (past it, the
+    position is over: time to move). Paused: ``paused_left_ms``, the time that was left.
+    Pages and phones compute the time left from ``ends_at`` and the server's clock
+    (``tournaments.views.clock``), never from their own clock alone."""
+
+    event = models.OneToOneField(
+        Event, on_delete=models.CASCADE, related_name="round_clock", verbose_name=_("event")
+    )
+    minutes = models.PositiveSmallIntegerField(_("minutes per position"), default=0)
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    ends_at = models.DateTimeField(_("ends at"), null=True, blank=True)
+    paused_left_ms = models.PositiveIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("round clock")
+        verbose_name_plural = _("round clocks")
+
+    def __str__(self) -> str:
+        return f"{self.event_id}: {self.minutes} min"
+
+    @property
+    def state(self) -> str:
+        if self.ends_at is not None:
+            return "running"
+        if self.paused_left_ms is not None:
+            return "paused"
+        return "idle"

@@ -9,7 +9,7 @@ table code).
 from django.urls import include, path
 
 from tournaments import urls_entry, urls_organiser
-from tournaments.views import control, entry
+from tournaments.views import clock, control, entry
 
 # The director's control room and the round life cycle (``tournaments.views.control``).
 control_urlpatterns = [
@@ -26,11 +26,13 @@ control_urlpatterns = [
         name="round_reopen",
     ),
     path("events/<int:pk>/reopen/", control.event_reopen, name="event_reopen"),
+    path("events/<int:pk>/clock/", clock.clock_action, name="clock_action"),
 ]
 
 # A table corrects its own entry until the director closes the round.
 table_correct_urlpatterns = [
     path("<str:code>/deal/<int:number>/correct/", entry.deal_correct, name="deal_correct"),
+    path("<str:code>/clock/", clock.table_clock, name="clock"),
 ]
 
 urlpatterns = [
@@ -44,6 +46,8 @@ urlpatterns = [
             namespace="organiser",
         ),
     ),
+    # The round clock as the projector and every page of the event read it (JSON).
+    path("events/<int:pk>/clock/", include(([path("", clock.event_clock, name="event")], "clock"))),
     path(
         "table/",
         include((urls_entry.urlpatterns + table_correct_urlpatterns, "table"), namespace="table"),

@@ -273,6 +273,7 @@ def _render_table_page(
         "table_url": _table_url(table),
         "next_places": next_places,
         "last_round": bool(next_places) and all(place.row is None for place in next_places),
+        "clock_url": reverse("table:clock", args=[table.code]),
     }
     return render(request, "tournaments/entry/table.html", context, status=status)
 

@@ -21,7 +21,7 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from tests.builders import running_event
+from tests.builders import running_event, scored_event
 from tests.factories import RunningFreeDealFactory
 from tests.teammatch.worlds import feasible, form_data, running_match
 from tournaments.models import Deal, Event, Table
@@ -119,3 +119,31 @@ def test_the_free_deal_table_phone_page_is_light() -> None:
     data = {"party": "1", "d1-contract": "garde", "d1-taker": taker.group(1)}
     data |= {"d1-oudlers": "2", "d1-points": "46"}
     assert saved(client, url + "deal/1/", data) <= SAVE_BUDGET
+
+
+def test_chart_js_loads_deferred_only_where_a_chart_is_drawn() -> None:
+    event = scored_event(tables=5, deals_per_round=1)
+    client = Client()
+    sheet = client.get(f"/en/events/{event.pk}/deals/1/", **GZIP)
+    assert sheet.status_code == 200 and sheet["Content-Encoding"] == "gzip"
+    html = gzip.decompress(sheet.content).decode()
+    assert 'data-chart="distribution-data"' in html
+    scripts = re.findall(r"<script[^>]*\ssrc=\"[^\"]*(?:chartjs|charts)[^\"]*\"[^>]*>", html)
+    assert len(scripts) == 2 and all(" defer" in tag for tag in scripts)
+    ranking = client.get(f"/en/events/{event.pk}/ranking/", **GZIP)
+    assert "chartjs" not in gzip.decompress(ranking.content).decode()
+
+
+def test_the_live_ranking_fragment_is_compressed_and_varies_on_both_headers() -> None:
+    event = scored_event(tables=5, deals_per_round=1, rounds_played=2)
+    client = Client()
+    page = client.get(f"/en/events/{event.pk}/ranking/", **GZIP)
+    fragment = client.get(f"/en/events/{event.pk}/ranking/", HTTP_HX_REQUEST="true", **GZIP)
+    for answer in (page, fragment):
+        assert answer.status_code == 200 and answer["Content-Encoding"] == "gzip"
+        vary = {part.strip() for part in answer["Vary"].split(",")}
+        assert {"Accept-Encoding", "HX-Request"} <= vary
+    assert len(gzip.decompress(fragment.content)) < len(gzip.decompress(page.content))
+    # A client that does not accept gzip gets the plain page.
+    plain = client.get(f"/en/events/{event.pk}/ranking/")
+    assert "Content-Encoding" not in plain and plain.content.startswith(b"<!DOCTYPE html>")

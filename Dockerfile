@@ -16,6 +16,7 @@ COPY pyproject.toml uv.lock ./
 RUN uv sync --frozen --no-dev --no-install-project
 
 COPY . .
+# Hashed names and gzip copies (config.staticfiles), served by WhiteNoise, cached for ever.
 RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput
 
 RUN useradd --system --home /app duplitarot && chown -R duplitarot /app

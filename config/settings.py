@@ -98,6 +98,11 @@ if importlib.util.find_spec("bench") is not None:
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Compresses the pages (HTML, JSON, CSV) for a client that accepts gzip, with Django's BREACH
+    # mitigation (random bytes in the gzip header). Before every middleware that reads or changes
+    # the body, so that it compresses their final answer; after WhiteNoise (inserted at 1 below),
+    # which serves the static files' own precompressed copies and never reaches it.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "config.middleware.ApiLanguageMiddleware",
@@ -188,13 +193,23 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT: Path | None = BASE_DIR / "staticfiles"
+STATIC_ROOT: Path = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [SITE_DIR / "static"]
-if DATA_DIR is not None and not DEBUG:
-    # A club's instance serves the static files straight from the installed package (WhiteNoise
-    # reads them through the finders at start): nothing to collect, nothing written beside it.
-    STATIC_ROOT = None
-    WHITENOISE_USE_FINDERS = True
+if DATA_DIR is not None:
+    # A club's instance collects the installed package's static files into its data folder when
+    # it starts serving, and only when they changed (instance.staticfiles, called by config.wsgi).
+    STATIC_ROOT = datadir.static_path(DATA_DIR)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Outside debug: hashed names, cached for ever by the browsers, and gzip copies
+    # (config.staticfiles); production collects them in the image (Dockerfile), a club's
+    # instance in its data folder. In debug the files are served by their own names.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "config.staticfiles.StaticStorage"
+    },
+}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/organiser/"

@@ -11,6 +11,8 @@ chooses another):
 - ``backups/``: the automatic backups (``DUPLITAROT_BACKUP_DIR`` points them elsewhere, e.g.
   at a USB stick);
 - ``demo.sqlite3``: the demo's own database, when the demo runs from an installed package;
+- ``static/``: the static files collected from the installed package (hashed names, gzip
+  copies), made again at a start when the package's files changed;
 - ``serve.lock``: held while a server serves from the folder (a restore refuses to run then).
 
 This module imports nothing from Django: the settings read it before Django starts.
@@ -33,6 +35,7 @@ SECRET_KEY_FILE = "secret_key"
 BACKUPS_DIR = "backups"
 CACHE_DIR = "cache"
 LOCK_FILE = "serve.lock"
+STATIC_DIR = "static"
 #: The database engine of an instance's SQLite file (Django's, writers queued: instance.sqlite).
 SQLITE_ENGINE = "instance.sqlite"
 SQLITE_ENGINES = frozenset({"django.db.backends.sqlite3", SQLITE_ENGINE})
@@ -95,3 +98,8 @@ def backups_path(data_dir: Path, environ: Mapping[str, str]) -> Path:
     """Where the automatic backups go: ``DUPLITAROT_BACKUP_DIR`` or the folder's ``backups``."""
     chosen = environ.get("DUPLITAROT_BACKUP_DIR", "").strip()
     return Path(chosen).expanduser().resolve() if chosen else data_dir / BACKUPS_DIR
+
+
+def static_path(data_dir: Path) -> Path:
+    """Where the instance's static files are collected (``instance.staticfiles``)."""
+    return data_dir / STATIC_DIR

@@ -80,4 +80,19 @@ urlpatterns = [
         name="print_deal_sets",
     ),
     path("events/<int:pk>/print/hands/", printing.hand_diagrams, name="print_hands"),
+    path(
+        "events/<int:pk>/print/score-sheets/",
+        printing.score_sheets_index,
+        name="print_score_sheets_index",
+    ),
+    path(
+        "events/<int:pk>/print/score-sheets/round/<int:round_number>/",
+        printing.score_sheets,
+        name="print_score_sheets",
+    ),
+    path(
+        "events/<int:pk>/print/score-sheets/round/<int:round_number>/table/<int:table_number>/",
+        printing.score_sheets,
+        name="print_score_sheet",
+    ),
 ]

@@ -13,6 +13,7 @@ from tournaments.models import TEAM_SIZES  # transitional: views read Event.team
 from tournaments.selectors.printouts import (
     event_deal_set_routes,
     event_route_cards,
+    event_score_sheets,
     event_table_cards,
 )
 from tournaments.selectors.results import (
@@ -82,6 +83,7 @@ __all__ = [
     "event_result_changes",
     "event_results",
     "event_route_cards",
+    "event_score_sheets",
     "event_setup_state",
     "event_start_problems",
     "event_table_cards",

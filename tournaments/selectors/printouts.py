@@ -1,4 +1,5 @@
-"""Printouts of the movement: table cards, player route cards, deal-set routes.
+"""Printouts of the movement: table cards, player route cards, deal-set routes, and the paper
+score sheets (feuilles de table) of a round.
 
 Read from ``Event.schedule`` (the typed movement); entrant slots are mapped to the event's
 :class:`~tournaments.models.Entrant` rows. A table holding a phantom is a sit-out table: it is
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tournaments.models import SEATS, Entrant, Event, Table
+from tournaments.models import SEATS, Deal, Entrant, Event, Seat, Table
 from tournaments.movements import deal_numbers
 from tournaments.selectors.setup import event_entrants
 
@@ -145,3 +146,89 @@ def event_deal_set_routes(event: Event) -> list[DealSetRoute]:
         )
         for k in range(1, schedule.deal_set_count + 1)
     ]
+
+
+@dataclass
+class SheetDeal:
+    """One deal of a paper score sheet: its number and, once the deals are prepared, the
+    taker seat and the imposed contract its étui names."""
+
+    number: int
+    taker_seat: str = ""
+    taker: Entrant | None = None
+    imposed_contract: str = ""
+
+
+@dataclass
+class ScoreSheet:
+    """The paper score sheet (feuille de table) of one table for one round: the players by
+    seat and one box per deal of the étui, for a table without a phone."""
+
+    table: Table
+    round: int
+    deal_set: int
+    copy: int
+    seats: list[SeatView]
+    deals: list[SheetDeal]
+
+    @property
+    def named_seats(self) -> list[tuple[SeatView, str]]:
+        """Each seat with its name (North, East...), in the language of the request."""
+        return [(view, str(Seat(view.seat).label)) for view in self.seats]
+
+
+def event_score_sheets(
+    event: Event, round_number: int, table_number: int | None = None
+) -> list[ScoreSheet] | None:
+    """The score sheets of round ``round_number``: every table that plays it (sit-out tables
+    have nothing to enter), or only table ``table_number``. None when the round is not in the
+    movement (or not paired yet); an empty list when the table does not play that round."""
+    rnd = event.schedule.round(round_number)
+    if rnd is None or not rnd.tables:
+        return None
+    plays = [
+        play
+        for play in rnd.tables
+        if not play.sits_out and (table_number is None or play.table == table_number)
+    ]
+    if not plays:
+        return []
+    slots = _slot_map(event)
+    tables = {
+        t.number: t for t in Table.objects.filter(event=event, number__in=[p.table for p in plays])
+    }
+    deals = {
+        d.number: d
+        for d in Deal.objects.filter(event=event, deal_set__in={p.deal_set for p in plays})
+    }
+    sheets = []
+    for play in sorted(plays, key=lambda p: p.table):
+        table = tables.get(play.table)
+        if table is None:
+            continue
+        seated = {seat: slots.get(play.seats[seat]) for seat in SEATS}
+        sheet_deals = []
+        for number in deal_numbers(play.deal_set, event.deals_per_round):
+            deal = deals.get(number)
+            if deal is None:
+                sheet_deals.append(SheetDeal(number))
+                continue
+            sheet_deals.append(
+                SheetDeal(
+                    number,
+                    taker_seat=deal.taker_seat,
+                    taker=seated.get(deal.taker_seat),
+                    imposed_contract=deal.imposed_contract or "",
+                )
+            )
+        sheets.append(
+            ScoreSheet(
+                table=table,
+                round=play.round,
+                deal_set=play.deal_set,
+                copy=play.copy,
+                seats=[SeatView(seat, seated[seat]) for seat in SEATS],
+                deals=sheet_deals,
+            )
+        )
+    return sheets

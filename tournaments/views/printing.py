@@ -8,6 +8,11 @@ a laptop serving on all its addresses while the organiser browses on 127.0.0.1),
 request's own scheme and host. Everything is derived from the stored movement and
 the entrants bound to its slots; the browser prints (or saves as PDF) with the @media print
 rules of the templates.
+
+The **score sheets** (feuilles de table) are the paper fallback of a table without a phone: one
+A4 page per table for a round (position), with the players by seat and, for each deal of its
+étui, blank boxes for everything the director's entry grid and result form take (contract,
+bouts, points, petit au bout, poignées, chelem, or "not played"), and the players' signatures.
 """
 
 from __future__ import annotations
@@ -28,22 +33,23 @@ from django.utils.translation import gettext as _
 from clubs.access import directs
 from clubs.phone import public_base_url
 from tournaments import selectors
-from tournaments.models import Event
+from tournaments.forms.base import contract_choices
+from tournaments.models import Event, PoigneeSize, Side
 from tournaments.presentation import deal_diagram
 from tournaments.services.deals import deals_seed
 
-PrintView = Callable[[HttpRequest, Event], HttpResponse]
+PrintView = Callable[..., HttpResponse]
 
 
 def needs_movement(view: PrintView) -> PrintView:
     """Decorator: without a movement there is nothing to print; back to the movement step."""
 
     @wraps(view)
-    def wrapper(request: HttpRequest, event: Event) -> HttpResponse:
+    def wrapper(request: HttpRequest, event: Event, *args: Any, **kwargs: Any) -> HttpResponse:
         if not event.schedule:
             messages.error(request, _("Choose the movement before printing."))
             return redirect("organiser:movement", pk=event.pk)
-        return view(request, event)
+        return view(request, event, *args, **kwargs)
 
     return wrapper
 
@@ -102,3 +108,50 @@ def hand_diagrams(request: HttpRequest, event: Event) -> HttpResponse:
     diagrams = [deal_diagram(d) for d in deals]
     context = {"diagrams": diagrams, "seed": deals_seed(event)}
     return _print(request, "tournaments/print/hands.html", event, context)
+
+
+def _score_sheet_rounds(event: Event) -> list[dict[str, Any]]:
+    """The rounds of the movement and the tables playing each (the sheets that exist)."""
+    return [
+        {"number": rnd.number, "tables": sorted(p.table for p in rnd.tables if not p.sits_out)}
+        for rnd in event.schedule.rounds
+    ]
+
+
+@login_required
+@directs(Event)
+@needs_movement
+def score_sheets_index(request: HttpRequest, event: Event) -> HttpResponse:
+    """Which score sheets to print: every table of a round, or one table."""
+    context = {"rounds": _score_sheet_rounds(event)}
+    return _print(request, "tournaments/print/score_sheets_index.html", event, context)
+
+
+@login_required
+@directs(Event)
+@needs_movement
+def score_sheets(
+    request: HttpRequest, event: Event, round_number: int, table_number: int | None = None
+) -> HttpResponse:
+    """The score sheets of a round (one page per table playing it), or of one table."""
+    sheets = selectors.event_score_sheets(event, round_number, table_number)
+    if not sheets:
+        if sheets is None:
+            error = _("Round %(round)s is not in the movement (or not paired yet).") % {
+                "round": round_number
+            }
+        else:
+            error = _("Table %(table)s does not play in round %(round)s.") % {
+                "table": table_number,
+                "round": round_number,
+            }
+        choose = {"event": event, "rounds": _score_sheet_rounds(event), "error": error}
+        return render(request, "tournaments/print/score_sheets_index.html", choose, status=404)
+    context: dict[str, Any] = {
+        "sheets": sheets,
+        "round_number": round_number,
+        "contracts": contract_choices(),
+        "sides": Side.choices,
+        "sizes": PoigneeSize.choices,
+    }
+    return _print(request, "tournaments/print/score_sheets.html", event, context)

@@ -1,5 +1,6 @@
 /* duplitarot: the public pages' charts (issue 11), drawn by the vendored Chart.js
-   (static/vendor/chartjs/chart.umd.min.js, loaded before this file).
+   (static/vendor/chartjs/chart.umd.min.js, loaded before this file; both deferred, and only
+   by the pages that draw a chart).
 
    Each <canvas data-chart="ID"> draws the figures of <script id="ID" type="application/json">
    (Django's json_script, built by scoring/presentation.py):

@@ -114,6 +114,17 @@ def _round(target: Target) -> dict[str, object]:
     return {"pk": target.event.pk, "number": target.round_number}
 
 
+def _sheets_round(target: Target) -> dict[str, object]:
+    return {"pk": target.event.pk, "round_number": target.round_number}
+
+
+def _sheet_table(target: Target) -> dict[str, object]:
+    """A table that plays the target's round (its paper score sheet)."""
+    rnd = target.event.schedule.round(target.round_number)
+    table = next(play.table for play in rnd.tables if not play.sits_out)
+    return {**_sheets_round(target), "table_number": table}
+
+
 def _result(target: Target) -> dict[str, object]:
     assert target.result is not None, f"no result in the {target.kind} event"
     return {
@@ -211,6 +222,9 @@ ROUTES: dict[str, Route] = {
     "organiser:print_routes": Route(PLAYED, _pk, organiser=True),
     "organiser:print_deal_sets": Route(PLAYED, _pk, organiser=True),
     "organiser:print_hands": Route(PLAYED, _pk, organiser=True),
+    "organiser:print_score_sheets_index": Route(PLAYED, _pk, organiser=True),
+    "organiser:print_score_sheets": Route(PLAYED, _sheets_round, organiser=True),
+    "organiser:print_score_sheet": Route(PLAYED, _sheet_table, (INDIVIDUAL,), organiser=True),
     "organiser:entry_grid": Route(PLAYED, _round, (INDIVIDUAL,), organiser=True),
     "organiser:entry_result": Route((INDIVIDUAL, QUADRETTE), _result, organiser=True),
     "organiser:penalties": Route(EVENTS, _pk, (INDIVIDUAL,), organiser=True),

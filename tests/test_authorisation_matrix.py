@@ -116,6 +116,7 @@ MATRIX: dict[str, dict[str, str]] = {
     # The control room (GET only) and its printable list of missing results; closing round 1
     # (results missing, not confirmed: 409 with the list), reopening it (not closed: 409).
     "organiser:control": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "organiser:clock_action": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "organiser:control_missing": {"GET": "LLLLADA", "POST": "LLLLMMM"},
     "organiser:round_close": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "organiser:round_reopen": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
@@ -155,6 +156,7 @@ MATRIX: dict[str, dict[str, str]] = {
     # Table phone pages: as the table code API. A preview validates a form and reads nothing
     # stored: any deal of the code's own event, whatever the round.
     "table:entry": {"GET": "DAAADDD", "POST": "MMMMMMM"},
+    "table:clock": {"GET": "DAAADDD", "POST": "MMMMMMM"},
     "table:deal_save": {"GET": "MMMMMMM", "POST": "DADDDDD"},
     "table:deal_preview": {"GET": "MMMMMMM", "POST": "DAADDDD"},
     "table:deal_confirm": {"GET": "MMMMMMM", "POST": "DADDDDD"},
@@ -167,6 +169,7 @@ MATRIX: dict[str, dict[str, str]] = {
     "public:event": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "public:ranking": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "public:ranking_projector": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "clock:event": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "public:deals": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "public:deal": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "public:players": {"GET": "AAAAAAA", "POST": "MMMMMMM"},

@@ -104,9 +104,18 @@ class Command(BaseCommand):
                 "terminal), or give another --data-dir.",
                 returncode=2,
             ) from None
+        started_in = os.getpid()
+        # A service manager (or a test) stops the server with SIGTERM: as Ctrl+C does, at any
+        # moment from here (the processes forked later inherit it).
+        previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
             self._serve(data_dir, host, port, options)
+        except KeyboardInterrupt:
+            self.stdout.write("duplitarot stopped.")
         finally:
+            if os.getpid() != started_in:  # another serving process: the lock is the first's
+                os._exit(0)
+            signal.signal(signal.SIGTERM, previous)
             lock.release()
 
     def _serve(self, data_dir: Path, host: str, port: int, options: dict[str, Any]) -> None:
@@ -172,12 +181,7 @@ class Command(BaseCommand):
             split.fork(options["processes"], _writers_lock_path())
         else:
             sock, split = None, None
-        if split is None or split.is_first:
-            background.runner.start()
-            if options["reconcile"] > 0:
-                background.every(options["reconcile"], _reconcile)
-                background.runner.submit(_reconcile)
-        self._run_waitress(application, host, port, options["threads"], sock, split)
+        self._run_waitress(application, host, port, options, sock, split)
 
     def _migrate(self) -> int:
         from django.db.migrations.executor import MigrationExecutor
@@ -199,19 +203,26 @@ class Command(BaseCommand):
         return {"was": was, "competitions": competitions} if competitions else None
 
     def _run_waitress(
-        self, application: Any, host: str, port: int, threads: int, sock: Any, split: Any
+        self,
+        application: Any,
+        host: str,
+        port: int,
+        options: dict[str, Any],
+        sock: Any,
+        split: Any,
     ) -> None:
         from waitress import serve
 
-        def stop(signum: int, frame: Any) -> None:
-            raise KeyboardInterrupt
-
-        # A service manager (or a test) stops the server with SIGTERM: as Ctrl+C does.
-        signal.signal(signal.SIGTERM, stop)
         where: dict[str, Any] = (
             {"sockets": [sock]} if sock is not None else {"host": host, "port": port}
         )
+        threads = options["threads"]
         try:
+            if split is None or split.is_first:
+                background.runner.start()
+                if options["reconcile"] > 0:
+                    background.every(options["reconcile"], _reconcile)
+                    background.runner.submit(_reconcile)
             serve(
                 application,
                 **where,
@@ -253,6 +264,10 @@ def default_processes() -> int:
 def _writers_lock_path() -> Path:
     """The lock file the processes' SQLite writers take turns on, beside the database."""
     return Path(str(settings.DATABASES["default"]["NAME"]) + ".writers")
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def _is_address(host: str) -> bool:

@@ -220,6 +220,7 @@ def test_a_section_points_to_its_simultaneous_file() -> None:
         in section_page.text
     )
     assert f"/organiser/events/{section.pk}/results-file." not in section_page.text
+    assert f'href="/organiser/events/{parent.pk}/results-file.csv"' in section_page.text
 
     local = organiser_client(section)  # directs the section only
     response = local.get(url(section, "json"))
@@ -227,6 +228,9 @@ def test_a_section_points_to_its_simultaneous_file() -> None:
     assert "Comité du Lyonnais" in response.text
     assert f"/organiser/events/{parent.pk}/results-file" not in response.text
     assert local.get(url(parent, "json")).status_code == 404
+    section_page = local.get(f"/organiser/events/{section.pk}/")
+    assert "results-file" in section_page.text
+    assert f"/organiser/events/{parent.pk}/results-file" not in section_page.text
 
 
 def test_a_simultaneous_has_its_file_once_every_section_is_finished() -> None:

@@ -30,7 +30,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from clubs.exports import is_formula_like
-from clubs.models import Membership
+from clubs.models import Club, Membership
 from scoring.models import RankingEntry
 from scoring.selectors import (
     event_family,
@@ -114,6 +114,11 @@ def _decimal(value: Decimal | None) -> str | None:
 
 def _club_dict(club: Any) -> dict[str, str] | None:
     return None if club is None else {"name": club.name, "city": club.city}
+
+
+def _club_names(club_ids: set[int]) -> dict[int, str]:
+    """Club id -> name (one query): the players' home clubs, which the ranking rows leave out."""
+    return dict(Club.objects.filter(pk__in=club_ids).values_list("pk", "name")) if club_ids else {}
 
 
 def _categories(player_ids: set[int], club_ids: set[int]) -> dict[tuple[int, int], str]:
@@ -220,6 +225,7 @@ def results_document(event: Event, *, now: dt.datetime | None = None) -> dict[st
     categories = _categories(
         {player.pk for player in players}, club_ids | set(event_clubs.values())
     )
+    home_clubs = _club_names(club_ids)
     ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for row in rows:
         entrant = row.entrant
@@ -235,7 +241,7 @@ def results_document(event: Event, *, now: dt.datetime | None = None) -> dict[st
             "licence": player.licence or None,
             "last_name": player.last_name,
             "first_name": player.first_name,
-            "club": player.club.name if player.club is not None else None,
+            "club": home_clubs.get(player.club_id) if player.club_id is not None else None,
             "category": category,
             "series": player.series,
             "percentage": _decimal(row.percentage),

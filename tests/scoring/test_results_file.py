@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from jsonschema import Draft202012Validator
 
-from scoring.results_file import CSV_COLUMNS, FORMAT_ID, software_version
+from scoring.results_file import CSV_COLUMNS, FORMAT_ID, results_document, software_version
 from tests.factories import OrganiserFactory, UserFactory
 from tests.scoring import results_file_world as world
 from tournaments.models import Event
@@ -258,3 +258,12 @@ def test_the_schema_is_versioned_with_the_format() -> None:
     assert FORMAT_ID in documentation
     for column in CSV_COLUMNS:  # every CSV column is documented
         assert f"`{column}`" in documentation
+
+
+def test_the_document_takes_a_bounded_number_of_queries(django_assert_max_num_queries) -> None:
+    """No query per player: 7 queries for the 16 players of the simultaneous (as for 800)."""
+    parent, _ = world.simultaneous_event()
+    parent = Event.objects.select_related("club").get(pk=parent.pk)
+    with django_assert_max_num_queries(8):
+        document = results_document(parent)
+    assert len(document["ranking"]) == 16

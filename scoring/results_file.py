@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import datetime as dt
 import tomllib
-from dataclasses import dataclass
 from decimal import Decimal
 from importlib import metadata
 from pathlib import Path
@@ -30,7 +29,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from clubs.exports import is_formula_like
-from clubs.models import Club, Membership
+from clubs.selectors import club_names, register_categories
 from scoring.models import RankingEntry
 from scoring.selectors import (
     event_family,
@@ -116,38 +115,16 @@ def _club_dict(club: Any) -> dict[str, str] | None:
     return None if club is None else {"name": club.name, "city": club.city}
 
 
-def _club_names(club_ids: set[int]) -> dict[int, str]:
-    """Club id -> name (one query): the players' home clubs, which the ranking rows leave out."""
-    return dict(Club.objects.filter(pk__in=club_ids).values_list("pk", "name")) if club_ids else {}
-
-
-def _categories(player_ids: set[int], club_ids: set[int]) -> dict[tuple[int, int], str]:
-    """(club id, player id) -> the player's category in that club's register (one query)."""
-    if not player_ids or not club_ids:
-        return {}
-    lines = Membership.objects.filter(player_id__in=player_ids, club_id__in=club_ids).values_list(
-        "club_id", "player_id", "category"
-    )
-    return {(club_id, player_id): category for club_id, player_id, category in lines}
-
-
-@dataclass(frozen=True)
-class _TeamRank:
-    rank: int
-    percentage: str | None
-    points_de_match: int | None
-    victory_points: str | None
-
-
 def results_document(event: Event, *, now: dt.datetime | None = None) -> dict[str, Any]:
     """The results file of ``event`` (finished, not a section: :func:`results_file_problem`)
     as a JSON-ready dict."""
     family = event_family(event)
     simultaneous = family.is_simultaneous
     figures = simultaneous_figures(event) if simultaneous else event_figures(event)
-    club_of_section = {section.pk: section.club_id for section in family.sections}
     rounds = figures.deals // event.deals_per_round if simultaneous else len(event.schedule.rounds)
-    document: dict[str, Any] = {
+    teams, team_ranks = _team_ranking(event, simultaneous)
+    club_of_section = {section.pk: section.club_id for section in family.sections}
+    return {
         "format": FORMAT_ID,
         "generated_at": (now or timezone.now()).astimezone(dt.UTC).isoformat(),
         "software": {"name": "duplitarot", "version": software_version()},
@@ -162,86 +139,78 @@ def results_document(event: Event, *, now: dt.datetime | None = None) -> dict[st
             "tables": figures.tables,
             "simultaneous": simultaneous,
             "sections": [
-                {
-                    "id": section.pk,
-                    "name": section.name,
-                    "club": _club_dict(section.club),
-                }
+                {"id": section.pk, "name": section.name, "club": _club_dict(section.club)}
                 for section in family.sections
             ],
             "team_ranking_by": event.ranking if event.is_team_event else None,
         },
+        "ranking": _player_ranking(event, simultaneous, club_of_section, team_ranks),
+        "team_ranking": teams,
     }
 
-    teams: list[dict[str, Any]] = []
-    team_ranks: dict[int, _TeamRank] = {}
-    if event.is_team_event:
-        team_rows = ranking_rows(event, RankingEntry.Kind.TEAM, sections=simultaneous)
-        team_rows.sort(key=lambda row: (row.rank, row.team.name.casefold() if row.team else "",
-                                        row.team.number if row.team else 0, row.pk))  # fmt: skip
-        for row in team_rows:
-            team = row.team
-            if team is None:
-                continue
-            team_ranks[team.pk] = _TeamRank(
-                row.rank,
-                _decimal(row.percentage),
-                row.points_de_match,
-                _decimal(row.victory_points),
-            )
-            teams.append(
-                {
-                    "rank": row.rank,
-                    "number": team.number,
-                    "name": team.name,
-                    "section": getattr(row, "section_name", None) if simultaneous else None,
-                    "percentage": _decimal(row.percentage),
-                    "penalty": _decimal(row.penalty),
-                    "points_de_match": row.points_de_match,
-                    "victory_points": _decimal(row.victory_points),
-                    "members": [
-                        {
-                            "licence": member.player.licence or None,
-                            "last_name": member.player.last_name,
-                            "first_name": member.player.first_name,
-                        }
-                        for member in team.members.all()
-                        if member.player is not None
-                    ],
-                }
-            )
 
-    rows = [
-        row
-        for row in ranking_rows(event, RankingEntry.Kind.INDIVIDUAL, sections=simultaneous)
-        if row.entrant is not None and row.entrant.player is not None
+def _team_ranking(event: Event, simultaneous: bool) -> tuple[list[dict[str, Any]], dict[int, int]]:
+    """The team ranking's rows (none for an individual event) and each team's rank by id."""
+    if not event.is_team_event:
+        return [], {}
+    rows = ranking_rows(event, RankingEntry.Kind.TEAM, sections=simultaneous)
+    ranked = [(row, row.team) for row in rows if row.team is not None]
+    ranked.sort(key=lambda pair: (pair[0].rank, pair[1].name.casefold(), pair[1].number,
+                                  pair[0].pk))  # fmt: skip
+    teams = [
+        {
+            "rank": row.rank,
+            "number": team.number,
+            "name": team.name,
+            "section": getattr(row, "section_name", None) if simultaneous else None,
+            "percentage": _decimal(row.percentage),
+            "penalty": _decimal(row.penalty),
+            "points_de_match": row.points_de_match,
+            "victory_points": _decimal(row.victory_points),
+            "members": [
+                {
+                    "licence": member.player.licence or None,
+                    "last_name": member.player.last_name,
+                    "first_name": member.player.first_name,
+                }
+                for member in team.members.all()
+                if member.player is not None
+            ],
+        }
+        for row, team in ranked
     ]
-    players = [row.entrant.player for row in rows if row.entrant and row.entrant.player]
-    club_ids = {player.club_id for player in players if player.club_id is not None}
-    event_clubs: dict[int, int] = {}  # ranking row pk -> the club whose event the player played
-    for row in rows:
-        section_id = getattr(row, "section_id", None)
-        event_clubs[row.pk] = club_of_section.get(section_id or 0, event.club_id)
-    categories = _categories(
-        {player.pk for player in players}, club_ids | set(event_clubs.values())
+    return teams, {team.pk: row.rank for row, team in ranked}
+
+
+def _player_ranking(
+    event: Event, simultaneous: bool, club_of_section: dict[int, int], team_ranks: dict[int, int]
+) -> list[dict[str, Any]]:
+    """The individual ranking's rows, by rank then name (a bounded number of queries)."""
+    rows = ranking_rows(event, RankingEntry.Kind.INDIVIDUAL, sections=simultaneous)
+    ranked = [(row, row.entrant, row.entrant.player) for row in rows
+              if row.entrant is not None and row.entrant.player is not None]  # fmt: skip
+    # The club whose event (a simultaneous: whose section) each player played.
+    played_in = {
+        row.pk: club_of_section.get(getattr(row, "section_id", 0), event.club_id)
+        for row, _, _ in ranked
+    }
+    home_club_ids = {player.club_id for _, _, player in ranked if player.club_id is not None}
+    categories = register_categories(
+        {player.pk for _, _, player in ranked}, home_club_ids | set(played_in.values())
     )
-    home_clubs = _club_names(club_ids)
-    ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-    for row in rows:
-        entrant = row.entrant
-        assert entrant is not None and entrant.player is not None
-        player = entrant.player
-        category = categories.get((event_clubs[row.pk], player.pk), "") or (
-            categories.get((player.club_id, player.pk), "") if player.club_id else ""
+    home_clubs = club_names(home_club_ids)
+    lines: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    for row, entrant, player in ranked:
+        category = categories.get((played_in[row.pk], player.pk), "") or categories.get(
+            (player.club_id or 0, player.pk), ""
         )
         team = entrant.team
-        team_rank = team_ranks.get(team.pk) if team is not None else None
         line = {
             "rank": row.rank,
             "licence": player.licence or None,
             "last_name": player.last_name,
             "first_name": player.first_name,
-            "club": home_clubs.get(player.club_id) if player.club_id is not None else None,
+            "club": home_clubs.get(player.club_id or 0),
             "category": category,
             "series": player.series,
             "percentage": _decimal(row.percentage),
@@ -250,14 +219,12 @@ def results_document(event: Event, *, now: dt.datetime | None = None) -> dict[st
             "section": getattr(row, "section_name", None) if simultaneous else None,
             "team": team.name if team is not None else None,
             "team_number": team.number if team is not None else None,
-            "team_rank": team_rank.rank if team_rank is not None else None,
+            "team_rank": team_ranks.get(team.pk) if team is not None else None,
         }
         order = (row.rank, player.last_name.casefold(), player.first_name.casefold(),
                  player.licence or "", row.pk)  # fmt: skip
-        ranked.append((order, line))
-    document["ranking"] = [line for _, line in sorted(ranked, key=lambda item: item[0])]
-    document["team_ranking"] = teams
-    return document
+        lines.append((order, line))
+    return [line for _, line in sorted(lines, key=lambda item: item[0])]
 
 
 def _csv_cell(value: Any) -> Any:

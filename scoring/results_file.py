@@ -142,11 +142,21 @@ def results_document(event: Event, *, now: dt.datetime | None = None) -> dict[st
                 {"id": section.pk, "name": section.name, "club": _club_dict(section.club)}
                 for section in family.sections
             ],
-            "team_ranking_by": event.ranking if event.is_team_event else None,
+            "team_ranking_by": _team_basis(event),
         },
         "ranking": _player_ranking(event, simultaneous, club_of_section, team_ranks),
         "team_ranking": teams,
     }
+
+
+def _team_basis(event: Event) -> str | None:
+    """What the published standings rank the teams by (``percentage``, ``pm``, ``vp``), as
+    the snapshot stores it; None for an individual event."""
+    if not event.is_team_event:
+        return None
+    snapshot = standings_status(event).snapshot
+    basis = (snapshot.data or {}).get("team_basis") if snapshot is not None else None
+    return str(basis) if basis else None
 
 
 def _team_ranking(event: Event, simultaneous: bool) -> tuple[list[dict[str, Any]], dict[int, int]]:

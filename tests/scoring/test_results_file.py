@@ -10,6 +10,7 @@ import csv
 import datetime as dt
 import io
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from django.utils.translation import gettext
 from jsonschema import Draft202012Validator
 
 from scoring.results_file import CSV_COLUMNS, FORMAT_ID, results_document, software_version
+from tests.builders import team_event
 from tests.factories import OrganiserFactory, UserFactory
 from tests.scoring import results_file_world as world
 from tournaments.models import Event
@@ -267,3 +269,20 @@ def test_the_document_takes_a_bounded_number_of_queries(django_assert_max_num_qu
     with django_assert_max_num_queries(8):
         document = results_document(parent)
     assert len(document["ranking"]) == 16
+
+
+def test_a_triplette_file_ranks_the_teams_by_percentage_without_points_de_match() -> None:
+    event = team_event(format=Event.Format.TRIPLETTE, teams=4)
+    response = organiser_client(event).get(url(event, "json"))
+    assert response.status_code == 200
+    document = response.json()
+    validate(document)
+    assert document["event"]["team_ranking_by"] == "percentage"
+    teams = document["team_ranking"]
+    assert len(teams) == 4 and all(len(team["members"]) == 3 for team in teams)
+    assert all(team["points_de_match"] is None for team in teams)
+    percentages = [Decimal(team["percentage"]) for team in teams]
+    assert percentages == sorted(percentages, reverse=True)
+    ranks = {team["number"]: team["rank"] for team in teams}
+    assert all(row["team_rank"] == ranks[row["team_number"]] for row in document["ranking"])
+    assert len(document["ranking"]) == 12

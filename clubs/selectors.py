@@ -77,3 +77,22 @@ def club_pending_invitations(club: Club) -> list[OrganiserInvitation]:
 def club_invitation(club: Club, pk: int) -> OrganiserInvitation | None:
     """Invitation ``pk`` of ``club``, or None."""
     return OrganiserInvitation.objects.filter(club=club, pk=pk).first()
+
+
+def club_names(club_ids: set[int]) -> dict[int, str]:
+    """Club id -> name, for the clubs ``club_ids`` (one query)."""
+    if not club_ids:
+        return {}
+    return dict(Club.objects.filter(pk__in=club_ids).values_list("pk", "name"))
+
+
+def register_categories(player_ids: set[int], club_ids: set[int]) -> dict[tuple[int, int], str]:
+    """(club id, player id) -> the player's category on that club's register (active or not),
+    for the players and clubs given (one query); a pair missing is no register line."""
+    if not player_ids or not club_ids:
+        return {}
+    lines = Membership.objects.filter(player_id__in=player_ids, club_id__in=club_ids)
+    return {
+        (club_id, player_id): category
+        for club_id, player_id, category in lines.values_list("club_id", "player_id", "category")
+    }

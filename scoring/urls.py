@@ -1,8 +1,9 @@
-"""Public pages (localised: French at "/", English at "/en/") and exports of an event."""
+"""Public pages (localised: French at "/", English at "/en/") and exports of an event, and the
+results file for the league (its organisers only: ``scoring.views.results_file``)."""
 
 from django.urls import path
 
-from scoring.views import exports
+from scoring.views import exports, results_file
 from scoring.views.public import deals, events, movement, players, ranking, teams
 
 app_name = "public"
@@ -33,5 +34,11 @@ urlpatterns = [
         "events/<int:event_id>/export/results.<str:fmt>",
         exports.results_export,
         name="export_results",
+    ),
+    # The results file for the league (the event's organisers only): .json or .csv.
+    path(
+        "organiser/events/<int:pk>/results-file.<str:fmt>",
+        results_file.results_file,
+        name="organiser_results_file",
     ),
 ]

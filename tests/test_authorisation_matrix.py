@@ -184,6 +184,8 @@ MATRIX: dict[str, dict[str, str]] = {
     # organises (a form error otherwise).
     "public:organiser_archive": {"GET": "LLLLADA", "POST": "LLLLMMM"},
     "public:organiser_restore": {"GET": "LLLLAAA", "POST": "LLLLVVV"},
+    # The results file for the league: the event's directors; the event still runs (409).
+    "public:organiser_results_file": {"GET": "LLLLVDV", "POST": "LLLLMMM"},
     # The archives of a cup, a free-deal tournament and a series (with its events): their
     # club's organisers only, like every organiser screen (404 for others).
     "archives:cup": {"GET": "LLLLADA", "POST": "LLLLMMM"},

@@ -267,6 +267,7 @@ EXCLUDED: dict[str, str] = {
     "public:export_ranking": _FILE,
     "public:export_results": _FILE,
     "public:organiser_archive": _FILE + " (the event's JSON archive)",
+    "public:organiser_results_file": _FILE + " (the results file for the league, CSV or JSON)",
     "series:export": _FILE,
     "teammatch:room_deal": _ACTION + " (a room phone saves a deal)",
     "teammatch:room_deal_correct": _ACTION + " (a room phone corrects its entry)",

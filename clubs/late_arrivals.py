@@ -13,6 +13,7 @@ organisers only).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,8 +27,12 @@ from django.utils.translation import gettext as _
 from clubs.errors import DomainError
 from clubs.idempotency import FIELD as KEY_FIELD
 from clubs.models import LateArrival
+from rules.errors import field_label
 
 HEADER = "X-Entry-Kept-Since"
+
+# The prefix of a deal's fields in the phones' forms (``d7-points``).
+DEAL_PREFIX = re.compile(r"^d\d+-")
 
 # Form fields that are not the outcome (never kept with a late arrival).
 NOT_OUTCOME = frozenset({"csrfmiddlewaretoken", KEY_FIELD})
@@ -72,15 +77,21 @@ def record(
     outcome: Mapping[str, Any],
     error: DomainError,
     kept_since: datetime,
+    errors: Mapping[str, list[str]] | None = None,
 ) -> LateArrival:
-    """Record a refused late entry (one INSERT)."""
+    """Record a refused late entry (one INSERT); ``errors`` (a form's, by field) are added
+    to the refusal's message."""
+    lines = [error.message, *error.details]
+    for field, messages in (errors or {}).items():
+        label = "" if field == "__all__" else field_label(field, _)
+        lines.extend(f"{label}: {message}" if label else message for message in messages)
     manager: Any = model._default_manager  # ``holder`` is each kind's own foreign key
     created: LateArrival = manager.create(
         holder=holder,
         deal=deal,
         outcome=dict(outcome),
         code=error.code[:60],
-        message=error.describe(),
+        message=" ".join(lines),
         kept_since=kept_since,
     )
     return created
@@ -113,6 +124,16 @@ class LateRow:
 
     @property
     def fields(self) -> list[tuple[str, str]]:
-        """The outcome sent as (field, value) pairs, for the director to read."""
+        """The outcome sent as (field, value) pairs, for the director to read: the fields
+        named as the messages name them (the form's deal prefix left out), empty ones
+        skipped."""
         outcome = self.arrival.outcome or {}
-        return [(str(name), str(value)) for name, value in sorted(outcome.items())]
+        labels = {"round": _("Round"), "party": _("Party"), "taker": _("Taker")}
+        pairs = []
+        for name, value in outcome.items():
+            if value in ("", None, []):
+                continue
+            field = DEAL_PREFIX.sub("", str(name))
+            label = labels.get(field) or field_label(field, _)
+            pairs.append((label.replace("_", " "), str(value)))
+        return pairs

@@ -163,13 +163,13 @@ def phone_save(
         )  # fmt: skip
 
     def refused(error: DomainError, status: int, result: Any = None, kind: str = "") -> SaveAnswer:
+        kind = kind or ("invalid" if status in (400, 422) else "refused")
+        errors = form_errors(form) if kind == "invalid" else {}
         if kept_since is not None:
             late_arrivals.record(
                 entry.late, holder, deal=deal, error=error, kept_since=kept_since,
-                outcome=late_arrivals.outcome_sent(request.POST),
+                outcome=late_arrivals.outcome_sent(request.POST), errors=errors,
             )  # fmt: skip
-        kind = kind or ("invalid" if status in (400, 422) else "refused")
-        errors = form_errors(form) if kind == "invalid" else {}
         return SaveAnswer(
             kind, deal, status, code=error.code, message=error.message,
             fix=_fix(kind, error.code), errors=errors, result=result, error=error, key=key,

@@ -96,6 +96,8 @@ def test_invalid_and_refused_answers(running):
     assert quarter.json()["card_html"] == ""  # the page shows the quarter being played only
     codes = list(RoomLateArrival.objects.order_by("pk").values_list("code", flat=True))
     assert codes == ["invalid", "result_exists", "deal_not_in_quarter"]
+    invalid_arrival = RoomLateArrival.objects.order_by("pk").first()
+    assert "points" in invalid_arrival.message  # the form's errors, named
 
 
 def test_a_late_arrival_needs_the_header_and_a_refusal(running):

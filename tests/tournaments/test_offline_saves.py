@@ -373,6 +373,7 @@ def test_the_control_room_lists_late_arrivals_and_the_director_marks_them_handle
     html = page.content.decode()
     assert 'id="late-arrivals"' in html and f'id="late-{arrival.pk}"' in html
     assert "1 late arrival to handle" in html and arrival.message in html
+    assert "<dt>points</dt><dd>50</dd>" in html and "d1-" not in html.split("late-arrivals")[1]
     assert f"/en/organiser/events/{event.pk}/entry/table/1/deal/{arrival.deal}/" in html
     handled_url = f"/en/organiser/events/{event.pk}/late/{arrival.pk}/handled/"
     assert handled_url in html

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0011_competition_base'),
+        ('tournaments', '0012_entry_keys_late_arrivals'),
     ]
 
     operations = [

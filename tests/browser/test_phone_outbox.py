@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import random
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -175,29 +176,44 @@ KINDS = {"duplicate": duplicate_table, "cup": cup_room, "free-deal": free_deal_t
 
 @pytest.fixture(params=list(KINDS))
 def kind(request: Any) -> Kind:
-    return KINDS[request.param]()
+    with translation.override("fr"):  # the French pages, at / (no language prefix)
+        return KINDS[request.param]()
+
+
+def _po_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
 
 
 @pytest.fixture
-def french_texts() -> Iterator[None]:
-    """For the screenshots only: the French of the new texts, lent from the JSON file while
-    the catalogue does not have them yet."""
+def french_texts(settings: Any, tmp_path: Path) -> None:
+    """For the screenshots only: the French of the new texts, from the JSON file, in a
+    catalogue of their own (``LOCALE_PATHS``) while the project's does not have them yet."""
     if not (SHOTS and FRENCH.exists()):
-        yield
         return
-    from django.utils.translation import trans_real
-
-    catalog = trans_real.translation("fr")._catalog
     texts = json.loads(FRENCH.read_text(encoding="utf-8"))
+    lines = [
+        'msgid ""',
+        'msgstr "Content-Type: text/plain; charset=UTF-8\\nPlural-Forms: nplurals=2; '
+        'plural=(n > 1);\\n"',
+        "",
+    ]
     for singular, plural, fr_one, fr_other in texts.pop("_plurals", []):
-        for index, text in ((0, fr_one), (1, fr_other)):
-            if (singular, index) not in catalog:
-                catalog[(singular, index)] = text
-        del plural
+        lines += [
+            f"msgid {_po_string(singular)}",
+            f"msgid_plural {_po_string(plural)}",
+            f"msgstr[0] {_po_string(fr_one)}",
+            f"msgstr[1] {_po_string(fr_other)}",
+            "",
+        ]
     for msgid, msgstr in texts.items():
-        if msgid not in catalog:
-            catalog[msgid] = msgstr
-    yield
+        lines += [f"msgid {_po_string(msgid)}", f"msgstr {_po_string(msgstr)}", ""]
+    folder = tmp_path / "locale" / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "django.po").write_text("\n".join(lines), encoding="utf-8")
+    subprocess.run(
+        ["msgfmt", "-o", str(folder / "django.mo"), str(folder / "django.po")], check=True
+    )
+    settings.LOCALE_PATHS = [str(tmp_path / "locale"), *settings.LOCALE_PATHS]
 
 
 @pytest.fixture
@@ -227,6 +243,8 @@ def browser(live_server: Any, tmp_path: Path, french_texts: None) -> Iterator[An
                     is_mobile=True,
                     has_touch=True,
                     locale="fr-FR",
+                    # a persistent profile asks in its own language unless told
+                    extra_http_headers={"Accept-Language": "fr-FR,fr;q=0.9"},
                 )
                 context.set_default_timeout(TIMEOUT_MS)
                 opened.append(context)
@@ -292,6 +310,7 @@ def test_an_entry_saved_offline_waits_survives_a_restart_and_is_stored_once(
     assert "csrfmiddlewaretoken" not in {name for name, _ in entry["fields"]}
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     if SHOTS:
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=f"{SHOTS}/{kind.name}-waiting.png")
     assert kind.results() == 0
     context.close()  # the browser is closed, the entry still unsent
@@ -393,7 +412,8 @@ def test_on_a_secure_origin_a_phone_page_opens_with_no_network(
     """localhost is a secure context: the service worker registers, caches the static assets
     and the offline shell, never a phone page; with no network the page opens as the shell,
     which lists the entry waiting on the phone (its deal, no outcome)."""
-    kind = duplicate_table()
+    with translation.override("fr"):
+        kind = duplicate_table()
     page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
     page.goto(live_server.url + kind.path)
     assert page.evaluate("window.isSecureContext") is True

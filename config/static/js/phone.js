@@ -199,6 +199,9 @@
       var holder = field ? field.closest("fieldset, p, .points-field") : null;
       var error = document.createElement(holder ? "span" : "p");
       error.className = "errorlist outbox-error";
+      if (field && field.id) {
+        error.id = (field.type === "radio" ? "id_" + field.name : field.id) + "-error";
+      }
       error.textContent = messages;
       if (holder) {
         holder.classList.add("invalid");
@@ -227,6 +230,9 @@
     card.classList.remove("waiting");
     if (answer.status === "stored" || answer.status === "replayed") {
       afterHeading(card, notice("sent", "status", [answer.message || text("sent")]));
+      // The address names the deal, as after a plain post (a reload opens there).
+      var here = window.location.pathname + window.location.search;
+      window.history.replaceState(window.history.state, "", here + "#deal-" + entry.deal);
       return;
     }
     card.classList.add("refused");

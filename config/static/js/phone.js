@@ -1,5 +1,5 @@
 // The phone pages (duplicate tables, cup rooms, free-deal tables): an outbox of deal entries
-// (issue 23; the contract is docs/offline-phones.md).
+// (issue 23; README, "Phones on the room's Wi-Fi").
 //
 // A deal form's submit puts the entry in the outbox (localStorage "duplitarot-outbox": key,
 // url, fields, deal, code, round, saved_at; never shown as an outcome), then sends it with its

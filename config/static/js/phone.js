@@ -356,7 +356,21 @@
       });
   }
 
+  function refreshShown() {
+    // Sent meanwhile by another tab (or before a Back): this one asks again (a replay,
+    // nothing written) to show the answer at its deal.
+    var kept = mine().map(function (e) { return e.key; });
+    Object.keys(shown).forEach(function (key) {
+      if (kept.indexOf(key) < 0 && !inflight[key]) {
+        var entry = shown[key];
+        delete shown[key];
+        send(entry);
+      }
+    });
+  }
+
   function sendAll() {
+    refreshShown();
     var entries = mine();
     entries.forEach(function (entry) { showWaiting(entry); });
     badge();
@@ -441,15 +455,7 @@
       return;
     }
     badge();
-    // Sent by another tab: this one asks again (a replay, nothing written) to show the answer.
-    var kept = mine().map(function (e) { return e.key; });
-    Object.keys(shown).forEach(function (key) {
-      if (kept.indexOf(key) < 0) {
-        var entry = shown[key];
-        delete shown[key];
-        send(entry);
-      }
-    });
+    refreshShown();
   });
 
   // A refused post (no JavaScript answer) opens at its deal (the form posts to "#deal-N"). A

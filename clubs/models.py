@@ -7,6 +7,10 @@
   team-match cups, free-deal tournaments): club, name, date, public flag and a status that only
   moves along :data:`Competition.TRANSITIONS` (``clubs.services.competition_status_change``).
 - :class:`ChangeRecord`: the abstract line of an append-only history of result changes.
+- :class:`EntryKey`: the abstract stored idempotency key of a phone save (one per holder and
+  key: a table, a cup room, a free-deal table); :mod:`clubs.idempotency` reads and writes it.
+- :class:`LateArrival`: the abstract record of a phone entry kept offline and refused when it
+  arrived (the director's control room lists it until he marks it handled).
 
 The tables keep the names they had in the ``tournaments`` app until migration 0002 renames
 them (``clubs/migrations``): moving the models kept every row.
@@ -158,6 +162,48 @@ class ChangeRecord(models.Model):
 
     class Meta:
         abstract = True
+
+
+class EntryKey(models.Model):
+    """A phone save's ``Idempotency-Key`` as stored for its holder (a table, a cup room, a
+    free-deal table; each kind adds ``holder``, a foreign key deleted with it, unique with
+    ``key``): the deal, the SHA-256 of the canonical outcome sent, the result stored and its
+    state's digest then (to tell a replay whose result the director corrected since). Written
+    and read by :mod:`clubs.idempotency` only."""
+
+    key = models.CharField(max_length=255)
+    deal = models.PositiveIntegerField()
+    digest = models.CharField(max_length=64)
+    result_pk = models.BigIntegerField(null=True, blank=True)
+    result_digest = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+        constraints = [
+            models.UniqueConstraint(
+                fields=["holder", "key"], name="%(app_label)s_%(class)s_unique_key"
+            )
+        ]
+
+
+class LateArrival(models.Model):
+    """A phone entry that waited in the phone's outbox (``X-Entry-Kept-Since``) and was refused
+    when it arrived: the deal, the outcome as sent, why it was refused, when it was kept and
+    when it arrived. Each kind adds ``holder`` (its table or room, deleted with it). The
+    director lists the unhandled ones and marks them handled (:mod:`clubs.late_arrivals`)."""
+
+    deal = models.PositiveIntegerField(_("deal"))
+    outcome = models.JSONField(_("outcome sent"), default=dict)
+    code = models.CharField(_("refusal"), max_length=60)
+    message = models.TextField(_("reason"), blank=True)
+    kept_since = models.DateTimeField(_("kept since"))
+    arrived_at = models.DateTimeField(_("arrived at"), auto_now_add=True)
+    handled = models.BooleanField(_("handled"), default=False)
+
+    class Meta:
+        abstract = True
+        ordering = ["arrived_at", "pk"]
 
 
 class Membership(models.Model):

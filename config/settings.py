@@ -303,6 +303,8 @@ SPECTACULAR_SETTINGS = {
         # draft / running / finished: events, cups and free-deal tournaments alike
         "StatusEnum": "clubs.models.CompetitionStatus",
         "CupMatchStatusEnum": "teammatch.models.CupMatch.Status",
+        # a stored result and its replay (TableResultReplaySerializer) share it
+        "TableResultKindEnum": "tournaments.models.TableResult.Kind",
     },
 }
 

@@ -20,7 +20,7 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import ChangeRecord, Competition, Player
+from clubs.models import ChangeRecord, Competition, EntryKey, LateArrival, Player
 from clubs.phone_codes import new_phone_code
 from rules.enums import Contract
 from rules.ruleset import FFT, ruleset_to_dict
@@ -207,3 +207,18 @@ class FreeDealChange(ChangeRecord):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} ({self.actor_label or self.actor_id})"
+
+
+class FreeDealEntryKey(EntryKey):
+    """A free-deal table phone's stored idempotency key (``clubs.idempotency``)."""
+
+    holder = models.ForeignKey(FreeDealTable, on_delete=models.CASCADE, related_name="entry_keys")
+
+
+class FreeDealLateArrival(LateArrival):
+    """A free-deal table's entry kept offline and refused when it arrived
+    (``clubs.late_arrivals``)."""
+
+    holder = models.ForeignKey(
+        FreeDealTable, on_delete=models.CASCADE, related_name="late_arrivals"
+    )

@@ -37,6 +37,11 @@ urlpatterns = [
         name="organiser_action",
     ),
     path(
+        "organiser/free-deal/<int:pk>/late/<int:arrival>/handled/",
+        views.organiser_late_handled,
+        name="organiser_late_handled",
+    ),
+    path(
         "organiser/free-deal/<int:pk>/correct/<int:party>/<int:table>/<int:deal>/",
         views.organiser_correct,
         name="organiser_correct",

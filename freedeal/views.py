@@ -37,6 +37,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -44,7 +45,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs.access import directs, user_directs, visible_or_404
 from clubs.errors import DomainError, NotOwnEntry
 from clubs.forms import add_error, error_field
-from clubs.phone import PhoneCard
+from clubs.late_arrivals import LateRow
+from clubs.phone import PhoneCard, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
 from freedeal import outcomes, selectors, services
 from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
@@ -57,6 +59,11 @@ from freedeal.forms import (
     TournamentForm,
 )
 from freedeal.models import FreeDealResult, FreeDealTable, FreeDealTournament
+from freedeal.phone_entry import (
+    FREE_DEAL_ENTRY,
+    late_arrival_handled,
+    tournament_late_arrivals,
+)
 from freedeal.publication import free_deal_publication
 from freedeal.selectors import TablePage
 
@@ -167,19 +174,16 @@ def _deal_form(
     )
 
 
-def _render_table_page(
-    request: HttpRequest,
+def _table_cards(
     table: FreeDealTable,
+    page: TablePage,
     *,
     bound: DealForm | None = None,
     bound_deal: int | None = None,
     correct: int | None = None,
-    status: int = 200,
-    error: str | None = None,
-) -> HttpResponse:
-    """The open party at ``table``; ``bound`` re-shows the form of ``bound_deal`` with its
-    errors; ``correct`` (a deal number) opens the correction form of that entered deal."""
-    page = selectors.free_deal_table_page(table)
+) -> list[TableCard]:
+    """The cards of the open party at ``table`` as of now (the page's and, one at a time, the
+    JSON answers' of a save)."""
     url = _table_url(table)
     cards: list[TableCard] = []
     for deal in page.deals:
@@ -217,6 +221,23 @@ def _render_table_page(
                 partner=page.names.get(stored.partner or 0, "") if stored is not None else "",
             )
         )
+    return cards
+
+
+def _render_table_page(
+    request: HttpRequest,
+    table: FreeDealTable,
+    *,
+    bound: DealForm | None = None,
+    bound_deal: int | None = None,
+    correct: int | None = None,
+    status: int = 200,
+    error: str | None = None,
+) -> HttpResponse:
+    """The open party at ``table``; ``bound`` re-shows the form of ``bound_deal`` with its
+    errors; ``correct`` (a deal number) opens the correction form of that entered deal."""
+    page = selectors.free_deal_table_page(table)
+    cards = _table_cards(table, page, bound=bound, bound_deal=bound_deal, correct=correct)
     context = _common(page.tournament) | {
         "table": table,
         "party": page.party,
@@ -226,6 +247,26 @@ def _render_table_page(
         "error": error,
     }
     return render(request, "freedeal/table.html", context, status=status)
+
+
+def _deal_card_html(
+    request: HttpRequest,
+    table: FreeDealTable,
+    deal: int,
+    *,
+    bound: DealForm | None = None,
+    correct: int | None = None,
+) -> str:
+    """Deal ``deal``'s card as the table's page renders it now (the open party's; "" when no
+    party is open)."""
+    page = selectors.free_deal_table_page(table)
+    cards = _table_cards(
+        table, page, bound=bound, bound_deal=deal if bound else None, correct=correct
+    )
+    card = next((c for c in cards if c.number == deal), None)
+    if card is None:
+        return ""
+    return render_to_string("clubs/phone/_card.html", {"card": card}, request=request)
 
 
 def _posted_party(request: HttpRequest, tournament: FreeDealTournament) -> int | None:
@@ -328,68 +369,69 @@ def table_deal_preview(request: HttpRequest, table: FreeDealTable, deal: int) ->
     return render(request, "freedeal/_preview.html", context, status=status)
 
 
-def _entry_refused(
-    request: HttpRequest,
-    table: FreeDealTable,
-    form: DealForm,
-    deal: int,
-    error: DomainError,
-    *,
-    correcting: bool,
-) -> HttpResponse:
-    """A refused entry or correction: on its form (400) when it names a field of the form,
-    else at the top of the page."""
-    correct = deal if correcting else None
-    if isinstance(error, PartyNotOpen | NotOwnEntry):
-        return _render_table_page(request, table, status=403, error=error.message)
-    if error_field(form, error.field):
-        add_error(form, error)
-        return _render_table_page(
-            request, table, bound=form, bound_deal=deal, correct=correct, status=400
-        )
-    return _render_table_page(request, table, correct=correct, status=400, error=error.describe())
-
-
 def _table_write(
     request: HttpRequest, table: FreeDealTable, deal: int, *, correcting: bool
 ) -> HttpResponse:
+    """Enter (or correct) ``deal`` through the kernel's phone save (the stored key, the late
+    arrivals); a page or a redirect as before, or JSON to ``Accept: application/json``."""
     tournament = table.tournament
     party = _posted_party(request, tournament)
+    form: DealForm | None = None
+    refusal: DomainError | None = None
     if party is None:
-        return _render_table_page(
-            request, table, status=403, error=_party_refusal(tournament, None).message
+        refusal = _party_refusal(tournament, None)
+    elif not 1 <= deal <= tournament.deals_per_party:
+        refusal = DomainError("unknown_deal", _unknown_deal(tournament), field="deal")
+    else:
+        _page, form = _bound_form(request, table, party, deal)
+        if not form.is_valid() and party != tournament.open_party:
+            refusal = _party_refusal(tournament, party)  # the page showed a party closed since
+    write = services.free_deal_result_correct if correcting else services.free_deal_result_enter
+
+    def on_form(error: DomainError) -> bool:
+        mine = form is not None and error_field(form, error.field)
+        if mine and form is not None and not isinstance(error, PartyNotOpen | NotOwnEntry):
+            add_error(form, error)
+            return True
+        return False
+
+    def values() -> dict[str, Any]:
+        return form.values() if form is not None else {}
+
+    answer = phone_save(
+        request, FREE_DEAL_ENTRY, holder=table, deal=deal, form=form, on_form=on_form,
+        refusal=refusal,
+        outcome=lambda: {"party": party, **values()},
+        write=lambda: write(table=table, deal=deal, data=values(), party=party),
+        saved=_("Deal %(deal)s corrected.") if correcting else _("Deal %(deal)s saved."),
+    )  # fmt: skip
+    invalid_form = answer.status == "invalid" and form is not None and bool(form.errors)
+    correct = deal if correcting else None
+    if wants_json(request):
+        bound = form if invalid_form else None
+        card = _deal_card_html(
+            request, table, deal, bound=bound, correct=correct if bound else None
         )
-    if not 1 <= deal <= tournament.deals_per_party:
-        return _render_table_page(request, table, status=400, error=_unknown_deal(tournament))
-    _page, form = _bound_form(request, table, party, deal)
-    if not form.is_valid():
-        if party != tournament.open_party:  # the page showed a party closed since
-            return _render_table_page(
-                request, table, status=403, error=_party_refusal(tournament, party).message
-            )
-        correct = deal if correcting else None
+        return json_answer(answer, card)
+    if answer.status in ("stored", "replayed"):
+        if answer.replayed:
+            messages.info(request, answer.message)
+        else:
+            messages.success(request, answer.message)
+        return redirect(_table_url(table) + f"#deal-{deal}")
+    error = answer.error
+    assert error is not None
+    if isinstance(error, ResultConflict):
+        return _render_conflict(request, table, error)
+    if isinstance(error, PartyNotOpen | NotOwnEntry):
+        return _render_table_page(request, table, status=403, error=error.message)
+    if invalid_form:
         return _render_table_page(
             request, table, bound=form, bound_deal=deal, correct=correct, status=400
         )
-    write = services.free_deal_result_correct if correcting else services.free_deal_result_enter
-    try:
-        write(table=table, deal=deal, data=form.values(), party=party)
-    except ResultReplay:
-        messages.info(
-            request,
-            _("Deal %(deal)s was already saved (identical entry): nothing changed.")
-            % {"deal": deal},
-        )
-        return redirect(_table_url(table) + f"#deal-{deal}")
-    except ResultConflict as conflict:
-        return _render_conflict(request, table, conflict)
-    except DomainError as error:
-        return _entry_refused(request, table, form, deal, error, correcting=correcting)
-    if correcting:
-        messages.success(request, _("Deal %(deal)s corrected.") % {"deal": deal})
-    else:
-        messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal})
-    return redirect(_table_url(table) + f"#deal-{deal}")
+    status = 409 if error.code == "idempotency_key_reused" else 400
+    text = error.message if form is None else error.describe()
+    return _render_table_page(request, table, correct=correct, status=status, error=text)
 
 
 @require_POST
@@ -448,6 +490,31 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
     return render(request, "freedeal/organiser_form.html", {"form": form}, status=status)
 
 
+def _late_rows(tournament: FreeDealTournament) -> list[LateRow]:
+    """The tournament's late arrivals to handle (``clubs.late_arrivals``), as its page lists
+    them; the correction link opens the party the phone sent (else the open one)."""
+    rows = []
+    for arrival in tournament_late_arrivals(tournament):
+        party = _whole_number((arrival.outcome or {}).get("party"))
+        if party is None or not 1 <= party <= tournament.parties:
+            party = tournament.open_party or 1
+        fix_url = reverse(
+            "freedeal:organiser_correct",
+            args=[tournament.pk, party, arrival.holder.number, arrival.deal],
+        )
+        rows.append(
+            LateRow(
+                arrival=arrival,
+                where=_("Table %(number)s") % {"number": arrival.holder.number},
+                fix_url=fix_url,
+                handled_url=reverse(
+                    "freedeal:organiser_late_handled", args=[tournament.pk, arrival.pk]
+                ),
+            )
+        )
+    return rows
+
+
 def _detail_context(tournament: FreeDealTournament, request: HttpRequest) -> dict[str, Any]:
     context = _common(tournament) | {
         "entries": list(selectors.free_deal_entries(tournament).values()),
@@ -465,6 +532,7 @@ def _detail_context(tournament: FreeDealTournament, request: HttpRequest) -> dic
             "progress": selectors.free_deal_progress(tournament),
             "grid": selectors.free_deal_results_grid(tournament),
             "missing": selectors.free_deal_open_party_missing(tournament),
+            "late_rows": _late_rows(tournament),
         }
     return context
 
@@ -554,6 +622,19 @@ def organiser_action(
     if isinstance(done, HttpResponse):
         return done
     messages.success(request, done)
+    return redirect("freedeal:organiser_detail", tournament.pk)
+
+
+@login_required
+@require_POST
+@directs(FreeDealTournament)
+def organiser_late_handled(
+    request: HttpRequest, tournament: FreeDealTournament, arrival: int
+) -> HttpResponse:
+    """The director has dealt with late arrival ``arrival``: it leaves the list."""
+    if not late_arrival_handled(tournament, arrival):
+        raise Http404(_("No such late arrival."))
+    messages.success(request, _("Late arrival marked handled."))
     return redirect("freedeal:organiser_detail", tournament.pk)
 
 

@@ -17,7 +17,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import ChangeRecord, Competition, Player
+from clubs.models import ChangeRecord, Competition, EntryKey, LateArrival, Player
 from clubs.phone_codes import new_phone_code
 from scoring.core.model import IMP_THRESHOLDS
 from tournaments.models import Contract, Seat
@@ -283,3 +283,15 @@ class RoomResultChange(ChangeRecord):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} ({self.actor_label or self.actor_id})"
+
+
+class RoomEntryKey(EntryKey):
+    """A room phone's stored idempotency key (``clubs.idempotency``)."""
+
+    holder = models.ForeignKey(MatchRoom, on_delete=models.CASCADE, related_name="entry_keys")
+
+
+class RoomLateArrival(LateArrival):
+    """A room's entry kept offline and refused when it arrived (``clubs.late_arrivals``)."""
+
+    holder = models.ForeignKey(MatchRoom, on_delete=models.CASCADE, related_name="late_arrivals")

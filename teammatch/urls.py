@@ -38,6 +38,11 @@ urlpatterns = [
     ),
     path("organiser/cups/<int:cup_id>/start/", views.organiser_start, name="organiser_start"),
     path(
+        "organiser/cups/<int:cup_id>/late/<int:arrival>/handled/",
+        views.organiser_late_handled,
+        name="organiser_late_handled",
+    ),
+    path(
         "organiser/cups/<int:cup_id>/finish/",
         views.organiser_finish_cup,
         name="organiser_finish_cup",

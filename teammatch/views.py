@@ -36,8 +36,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -45,12 +46,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs.access import directed_by, directed_or_404, user_directs, visible_or_404, visible_to
 from clubs.errors import DomainError
 from clubs.forms import add_error, error_field
-from clubs.phone import PhoneCard
+from clubs.late_arrivals import LateRow
+from clubs.phone import PhoneCard, SaveAnswer, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
 from teammatch import selectors, services
 from teammatch.errors import NotOwnEntry, QuarterNotOpen, RoomResultConflict, RoomResultReplay
 from teammatch.forms import CupForm, LineupForm, TeamForm
 from teammatch.models import Cup, CupMatch, MatchRoom, RoomName
+from teammatch.phone_entry import ROOM_ENTRY, cup_late_arrivals, late_arrival_handled
 from teammatch.presentation import decided_text
 from tournaments.forms.results import CorrectionForm, DealOutcomeForm
 from tournaments.presentation import seat_letter
@@ -117,20 +120,15 @@ def _number_param(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isdigit() else None
 
 
-def _render_room_page(
-    request: HttpRequest,
+def _room_cards(
     room: MatchRoom,
+    page: Any,
     *,
     bound: DealOutcomeForm | None = None,
     correct: int | None = None,
-    status: int = 200,
-    error: str | None = None,
-    conflict: RoomResultConflict | None = None,
-) -> HttpResponse:
-    """The room's page as of now; ``bound`` shows a refused form with its errors, ``correct``
-    (a deal number) the correction form of that deal, ``conflict`` the stored result an entry
-    ran into."""
-    page = selectors.room_page(room)
+) -> tuple[list[PhoneCard], bool]:
+    """The cards of the room's page as of now (the page's and, one at a time, the JSON
+    answers' of a save), and whether ``bound`` is shown on one of them."""
     url = _room_url(room)
     cards = []
     shown = False
@@ -171,6 +169,25 @@ def _render_room_page(
                 cancel_url=url,
             )
         )
+    return cards, shown
+
+
+def _render_room_page(
+    request: HttpRequest,
+    room: MatchRoom,
+    *,
+    bound: DealOutcomeForm | None = None,
+    correct: int | None = None,
+    status: int = 200,
+    error: str | None = None,
+    conflict: RoomResultConflict | None = None,
+) -> HttpResponse:
+    """The room's page as of now; ``bound`` shows a refused form with its errors, ``correct``
+    (a deal number) the correction form of that deal, ``conflict`` the stored result an entry
+    ran into."""
+    page = selectors.room_page(room)
+    url = _room_url(room)
+    cards, shown = _room_cards(room, page, bound=bound, correct=correct)
     if bound is not None and not shown and bound.errors and error is None:
         error = " ".join(bound.named_errors())
     conflict_url = None
@@ -187,6 +204,24 @@ def _render_room_page(
         "conflict_correct_url": conflict_url,
     }
     return render(request, "teammatch/room.html", context, status=status)
+
+
+def _room_card_html(
+    request: HttpRequest,
+    room: MatchRoom,
+    number: int,
+    *,
+    bound: DealOutcomeForm | None = None,
+    correct: int | None = None,
+) -> str:
+    """Deal ``number``'s card as the room's page renders it now ("" when the page does not
+    show that deal: another quarter's)."""
+    page = selectors.room_page(room)
+    cards, _shown = _room_cards(room, page, bound=bound, correct=correct)
+    card = next((c for c in cards if c.number == number), None)
+    if card is None:
+        return ""
+    return render_to_string("clubs/phone/_card.html", {"card": card}, request=request)
 
 
 @require_GET
@@ -220,70 +255,73 @@ def room_deal_preview(request: HttpRequest, room: MatchRoom, number: int) -> Htt
     return render(request, "teammatch/room/_preview.html", context)
 
 
-def _saved(request: HttpRequest, room: MatchRoom, number: int, text: str) -> HttpResponse:
-    messages.success(request, text % {"deal": number})
-    return redirect(f"{_room_url(room)}#deal-{number}")
-
-
-def _replayed(request: HttpRequest, room: MatchRoom, number: int) -> HttpResponse:
-    messages.info(
-        request,
-        _("Deal %(deal)s was already saved (identical entry): nothing changed.") % {"deal": number},
+def _room_write(
+    request: HttpRequest, room: MatchRoom, number: int, *, correcting: bool
+) -> HttpResponse:
+    """Enter (or correct) deal ``number`` through the kernel's phone save (the stored key, the
+    late arrivals); a page or a redirect as before, or JSON to ``Accept: application/json``."""
+    deal = selectors.match_deal(room.match, number)
+    if deal is None:
+        message = _("This match has no deal %(deal)s.") % {"deal": number}
+        if wants_json(request):
+            unknown = SaveAnswer("refused", number, 404, code="unknown_deal", message=message)
+            return json_answer(unknown, "")
+        return _render_room_page(request, room, status=404, error=message)
+    form = DealOutcomeForm(
+        request.POST, deal=selectors.rules_deal_of(deal), prefix=_deal_prefix(number)
     )
-    return redirect(f"{_room_url(room)}#deal-{number}")
+    write = services.room_result_correct if correcting else services.room_result_enter
+
+    def on_form(error: DomainError) -> bool:
+        if error_field(form, error.field) and not isinstance(error, QuarterNotOpen | NotOwnEntry):
+            add_error(form, error)
+            return True
+        return False
+
+    answer = phone_save(
+        request, ROOM_ENTRY, holder=room, deal=number, form=form, on_form=on_form,
+        outcome=lambda: form.outcome(),
+        write=lambda: write(room=room, deal_number=number, outcome=form.outcome()),
+        saved=_("Deal %(deal)s corrected.") if correcting else _("Deal %(deal)s saved."),
+    )  # fmt: skip
+    invalid_form = answer.status == "invalid" and bool(form.errors)
+    correct = number if correcting else None
+    if wants_json(request):
+        bound = form if invalid_form else None
+        card = _room_card_html(
+            request, room, number, bound=bound, correct=correct if bound else None
+        )
+        return json_answer(answer, card)
+    if answer.status in ("stored", "replayed"):
+        if answer.replayed:
+            messages.info(request, answer.message)
+        else:
+            messages.success(request, answer.message)
+        return redirect(f"{_room_url(room)}#deal-{number}")
+    error = answer.error
+    assert error is not None
+    if isinstance(error, RoomResultConflict):
+        return _render_room_page(request, room, status=409, conflict=error)
+    if correcting and isinstance(error, QuarterNotOpen | NotOwnEntry):
+        return _render_room_page(request, room, status=403, error=error.message)
+    if invalid_form:
+        return _render_room_page(request, room, bound=form, correct=correct, status=400)
+    if correcting and error.code != "idempotency_key_reused":
+        return _render_room_page(request, room, status=400, error=error.message)
+    return _render_room_page(request, room, status=409, error=error.message)
 
 
 @require_POST
 @_by_room_code
 def room_deal_save(request: HttpRequest, room: MatchRoom, number: int) -> HttpResponse:
-    deal = selectors.match_deal(room.match, number)
-    if deal is None:
-        error = _("This match has no deal %(deal)s.") % {"deal": number}
-        return _render_room_page(request, room, status=404, error=error)
-    form = DealOutcomeForm(
-        request.POST, deal=selectors.rules_deal_of(deal), prefix=_deal_prefix(number)
-    )
-    if not form.is_valid():
-        return _render_room_page(request, room, bound=form, status=400)
-    try:
-        services.room_result_enter(room=room, deal_number=number, outcome=form.outcome())
-    except RoomResultReplay:
-        return _replayed(request, room, number)
-    except RoomResultConflict as conflict:
-        return _render_room_page(request, room, status=409, conflict=conflict)
-    except DomainError as error:
-        if error_field(form, error.field):
-            add_error(form, error)
-            return _render_room_page(request, room, bound=form, status=400)
-        return _render_room_page(request, room, status=409, error=error.message)
-    return _saved(request, room, number, _("Deal %(deal)s saved."))
+    return _room_write(request, room, number, correcting=False)
 
 
 @require_POST
 @_by_room_code
 def room_deal_correct(request: HttpRequest, room: MatchRoom, number: int) -> HttpResponse:
     """The room corrects its own entry of deal ``number`` (``services.room_result_correct``)."""
-    deal = selectors.match_deal(room.match, number)
-    if deal is None:
-        error = _("This match has no deal %(deal)s.") % {"deal": number}
-        return _render_room_page(request, room, status=404, error=error)
-    form = DealOutcomeForm(
-        request.POST, deal=selectors.rules_deal_of(deal), prefix=_deal_prefix(number)
-    )
-    if not form.is_valid():
-        return _render_room_page(request, room, bound=form, correct=number, status=400)
-    try:
-        services.room_result_correct(room=room, deal_number=number, outcome=form.outcome())
-    except RoomResultReplay:
-        return _replayed(request, room, number)
-    except (QuarterNotOpen, NotOwnEntry) as refused:
-        return _render_room_page(request, room, status=403, error=refused.message)
-    except DomainError as error:
-        if error_field(form, error.field):
-            add_error(form, error)
-            return _render_room_page(request, room, bound=form, correct=number, status=400)
-        return _render_room_page(request, room, status=400, error=error.message)
-    return _saved(request, room, number, _("Deal %(deal)s corrected."))
+    return _room_write(request, room, number, correcting=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,9 +370,26 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
     return render(request, "teammatch/organiser/create.html", {"form": form}, status=status)
 
 
+def _late_rows(cup: Cup) -> list[LateRow]:
+    """The cup's late arrivals to handle (``clubs.late_arrivals``), as its page lists them."""
+    return [
+        LateRow(
+            arrival=arrival,
+            where=str(arrival.holder),
+            fix_url=reverse(
+                "teammatch:organiser_result",
+                args=[cup.pk, arrival.holder.match_id, arrival.deal, arrival.holder.room],
+            ),
+            handled_url=reverse("teammatch:organiser_late_handled", args=[cup.pk, arrival.pk]),
+        )
+        for arrival in cup_late_arrivals(cup)
+    ]
+
+
 def _cup_context(cup: Cup, team_form: TeamForm | None = None) -> dict[str, Any]:
     started = cup.status != Cup.Status.DRAFT
     return {
+        "late_rows": _late_rows(cup) if started else [],
         "cup": cup,
         "teams": selectors.cup_teams(cup),
         "team_form": team_form or TeamForm(players=selectors.club_players(cup)),
@@ -392,6 +447,17 @@ def organiser_team(request: HttpRequest, cup_id: int, team_id: int) -> HttpRespo
 def _refused(request: HttpRequest, error: DomainError) -> None:
     for line in error.messages:
         messages.error(request, line)
+
+
+@login_required
+@require_POST
+def organiser_late_handled(request: HttpRequest, cup_id: int, arrival: int) -> HttpResponse:
+    """The director has dealt with late arrival ``arrival`` of the cup: it leaves the list."""
+    cup = directed_or_404(request, Cup, cup_id)
+    if not late_arrival_handled(cup, arrival):
+        raise Http404(_("No such late arrival."))
+    messages.success(request, _("Late arrival marked handled."))
+    return redirect("teammatch:organiser_cup", cup_id=cup.pk)
 
 
 @login_required

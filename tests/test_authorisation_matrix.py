@@ -123,6 +123,9 @@ MATRIX: dict[str, dict[str, str]] = {
     "organiser:control_missing": {"GET": "LLLLADA", "POST": "LLLLMMM"},
     "organiser:round_close": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "organiser:round_reopen": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    # A late arrival is marked handled by the competition's directors only (POST); the same
+    # for a cup's and a free-deal tournament's.
+    "organiser:late_arrival_handled": {"GET": "LLLLMMM", "POST": "LLLLADA"},
     "organiser:players": {"GET": "LLLLADA", "POST": "LLLLADA"},
     "organiser:player_add": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "organiser:player_register": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
@@ -224,6 +227,7 @@ MATRIX: dict[str, dict[str, str]] = {
     "freedeal:organiser_correct": {"GET": "LLLLADA", "POST": "LLLLVDV"},
     "freedeal:organiser_create": {"GET": "LLLLAAA", "POST": "LLLLVVV"},
     "freedeal:organiser_detail": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "freedeal:organiser_late_handled": {"GET": "LLLLMMM", "POST": "LLLLADA"},
     "freedeal:organiser_list": {"GET": "LLLLAAA", "POST": "LLLLMMM"},
     "freedeal:player": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "freedeal:ranking": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
@@ -250,6 +254,7 @@ MATRIX: dict[str, dict[str, str]] = {
     "teammatch:organiser_cup": {"GET": "LLLLADA", "POST": "LLLLVDV"},
     "teammatch:organiser_finish_cup": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "teammatch:organiser_finish_match": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    "teammatch:organiser_late_handled": {"GET": "LLLLMMM", "POST": "LLLLADA"},
     "teammatch:organiser_lineup": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     "teammatch:organiser_list": {"GET": "LLLLAAA", "POST": "LLLLMMM"},
     "teammatch:organiser_match": {"GET": "LLLLADA", "POST": "LLLLMMM"},
@@ -360,6 +365,24 @@ class World:
     invitation_id: int = 0
     invitation_token: str = ""
     organiser_id: int = 0
+    # A late arrival of each kind (a refused entry kept offline): the event's table 1, the
+    # cup's open room, the free-deal table 1.
+    late_table_id: int = 0
+    late_room_id: int = 0
+    late_free_deal_id: int = 0
+
+
+def _late_arrivals(table: Table, room: Any, free_table: Any) -> tuple[int, int, int]:
+    from freedeal.models import FreeDealLateArrival
+    from teammatch.models import RoomLateArrival
+    from tournaments.models import TableLateArrival
+
+    when = {"deal": 1, "code": "result_exists", "kept_since": "2026-11-27T19:02:11Z"}
+    return (
+        TableLateArrival.objects.create(holder=table, **when).pk,
+        RoomLateArrival.objects.create(holder=room, **when).pk,
+        FreeDealLateArrival.objects.create(holder=free_table, **when).pk,
+    )
 
 
 def _deals_at(event: Event, round_number: int) -> list[Deal]:
@@ -406,6 +429,7 @@ def world() -> World:
     match_deals = list(match.deals.order_by("number").values_list("number", "quarter"))
     line = Membership.objects.create(club=event.club, player=PlayerFactory(club=None))
     invitation, token = organiser_invitation_create(club=event.club, by=organiser)
+    late = _late_arrivals(table, match.rooms.get(room="open"), free_deal.tables.get(number=1))
     return World(
         event=event,
         table=table,
@@ -431,6 +455,9 @@ def world() -> World:
         invitation_id=invitation.pk,
         invitation_token=token,
         organiser_id=organiser.pk,
+        late_table_id=late[0],
+        late_room_id=late[1],
+        late_free_deal_id=late[2],
     )
 
 
@@ -507,6 +534,7 @@ def build_call(world: World, route: Route, role: str) -> Call:
         "series_id": world.series_id,
         "series_pk": world.series_id,
         "event_pk": world.event.pk,
+        "arrival": world.late_table_id,
     }
     if name.startswith(("table:", "api:table")):
         values["number"] = number
@@ -517,7 +545,8 @@ def build_call(world: World, route: Route, role: str) -> Call:
     if name.startswith(("freedeal:", "api:free_deal_")):
         # a free-deal tournament's pages: its table 1 in party 1 (a code of another event's
         # table for table_other_event, unknown for the others); deal 5 is beyond a party of 4
-        values.update(pk=world.free_deal_id, number=1, party=1, table=1, action="finish")
+        values.update(pk=world.free_deal_id, number=1, party=1, table=1, action="finish",
+                      arrival=world.late_free_deal_id)  # fmt: skip
         values["deal"] = 5 if role == "table_later" else 1
         if role in ("table_open", "table_later"):
             values["code"] = world.free_deal_code
@@ -525,7 +554,7 @@ def build_call(world: World, route: Route, role: str) -> Call:
         # the cup's match: its open room's phone, aimed at quarter 1 (lined up, open) or at a
         # deal of quarter 2 for table_later
         values.update(cup_id=world.cup_id, team_id=world.cup_team_id, match_id=world.match_id,
-                      quarter=1, room="open")  # fmt: skip
+                      quarter=1, room="open", arrival=world.late_room_id)  # fmt: skip
         values["number"] = world.later_match_deal if role == "table_later" else world.match_deal
         if role in ("table_open", "table_later"):
             values["code"] = world.room_code

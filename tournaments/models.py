@@ -26,7 +26,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import ChangeRecord, Competition, Player
+from clubs.models import ChangeRecord, Competition, EntryKey, LateArrival, Player
 from clubs.phone_codes import new_phone_code
 from rules import enums
 from rules.duplicate import DUPLICATE_SEATS
@@ -548,3 +548,15 @@ class EntrantChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.entrant}, {self.from_round})"
+
+
+class TableEntryKey(EntryKey):
+    """A table phone's (or the table API's) stored idempotency key (``clubs.idempotency``)."""
+
+    holder = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="entry_keys")
+
+
+class TableLateArrival(LateArrival):
+    """A table's entry kept offline and refused when it arrived (``clubs.late_arrivals``)."""
+
+    holder = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="late_arrivals")

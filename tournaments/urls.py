@@ -26,6 +26,11 @@ control_urlpatterns = [
         name="round_reopen",
     ),
     path("events/<int:pk>/reopen/", control.event_reopen, name="event_reopen"),
+    path(
+        "events/<int:pk>/late/<int:arrival>/handled/",
+        control.late_arrival_handled,
+        name="late_arrival_handled",
+    ),
 ]
 
 # A table corrects its own entry until the director closes the round.

@@ -230,6 +230,24 @@ class TableResultSerializer(serializers.ModelSerializer):
         return result.seat_entrant_ids()
 
 
+class TableResultReplaySerializer(TableResultSerializer):
+    """200, a replay: the result stored now; ``corrected`` when the director changed it since
+    the outcome this request's ``Idempotency-Key`` brought."""
+
+    corrected = serializers.SerializerMethodField(
+        help_text=(
+            "True when the stored result no longer equals the outcome the key brought (the "
+            "director corrected it since); false otherwise."
+        )
+    )
+
+    class Meta(TableResultSerializer.Meta):
+        fields = [*TableResultSerializer.Meta.fields, "corrected"]
+
+    def get_corrected(self, obj: Any) -> bool:
+        return bool(self.context.get("corrected", False))
+
+
 class ResultConflictSerializer(serializers.Serializer):
     """409: the deal is already entered at that table; ``result`` is the stored one."""
 

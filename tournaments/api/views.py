@@ -21,8 +21,11 @@ the stored result when the deal is already entered with another outcome; 400 nam
 field. Retry-safe: the same outcome sent again for the same table and deal (a retry after a lost
 answer) answers 200 with the stored result and the header ``Idempotent-Replayed: true``, and
 writes nothing. An optional ``Idempotency-Key`` request header (1 to 255 printable ASCII
-characters) is accepted and echoed in the answer; it is not stored: a replay is recognised by
-its outcome, whatever the key.
+characters) is stored with the table (:mod:`clubs.idempotency`, the keys the table's phone
+page uses too) and echoed in the answer: the same key again with the same deal and outcome is
+a replay whatever happened since (200, the result stored now, ``corrected`` when the director
+changed it); with another deal or outcome it is refused, 409 ``idempotency_key_reused``,
+nothing written.
 """
 
 from __future__ import annotations
@@ -44,9 +47,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs import idempotency
 from clubs.access import user_directs, visible_or_404, visible_to
 from clubs.api import ErrorSerializer
 from clubs.errors import DomainError
+from clubs.idempotency import IdempotencyKeyReused
 from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
 from rules.errors import field_label
 from tournaments import selectors, services
@@ -57,11 +62,13 @@ from tournaments.api.serializers import (
     EventSerializer,
     ResultConflictSerializer,
     TableResultInputSerializer,
+    TableResultReplaySerializer,
     TableResultSerializer,
     TableSerializer,
 )
 from tournaments.errors import ResultConflict, ResultReplay
-from tournaments.models import Deal, Entrant, Event, Table, TableResult
+from tournaments.models import Deal, Entrant, Event, Table, TableEntryKey, TableResult
+from tournaments.phone_entry import result_state, stored_now
 from tournaments.publication import deals_hidden_from
 from tournaments.table_scope import RoundNotOpen, TableScope
 from tournaments.table_scope import submit as scoped_submit
@@ -131,23 +138,22 @@ def conflict_response(conflict: ResultConflict) -> Response:
     )
 
 
-IDEMPOTENCY_KEY = "Idempotency-Key"
-REPLAYED = "Idempotent-Replayed"
-IDEMPOTENCY_KEY_MAX = 255
+IDEMPOTENCY_KEY = idempotency.HEADER
+REPLAYED = idempotency.REPLAYED_HEADER
+IDEMPOTENCY_KEY_MAX = idempotency.MAX_LENGTH
 
 
 def _idempotency_key(request: Request) -> str | None:
     """The optional ``Idempotency-Key`` header; raises :class:`DomainError` if malformed."""
     key = request.headers.get(IDEMPOTENCY_KEY)
-    if key is None:
-        return None
-    if not 0 < len(key) <= IDEMPOTENCY_KEY_MAX or not all(" " <= c <= "~" for c in key):
-        raise DomainError(
-            "invalid",
-            _("%(header)s: expected 1 to %(max)s printable ASCII characters")
-            % {"header": IDEMPOTENCY_KEY, "max": IDEMPOTENCY_KEY_MAX},
-        )
-    return key
+    return None if key is None else idempotency.valid_key(key)
+
+
+def _replay_response(result: TableResult, *, corrected: bool) -> Response:
+    data = TableResultReplaySerializer(result, context={"corrected": corrected}).data
+    response = Response(data, status=status.HTTP_200_OK)
+    response[REPLAYED] = "true"
+    return response
 
 
 def submit(
@@ -160,8 +166,9 @@ def submit(
     request: Request | None = None,
     scope: TableScope | None = None,
 ) -> Response:
-    """Enter the outcome: 201 stored, 200 replay (same outcome again), 409 conflict, 400;
-    with a table code's ``scope``, 403 for a deal outside its open round."""
+    """Enter the outcome: 201 stored, 200 replay (same outcome again, or a known key), 409
+    conflict or key reused, 400; with a table code's ``scope``, 403 for a deal outside its
+    open round."""
     try:
         key = _idempotency_key(request) if request is not None else None
     except DomainError as error:
@@ -174,24 +181,44 @@ def submit(
         message = _("no deal %(deal)s in this event") % {"deal": deal_number}
         return error_response(DomainError("unknown_deal", message, field="deal"))
     try:
-        if scope is not None:
-            result = scoped_submit(scope, deal=deal, outcome=outcome, actor=actor, via=via)
-        else:
-            result = services.table_result_submit(
-                table=table, deal=deal, outcome=outcome, actor=actor, via=via
-            )
-    except ResultReplay as replay:
-        response = Response(TableResultSerializer(replay.result).data, status=status.HTTP_200_OK)
-        response[REPLAYED] = "true"
-    except ResultConflict as conflict:
-        response = conflict_response(conflict)
-    except RoundNotOpen as refused:
-        response = round_not_open_response(refused)
-    except DomainError as error:
-        return error_response(error)
+        found = idempotency.check(TableEntryKey, table, key, deal=deal.number, outcome=outcome)
+    except IdempotencyKeyReused as reused:
+        response = Response(
+            {
+                "code": reused.code,
+                "detail": reused.describe(),
+                "errors": {"deal": [reused.describe()]},
+            },
+            status=status.HTTP_409_CONFLICT,
+        )
+        response[IDEMPOTENCY_KEY] = str(key)
+        return response
+    stored = stored_now(found.record) if found is not None and found.record is not None else None
+    if found is not None and found.record is not None and stored is not None:
+        corrected = idempotency.corrected(found.record, result_state(stored))
+        response = _replay_response(stored, corrected=corrected)
     else:
-        # The stored row as created, its deal and table already loaded: no need to read it back.
-        response = Response(TableResultSerializer(result).data, status=status.HTTP_201_CREATED)
+        try:
+            if scope is not None:
+                result = scoped_submit(scope, deal=deal, outcome=outcome, actor=actor, via=via)
+            else:
+                result = services.table_result_submit(
+                    table=table, deal=deal, outcome=outcome, actor=actor, via=via
+                )
+        except ResultReplay as replay:
+            idempotency.remember(found, replay.result, result_state(replay.result))
+            response = _replay_response(replay.result, corrected=False)
+        except ResultConflict as conflict:
+            response = conflict_response(conflict)
+        except RoundNotOpen as refused:
+            response = round_not_open_response(refused)
+        except DomainError as error:
+            return error_response(error)
+        else:
+            idempotency.remember(found, result, result_state(result))
+            # The stored row as created, its deal and table already loaded: no need to read it
+            # back.
+            response = Response(TableResultSerializer(result).data, status=status.HTTP_201_CREATED)
     if key is not None:
         response[IDEMPOTENCY_KEY] = key
     return response
@@ -200,18 +227,25 @@ def submit(
 WRITE_RESPONSES = {
     201: OpenApiResponse(TableResultSerializer, description="Stored."),
     200: OpenApiResponse(
-        TableResultSerializer,
+        TableResultReplaySerializer,
         description=(
-            "Replay: this very outcome was already stored for this table and deal (a retry); "
-            "nothing was written, the body is the stored result and the header "
-            f"`{REPLAYED}` is `true`."
+            "Replay, nothing written, the header "
+            f"`{REPLAYED}` is `true`: this very outcome was already stored for this table "
+            f"and deal (a retry), or the request's `{IDEMPOTENCY_KEY}` is known with this "
+            "deal and outcome (whatever happened since). The body is the result stored now; "
+            "`corrected` is true when the director changed it since the key's outcome."
         ),
     ),
     400: OpenApiResponse(ErrorSerializer, description="Invalid entry; messages name the field."),
     404: OpenApiResponse(ErrorSerializer, description="Unknown table code, event or deal."),
     409: OpenApiResponse(
         ResultConflictSerializer,
-        description="Already entered with another outcome; `result` is the stored one.",
+        description=(
+            "`result_exists`: already entered with another outcome; `result` is the stored "
+            f"one. `idempotency_key_reused`: the request's `{IDEMPOTENCY_KEY}` was used for "
+            "another deal or outcome of this table; nothing written, never a replay (no "
+            "`result` then)."
+        ),
     ),
 }
 
@@ -221,8 +255,12 @@ WRITE_HEADERS = [
         str,
         OpenApiParameter.HEADER,
         description=(
-            "Optional, 1 to 255 printable ASCII characters, echoed in the answer. Not stored: "
-            "resending the same outcome is safe with or without it (200, replay)."
+            "Optional, 1 to 255 printable ASCII characters (a malformed one: 400 `invalid`), "
+            "echoed in the answer; one random key per entry, sent with every attempt. Stored "
+            "with the table (the same keys as the table's phone page): the same key with the "
+            "same deal and outcome is a replay (200) whatever happened since, with another "
+            "deal or outcome a 409 `idempotency_key_reused`. Resending the same outcome "
+            "without a key stays safe (200, replay)."
         ),
     ),
     OpenApiParameter(

@@ -63,7 +63,8 @@ class DealOutcomeForm(forms.Form):
     points = forms.CharField(
         label=_("Points"),
         max_length=6,
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "size": 4, "autocomplete": "off"}),
+        # No autocomplete="off": it makes the browser's Back lose the points typed.
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "size": 4}),
     )
     petit_au_bout = side_field(_("Petit au bout"))
     poignee_1_side = side_field(_("Poignée 1"))

@@ -8,6 +8,10 @@
   improbable are listed "to check" with the reason and a link to correct them
   (``tournaments.hand_flags``; flagged, never refused).
 - ``missing``: the printable list of what is missing (A4), every round or ``?round=n``.
+- the **late arrivals** (``clubs.late_arrivals``): entries a table's phone kept offline and
+  that were refused when they arrived, listed above the board until the director marks one
+  handled (``late_arrival_handled``, POST), with the outcome sent and a link to the deal's
+  result page at that table.
 - ``round_close`` / ``round_reopen`` (POST): the round life cycle. Closing a round with
   results missing is refused with the list (409) unless the director confirms it
   (``confirm``); a closed round is no longer written with a table code.
@@ -25,7 +29,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -34,6 +38,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs.access import directs
 from clubs.errors import DomainError
+from clubs.late_arrivals import LateRow
+from tournaments import phone_entry
 from tournaments.hand_flags import result_flags
 from tournaments.models import Event
 from tournaments.services import events as event_services
@@ -90,6 +96,21 @@ def _to_check(selected: RoundState | None) -> list[dict[str, Any]]:
     return rows
 
 
+def late_rows(event: Event) -> list[LateRow]:
+    """The event's late arrivals to handle, as the control room lists them."""
+    return [
+        LateRow(
+            arrival=arrival,
+            where=str(arrival.holder),
+            fix_url=reverse(
+                "organiser:entry_result", args=[event.pk, arrival.holder.number, arrival.deal]
+            ),
+            handled_url=reverse("organiser:late_arrival_handled", args=[event.pk, arrival.pk]),
+        )
+        for arrival in phone_entry.event_late_arrivals(event)
+    ]
+
+
 def _control_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     board = results_board(event)
     selected = _selected_round(request, board)
@@ -107,6 +128,7 @@ def _control_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "totals": totals,
         "running": event.status == Event.Status.RUNNING,
         "refresh": REFRESH_SECONDS,
+        "late_rows": late_rows(event),
     }
 
 
@@ -122,6 +144,17 @@ def control(request: HttpRequest, event: Event) -> HttpResponse:
     response = render(request, template, context)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+@login_required
+@require_POST
+@directs(Event)
+def late_arrival_handled(request: HttpRequest, event: Event, arrival: int) -> HttpResponse:
+    """The director has dealt with late arrival ``arrival``: it leaves the list."""
+    if not phone_entry.late_arrival_handled(event, arrival):
+        raise Http404(_("No such late arrival."))
+    messages.success(request, _("Late arrival marked handled."))
+    return redirect(_control_url(event, None))
 
 
 @login_required

@@ -40,6 +40,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -47,7 +48,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.access import directs, user_directs
 from clubs.errors import DomainError, NotOwnEntry
 from clubs.forms import add_error, error_field
-from clubs.phone import PhoneCard
+from clubs.phone import PhoneCard, SaveAnswer, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
 from tournaments import forms, presentation, selectors, services, table_scope
 from tournaments.errors import ResultConflict, ResultReplay
@@ -61,6 +62,7 @@ from tournaments.models import (
     Table,
     TableResult,
 )
+from tournaments.phone_entry import TABLE_ENTRY
 from tournaments.selectors import TableRound
 from tournaments.selectors.printouts import RouteRow
 from tournaments.services.events import event_log
@@ -184,31 +186,17 @@ def _round_done(scope: TableScope, play: TableRound) -> bool:
     return play.sits_out or play.round_number != scope.open_round
 
 
-def _render_table_page(
-    request: HttpRequest,
+def _table_cards(
     scope: TableScope,
+    play: TableRound,
     *,
-    round_number: int | None = None,
     bound: DealOutcomeForm | None = None,
-    status: int = 200,
-    error: str | None = None,
     correct: int | None = None,
-) -> HttpResponse:
-    """The table page at ``round_number`` (else the current round); ``bound`` re-shows a form
-    with its errors; ``correct`` (a deal number) shows the correction form of that deal."""
+) -> list[TableCard]:
+    """The cards of ``play`` as the table's code sees them now (the page's and, one at a
+    time, the JSON answers' of a save): ``bound`` re-shows a form with its errors, ``correct``
+    (a deal number) the correction form of that deal."""
     table = scope.table
-    event = table.event
-    plays = scope.plays
-    if not plays:
-        raise Http404(_("This table plays no round in the movement."))
-    if round_number is None:
-        play = scope.current
-    else:
-        play = scope.play(round_number)
-        if play is None:
-            raise Http404(_("No such round at this table."))
-    assert play is not None
-    running = scope.running
     writable = scope.writable_round == play.round_number and not play.sits_out
     visible = scope.visible_results(play)
     table_url = _table_url(table, play.round_number)
@@ -253,15 +241,54 @@ def _render_table_page(
                 extra_template="tournaments/entry/_card_confirm.html",
             )
         )
+    return cards
+
+
+def _card_context(scope: TableScope, play: TableRound) -> dict[str, Any]:
+    """What the cards' templates read besides the card (the confirmation form's)."""
+    return {
+        "event": scope.event,
+        "table": scope.table,
+        "play": play,
+        "writable": scope.writable_round == play.round_number and not play.sits_out,
+        "seats": SEATS,
+    }
+
+
+def _render_table_page(
+    request: HttpRequest,
+    scope: TableScope,
+    *,
+    round_number: int | None = None,
+    bound: DealOutcomeForm | None = None,
+    status: int = 200,
+    error: str | None = None,
+    correct: int | None = None,
+) -> HttpResponse:
+    """The table page at ``round_number`` (else the current round); ``bound`` re-shows a form
+    with its errors; ``correct`` (a deal number) shows the correction form of that deal."""
+    table = scope.table
+    event = table.event
+    plays = scope.plays
+    if not plays:
+        raise Http404(_("This table plays no round in the movement."))
+    if round_number is None:
+        play = scope.current
+    else:
+        play = scope.play(round_number)
+        if play is None:
+            raise Http404(_("No such round at this table."))
+    assert play is not None
+    running = scope.running
+    writable = scope.writable_round == play.round_number and not play.sits_out
+    visible = scope.visible_results(play)
+    cards = _table_cards(scope, play, bound=bound, correct=correct)
     next_places = _next_places(event, play) if _round_done(scope, play) else []
     context = {
-        "event": event,
-        "table": table,
+        **_card_context(scope, play),
         "plays": plays,
-        "play": play,
         "cards": cards,
         "running": running,
-        "writable": writable,
         "open_round": scope.open_round,
         "later": scope.is_later(play.round_number),
         "earlier": not writable and not scope.is_later(play.round_number),
@@ -269,12 +296,34 @@ def _render_table_page(
         "complete": not play.missing,
         "closed": scope.is_closed(play.round_number),
         "error": error,
-        "seats": SEATS,
         "table_url": _table_url(table),
         "next_places": next_places,
         "last_round": bool(next_places) and all(place.row is None for place in next_places),
     }
     return render(request, "tournaments/entry/table.html", context, status=status)
+
+
+def _deal_card_html(
+    request: HttpRequest,
+    table: Table,
+    deal: Deal,
+    *,
+    bound: DealOutcomeForm | None = None,
+    correct: int | None = None,
+) -> str:
+    """Deal ``deal``'s card as the table page renders it now for this code (the JSON answer
+    of a save): read afresh, so it obeys the publication rule as the page does."""
+    scope = TableScope.of(table)
+    round_number = scope.round_of(deal)
+    play = scope.play(round_number) if round_number is not None else None
+    if play is None:
+        return ""
+    cards = _table_cards(scope, play, bound=bound, correct=correct)
+    card = next((c for c in cards if c.number == deal.number), None)
+    if card is None:
+        return ""
+    context = {**_card_context(scope, play), "card": card}
+    return render_to_string("clubs/phone/_card.html", context, request=request)
 
 
 def _table_actor(request: HttpRequest, table: Table) -> Any:
@@ -313,6 +362,45 @@ def deal_preview(request: HttpRequest, table: Table, number: int) -> HttpRespons
     return render(request, "tournaments/entry/_preview.html", context, status=200 if valid else 422)
 
 
+def _table_save(
+    request: HttpRequest,
+    table: Table,
+    scope: TableScope,
+    deal: Deal,
+    form: DealOutcomeForm,
+    *,
+    correcting: bool,
+) -> SaveAnswer:
+    """Save (or correct) ``deal`` from ``form`` through the kernel's phone save (the stored
+    key, the late arrivals)."""
+    actor = _table_actor(request, table)
+    write = table_scope.correct if correcting else table_scope.submit
+
+    def on_form(error: DomainError) -> bool:
+        if error_field(form, error.field) and not isinstance(error, RoundNotOpen | NotOwnEntry):
+            add_error(form, error)
+            return True
+        return False
+
+    return phone_save(
+        request, TABLE_ENTRY, holder=table, deal=deal.number, form=form, on_form=on_form,
+        outcome=lambda: form.outcome(),
+        write=lambda: write(scope, deal=deal, outcome=form.outcome(), actor=actor, via="table"),
+        saved=_("Deal %(deal)s corrected.") if correcting else _("Deal %(deal)s saved."),
+    )  # fmt: skip
+
+
+def _json_table_answer(
+    request: HttpRequest, table: Table, deal: Deal, answer: SaveAnswer, form: DealOutcomeForm,
+    *, correcting: bool,
+) -> HttpResponse:  # fmt: skip
+    """The JSON answer of a save, with the deal's card as the page shows it now."""
+    bound = form if answer.status == "invalid" and form.is_bound and form.errors else None
+    correct = deal.number if correcting and bound is not None else None
+    card = _deal_card_html(request, table, deal, bound=bound, correct=correct)
+    return json_answer(answer, card)
+
+
 @require_POST
 @_by_table_code
 def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
@@ -322,22 +410,20 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     round_number = _round_param(request.POST.get("round"))
     if round_number is not None and scope.play(round_number) is None:
         round_number = None
-    if not form.is_valid():
-        return _render_table_page(request, scope, round_number=round_number, bound=form, status=400)
-    actor = _table_actor(request, table)
-    try:
-        result = table_scope.submit(
-            scope, deal=deal, outcome=form.outcome(), actor=actor, via="table"
-        )
-    except ResultReplay as replay:
-        messages.info(
-            request,
-            _("Deal %(deal)s was already saved (identical entry): nothing changed.")
-            % {"deal": deal.number},
-        )
-        return redirect(_table_url(table, replay.result.round_number) + f"#deal-{deal.number}")
-    except ResultConflict as conflict:
-        stored = conflict.result
+    answer = _table_save(request, table, scope, deal, form, correcting=False)
+    if wants_json(request):
+        return _json_table_answer(request, table, deal, answer, form, correcting=False)
+    error = answer.error
+    if answer.status == "stored":
+        messages.success(request, answer.message)
+        result = answer.result
+        return redirect(_table_url(table, result.round_number) + _anchor_after(table, result, deal))
+    if answer.replayed:
+        messages.info(request, answer.message)
+        return redirect(_table_url(table, answer.result.round_number) + f"#deal-{deal.number}")
+    assert error is not None
+    if isinstance(error, ResultConflict):
+        stored = error.result
         correct_url = None
         if scope.may_correct(stored.round_number, stored):
             correct_url = (
@@ -354,19 +440,14 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
             "correct_url": correct_url,
         }
         return render(request, "tournaments/entry/conflict.html", context, status=409)
-    except RoundNotOpen as refused:
-        return _render_table_page(request, scope, status=403, error=refused.message)
-    except DomainError as error:
-        if error_field(form, error.field):
-            add_error(form, error)
-            return _render_table_page(
-                request, scope, round_number=round_number, bound=form, status=400
-            )
-        return _render_table_page(
-            request, scope, round_number=round_number, status=400, error=error.describe()
-        )
-    messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal.number})
-    return redirect(_table_url(table, result.round_number) + _anchor_after(table, result, deal))
+    if isinstance(error, RoundNotOpen):
+        return _render_table_page(request, scope, status=403, error=error.message)
+    if answer.status == "invalid" and form.is_bound and form.errors:
+        return _render_table_page(request, scope, round_number=round_number, bound=form, status=400)
+    status = 409 if error.code == "idempotency_key_reused" else 400
+    return _render_table_page(
+        request, scope, round_number=round_number, status=status, error=error.describe()
+    )
 
 
 def _anchor_after(table: Table, result: TableResult, deal: Deal) -> str:
@@ -387,37 +468,27 @@ def deal_correct(request: HttpRequest, table: Table, number: int) -> HttpRespons
     scope = TableScope.of(table)
     round_number = scope.round_of(deal)
     form = DealOutcomeForm(request.POST, deal=deal, prefix=_deal_prefix(deal))
-    if not form.is_valid():
+    answer = _table_save(request, table, scope, deal, form, correcting=True)
+    if wants_json(request):
+        return _json_table_answer(request, table, deal, answer, form, correcting=True)
+    error = answer.error
+    if answer.status in ("stored", "replayed"):
+        # One message whether it changed or not: a result the code may not read stays unread.
+        messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal.number})
+        return redirect(_table_url(table, answer.result.round_number) + f"#deal-{deal.number}")
+    assert error is not None
+    if isinstance(error, RoundNotOpen | NotOwnEntry):  # a closed round, a later one, the director's
+        return _render_table_page(
+            request, scope, round_number=round_number, status=403, error=error.message
+        )
+    if answer.status == "invalid" and form.is_bound and form.errors:
         return _render_table_page(
             request, scope, round_number=round_number, bound=form, status=400, correct=number
         )
-    try:
-        result = table_scope.correct(
-            scope, deal=deal, outcome=form.outcome(), actor=_table_actor(request, table),
-            via="table",
-        )  # fmt: skip
-    except ResultReplay as replay:
-        result = replay.result  # the same outcome: nothing to change
-    except RoundNotOpen as refused:  # a closed round (round_closed) or a later one
-        return _render_table_page(
-            request, scope, round_number=round_number, status=403, error=refused.message
-        )
-    except NotOwnEntry as refused:
-        return _render_table_page(
-            request, scope, round_number=round_number, status=403, error=refused.message
-        )
-    except DomainError as error:
-        if error_field(form, error.field):
-            add_error(form, error)
-            return _render_table_page(
-                request, scope, round_number=round_number, bound=form, status=400, correct=number
-            )
-        return _render_table_page(
-            request, scope, round_number=round_number, status=400, error=error.describe()
-        )
-    # One message whether it changed or not: a result the code may not read stays unread.
-    messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal.number})
-    return redirect(_table_url(table, result.round_number) + f"#deal-{deal.number}")
+    status = 409 if error.code == "idempotency_key_reused" else 400
+    return _render_table_page(
+        request, scope, round_number=round_number, status=status, error=error.describe()
+    )
 
 
 @require_POST

@@ -108,7 +108,7 @@
         return;
       }
       var el = document.createElement(index === 0 ? "strong" : "span");
-      el.textContent = part;
+      el.textContent = part.charAt(0).toUpperCase() + part.slice(1); // a sentence
       box.appendChild(el);
     });
     return box;
@@ -441,7 +441,7 @@
   if (shell) {
     // No form, no token here: the page itself, once it loads, sends what waits.
     var reload = function () { window.location.reload(); };
-    root.querySelector(".outbox-resend").addEventListener("click", reload);
+    root.querySelector(".outbox-resend").hidden = true; // the shell's own "Try again"
     window.addEventListener("online", reload);
     badge();
     return;

@@ -12,6 +12,7 @@
   "use strict";
 
   var STORE = "duplitarot-outbox";
+  var FLASH = "duplitarot-outbox-said"; // sessionStorage: the last answer, across the reload
   var TIMEOUT_MS = 15000;
   var RETRY_MS = 20000;
 
@@ -27,7 +28,7 @@
     code = parts.length > 1 ? decodeURIComponent(parts[parts.length - 1]) : "";
   }
   var round = root.getAttribute("data-round") || "";
-  var doneAnchor = root.getAttribute("data-done-anchor") || "";
+  var doneUrl = root.getAttribute("data-done-url") || ""; // where a finished round opens
   var inflight = {}; // key -> true while this tab sends it
   var shown = {}; // key -> entry this tab shows as waiting (another tab may send it)
   var retryTimer = null;
@@ -238,18 +239,19 @@
     card.classList.add("refused");
     afterHeading(card, notice("refused", "alert", [text("refused"), answer.message, answer.fix]));
     var form = card.querySelector("form.deal-form");
+    card.scrollIntoView({ block: "start" });
     if (form && answer.status === "invalid") {
       form.hidden = false;
       restoreButton(form);
+      var field = form.querySelector("[autofocus], [aria-invalid=true]");
       if (!form.querySelector(".errorlist")) {
         fillForm(form, entry);
-        var field = markErrors(form, answer.errors);
-        if (field) {
-          field.focus({ preventScroll: true });
-        }
+        field = markErrors(form, answer.errors);
+      }
+      if (field) {
+        field.focus({ preventScroll: true }); // the keypad opens on the field to fix
       }
     }
-    card.scrollIntoView({ block: "start" });
   }
 
   function listAnswer(entry, answer) {
@@ -391,11 +393,20 @@
     if (document.querySelector(".outbox-notice.refused")) {
       return;
     }
-    var anchor = doneAnchor || "deal-" + stored[stored.length - 1].deal;
-    var target = window.location.pathname + window.location.search;
+    // The reloaded page still says the last deal was saved (as a plain post's message does).
+    var last = stored[stored.length - 1];
+    var here = window.location.pathname + window.location.search;
+    var target = doneUrl ? doneUrl.split("#")[0] : here;
+    var anchor = doneUrl ? doneUrl.split("#")[1] || "" : "deal-" + last.deal;
     fetch(target, { credentials: "same-origin" })
       .then(function (response) {
         if (response.ok) {
+          try {
+            var said = { code: code, deal: last.deal, message: last.message };
+            window.sessionStorage.setItem(FLASH, JSON.stringify(said));
+          } catch (err) {
+            // the page opens without the message
+          }
           window.location.replace(target + "#" + anchor);
         }
       })
@@ -446,6 +457,19 @@
     badge();
     return;
   }
+  (function sayAgain() {
+    var said = null;
+    try {
+      said = JSON.parse(window.sessionStorage.getItem(FLASH) || "null");
+      window.sessionStorage.removeItem(FLASH);
+    } catch (err) {
+      said = null;
+    }
+    var card = said && said.code === code ? document.getElementById("deal-" + said.deal) : null;
+    if (card && said.message) {
+      afterHeading(card, notice("sent", "status", [said.message]));
+    }
+  })();
   document.addEventListener("submit", onSubmit);
   root.querySelector(".outbox-resend").addEventListener("click", sendAll);
   window.addEventListener("online", sendAll);

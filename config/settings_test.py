@@ -9,6 +9,8 @@ must differ in tests is overridden here:
 
 - a fast password hasher: the tests create many users, PBKDF2 would dominate their time;
 - debug settings (``DJANGO_DEBUG=1`` unless the environment says otherwise);
+- ``club.test`` among the allowed hosts: the browser tests open the phone pages through that
+  non-loopback name (an insecure origin, as a club room's Wi-Fi is), mapped to 127.0.0.1;
 - a local-memory cache, even when ``REDIS_URL`` is set: each test process caches on its own
   and nothing leaks between runs through a shared Redis (no test needs Redis as a cache).
 """
@@ -25,3 +27,5 @@ from config.settings import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+ALLOWED_HOSTS = [*ALLOWED_HOSTS, "club.test"]  # noqa: F405

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from archives.urls import public_urlpatterns as archive_public_urlpatterns
+from clubs import phone_offline
 from scoring.urls import urlpatterns as public_urlpatterns
 
 #: The main endpoints the API root lists: key -> path under /api/v1/ ({…}: a path parameter).
@@ -83,6 +84,9 @@ class ApiRootView(APIView):
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
+    # The phone pages' service worker (its scope: the whole site) and web app manifest.
+    path("phone-sw.js", phone_offline.service_worker, name="phone_service_worker"),
+    path("phone.webmanifest", phone_offline.manifest, name="phone_manifest"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
     path(
@@ -121,6 +125,7 @@ urlpatterns += i18n_patterns(
     path("", include("teammatch.urls")),
     path("", include("archives.urls")),
     path("", include("clubs.urls")),
+    path("phone/offline/", phone_offline.offline_shell, name="phone_offline"),
     prefix_default_language=False,
 )
 

@@ -75,6 +75,10 @@ MATRIX: dict[str, dict[str, str]] = {
     "api_redoc": {"GET": "AAAAAAA"},
     # The API root (/api/v1/): its endpoints and documentation, public.
     "api_root": {"GET": "AAAAAAA"},
+    # The phone pages' service worker, web app manifest and offline shell: public, no data.
+    "phone_service_worker": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "phone_manifest": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "phone_offline": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     # API reads of a public event: everybody; writes: the event's directors only.
     "api:events": {"GET": "AAAAAAA"},
     "api:event": {"GET": "AAAAAAA"},

@@ -63,3 +63,12 @@ def new_page() -> Iterator[Callable[..., Any]]:
             for context in contexts:
                 context.close()
             browser.close()
+
+
+def answered(page: Any, deal: int, how: str = "sent") -> Any:
+    """The answer the phone script shows at deal ``deal`` once the server answered its save
+    (config/static/js/phone.js): ``sent`` (stored or replayed) or ``refused`` (refused or
+    invalid). Waits for it."""
+    notice = page.locator(f"#deal-{deal} .outbox-notice.{how}")
+    notice.wait_for()
+    return notice

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import answered
 from tests.builders import running_event
 from tests.factories import DEFAULT_PASSWORD, OrganiserFactory
 from tournaments.models import Deal, Event, ResultChange, Table, TableResult
@@ -94,14 +95,14 @@ def test_a_round_is_watched_corrected_closed_and_the_event_finished_and_reopened
     phone.goto(f"{base}/en/table/{table.code}/")
     fill_phone_deal(phone, deal, "46")
     phone.locator(f"#deal-{deal.number}").get_by_role("button", name="Save").click()
-    phone.wait_for_url(re.compile(rf"/table/{table.code}/"))
+    answered(phone, deal.number)
     phone.goto(f"{base}/en/table/{table.code}/?round=1")
     phone.locator(f"#correct-{deal.number}").click()
     # Still in play at the other tables: the form does not show the stored outcome.
     assert phone.locator(f"#id_d{deal.number}-points").input_value() == ""
     fill_phone_deal(phone, deal, "50")
     phone.get_by_role("button", name="Save the correction").click()
-    phone.wait_for_url(re.compile(rf"/table/{table.code}/"))
+    answered(phone, deal.number)
     result = TableResult.objects.get(table=table, deal=deal)
     assert result.points_half == 100
     change = ResultChange.objects.filter(result=result).order_by("pk").last()

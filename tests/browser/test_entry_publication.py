@@ -19,6 +19,7 @@ import pytest
 from clubs.models import Player
 from scoring.models import RankingEntry
 from scoring.services import standings_recompute
+from tests.browser.conftest import answered
 from tests.builders import enter_round, running_event
 from tournaments.models import Deal, Entrant, Event, Table, TableResult
 
@@ -80,7 +81,7 @@ def test_a_table_enters_a_deal_and_the_public_ranking_shows_it(
     assert TableResult.objects.filter(event=event).count() == 15  # nothing saved yet
 
     phone.locator(f"#deal-{deal.number}").get_by_role("button", name="Save").click()
-    phone.wait_for_url(re.compile(rf"/table/{table.code}/"))
+    answered(phone, deal.number)
     assert phone.get_by_text(f"Deal {deal.number} saved.").is_visible()
     result = TableResult.objects.get(event=event, deal=deal, table=table)
     assert result.value == 128 and result.contract == "garde_sans"

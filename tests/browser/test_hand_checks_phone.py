@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import answered
 from tests.browser.test_table_phone import PHONE, SEATS_FR, deals_at, save, tap_deal
 from tests.builders import running_event
 from tests.tournaments.test_hand_checks_entry import weak_taker
@@ -32,7 +33,7 @@ def test_a_table_taps_an_outcome_the_cards_forbid_and_sees_the_hand_named(
     phone.goto(f"{live_server.url}/table/{table.code}/")
     tap_deal(phone, deal, "Garde", "0", "40")
     save(phone, deal)
-    phone.wait_for_url(re.compile(rf"#deal-{deal.number}$"))
+    answered(phone, deal.number, "refused")
     section = phone.locator(f"#deal-{deal.number}")
     text = re.sub(r"\s+", " ", section.inner_text())
     assert f"{SEATS_FR[deal.taker_seat]}, " in text and "21" in text, text

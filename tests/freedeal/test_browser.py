@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from freedeal.models import FreeDealChange, FreeDealResult
+from tests.browser.conftest import answered
 from tests.freedeal.conftest import make_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -68,15 +69,15 @@ def test_table_of_five_enters_a_deal_at_390px(club, players, new_page: Any, live
     tap("oudlers", 1, stale)
     stale.locator("input[name='d1-points']").fill("40")
     stale.locator("button[type=submit]").click()
-    alert = other.locator("#conflict [role=alert]")
-    alert.wait_for()
+    # The phone script shows the refusal at the deal, with the stored result.
+    alert = answered(other, 1, "refused")
     assert alert.is_visible() and "1" in alert.inner_text()
-    assert other.locator("#conflict .stored-result").inner_text().count("-68") == 3
+    assert other.locator("#deal-1").inner_text().count("-68") == 3
     assert not other.evaluate(WIDER_THAN_WINDOW)
     result.refresh_from_db()
     assert result.taker == seated[0] and FreeDealChange.objects.count() == 1
     # Its link opens the explicit correction of the stored result.
-    other.locator("#correct-stored").click()
+    other.locator("#correct-1").click()
     other.locator("#form-1.correction").wait_for()
     assert other.locator(f"input[name='d1-taker'][value='{seated[0]}']").is_checked()
 

@@ -14,6 +14,7 @@ import pytest
 
 from teammatch import selectors, services
 from teammatch.models import CupMatch, MatchDeal, MatchRoom, RoomResult
+from tests.browser.conftest import answered
 from tests.factories import DEFAULT_PASSWORD
 from tests.teammatch.worlds import club_with_players, cup_with_teams, feasible, members, seats_for
 from tournaments.services import outcome_score
@@ -81,15 +82,15 @@ def test_room_phone_enters_a_deal_at_390px(live_server: Any, new_page: Any) -> N
     history = list(result.history.values_list("pk", flat=True))
     tap_outcome(second, 2, label[outcome["contract"]], outcome["oudlers"], outcome["points"] + 2)
     second.locator("#deal-2").get_by_role("button", name="Save").tap()
-    conflict = second.locator("#conflict")
-    conflict.wait_for()
-    assert "already entered in this room with another outcome" in conflict.inner_text()
-    assert f"{outcome['points']} points" in conflict.inner_text()
+    # the phone script shows the refusal at the deal, with the stored result
+    refusal = answered(second, 2, "refused")
+    assert "deal 2 in the closed room is already stored" in refusal.inner_text()
+    assert f"{outcome['points']} points" in second.locator("#deal-2").inner_text()
     assert no_sideways_scroll(second)
     assert list(result.history.values_list("pk", flat=True)) == history
     assert RoomResult.objects.get(pk=result.pk).points == outcome["points"]
     # it may correct the stored result: the link opens the form filled with it
-    second.locator("#correct-stored").tap()
+    second.locator("#correct-2").tap()
     second.wait_for_url(re.compile(r"\?correct=2#deal-2$"))
     assert second.locator("#id_d2-points").input_value() == str(outcome["points"])
     # the organiser's match screen and the public sheet fit the phone too

@@ -36,9 +36,20 @@
       timer = window.setTimeout(ask, 400);
     });
   }
+  function scan(root) {
+    var forms = (root || document).querySelectorAll("form.deal-form[hx-post]");
+    for (var i = 0; i < forms.length; i++) {
+      if (!forms[i].hasAttribute("data-previewed")) {
+        forms[i].setAttribute("data-previewed", "");
+        watch(forms[i]);
+      }
+    }
+    if (root && root.matches && root.matches("form.deal-form[hx-post]")) scan(root.parentNode);
+  }
+  // The phone script (js/phone.js) puts new cards in the page: it has their forms watched too.
+  window.phonePreview = { scan: scan };
   function start() {
-    var forms = document.querySelectorAll("form.deal-form[hx-post]");
-    for (var i = 0; i < forms.length; i++) watch(forms[i]);
+    scan(document);
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

@@ -255,7 +255,9 @@ def test_every_operation_answers_as_documented(
     )
 
     def call(case: Any) -> Any:
-        return case.call(cookies=cookies, headers=headers)
+        # The API answers gzip to a client that accepts it (GZipMiddleware): the checks read
+        # the bodies as a client that does not.
+        return case.call(cookies=cookies, headers={**headers, "Accept-Encoding": "identity"})
 
     operations = [result.ok() for result in api_schema.get_all_operations()]
     tallies = {op.label: fuzz(op, mode, call, world) for op in operations}

@@ -249,8 +249,17 @@
         field = markErrors(form, answer.errors);
       }
       if (field) {
-        field.focus({ preventScroll: true }); // the keypad opens on the field to fix
+        focusToFix(field); // the keypad opens on the field to fix
       }
+    }
+  }
+
+  function focusToFix(field) {
+    // The refused value is selected: what the player types replaces it (a refused "95" and
+    // then "46" typed must give 46, not 9546).
+    field.focus({ preventScroll: true });
+    if (typeof field.select === "function" && /^(text|number|search|tel)$/.test(field.type)) {
+      field.select();
     }
   }
 
@@ -490,7 +499,7 @@
     window.setTimeout(function () {
       var field = document.querySelector(".table-phone .deal.refused [autofocus]");
       if (field && document.activeElement !== field) {
-        field.focus({ preventScroll: true });
+        focusToFix(field);
       }
     }, 0);
   });

@@ -120,6 +120,15 @@ def _number_param(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isdigit() else None
 
 
+def _taker_line(page: Any, deal: Any) -> str:
+    """Who takes the deal, as the player list names him (the room's taker, at the étui's taker
+    seat), not a bare seat letter."""
+    seat = seat_letter(deal.taker_seat)
+    if page.taker is None:
+        return str(_("taker %(seat)s") % {"seat": seat})
+    return str(_("taker: %(name)s, seat %(seat)s") % {"name": page.taker, "seat": seat})
+
+
 def _room_cards(
     room: MatchRoom,
     page: Any,
@@ -155,7 +164,7 @@ def _room_cards(
             PhoneCard(
                 number=number,
                 title=_("Deal %(n)s") % {"n": number},
-                subtitle=_("taker %(seat)s") % {"seat": seat_letter(deal.taker_seat)},
+                subtitle=_taker_line(page, deal),
                 done=result is not None,
                 form=form,
                 correcting=correcting,

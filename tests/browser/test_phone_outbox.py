@@ -374,6 +374,34 @@ def test_one_entry_sent_from_two_tabs_is_stored_once(kind: Kind, browser: Any) -
     assert outbox(first) == []
 
 
+def test_an_entry_whose_code_no_longer_exists_leaves_the_phone(kind: Kind, browser: Any) -> None:
+    """The table's code changed while an entry waited (another code's page sends it to its own
+    address): nothing can take it any more, so it is cleared from the phone, never shown."""
+    context = browser.open()
+    page = tab(context)
+    blocked = block_saves(context, kind)
+    page.goto(browser.url(kind.path))
+    kind.fill(page)
+    save(page, kind.deal)
+    waiting_at(page, kind.deal)
+    page.evaluate(
+        """() => {
+          const list = JSON.parse(localStorage.getItem('duplitarot-outbox'));
+          list.forEach(e => {
+            e.url = e.url.replace(e.code, 'GONE7GONE7'); e.code = 'GONE7GONE7';
+          });
+          localStorage.setItem('duplitarot-outbox', JSON.stringify(list));
+        }"""
+    )
+    context.unroute(blocked)
+    page.reload()
+    page.wait_for_function(
+        "JSON.parse(localStorage.getItem('duplitarot-outbox') || '[]').length === 0"
+    )
+    assert page.locator("#phone-outbox").is_hidden()
+    assert kind.results() == 0
+
+
 def test_an_entry_refused_on_arrival_shows_why_and_reaches_the_director(
     kind: Kind, browser: Any
 ) -> None:

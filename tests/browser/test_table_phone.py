@@ -80,6 +80,13 @@ def test_a_table_taps_its_round_and_sees_where_to_go_next(live_server: Any, phon
     assert phone.locator(f"#id_d{first.number}-contract-garde_sans").is_checked()
     assert phone.locator(f"#id_d{first.number}-oudlers-2").is_checked()
     assert phone.locator(f"#id_d{first.number}-points").get_attribute("inputmode") == "decimal"
+    # "Poignées, chelem" looks like something to tap: a bordered row with an opening arrow.
+    look = phone.locator(f"#deal-{first.number} details summary").evaluate(
+        "s => { const c = getComputedStyle(s), m = getComputedStyle(s, '::before');"
+        " return [c.borderTopStyle, c.borderTopWidth, m.content]; }"
+    )
+    assert look[0] == "solid" and look[1] != "0px", look
+    assert look[2] not in ("none", "normal", ""), look
     marks = phone.locator(f"#preview-{first.number} table.marks")
     marks.wait_for()
     cells = marks.locator("tr").nth(1).locator("td").all_inner_texts()
@@ -112,6 +119,9 @@ def test_a_table_taps_its_round_and_sees_where_to_go_next(live_server: Any, phon
     phone.wait_for_function(
         f"document.activeElement && document.activeElement.id === 'id_d{third.number}-points'"
     )
+    # The refused number is selected: the digits typed replace it (never "9560").
+    phone.keyboard.type("60")
+    assert phone.input_value(f"#id_d{third.number}-points") == "60"
     assert inside_viewport(phone, f"#form-{third.number}")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # recap
     if SHOTS:

@@ -267,3 +267,15 @@ def test_fifty_conflicting_posts_are_all_refused_and_change_nothing(running):
     ]
     assert answers == [409] * 50
     assert stored_state(running.match) == before
+
+
+def test_a_deals_heading_names_the_taker_as_the_player_list_does(running):
+    """The room's players are listed by role (taker, defence): each deal names the taker by
+    name, with the étui's seat he takes it at, never a bare "taker E"."""
+    page = Client().get(f"/cups/room/{running.rooms['open'].code}/")
+    taker = page.context["page"].taker
+    assert taker is not None
+    for card in page.context["cards"]:
+        assert str(taker) in card.subtitle
+        assert card.subtitle.startswith("preneur : ")
+    assert f"preneur : {taker}, place " in page.content.decode()

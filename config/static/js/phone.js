@@ -249,8 +249,17 @@
         field = markErrors(form, answer.errors);
       }
       if (field) {
-        field.focus({ preventScroll: true }); // the keypad opens on the field to fix
+        focusToFix(field); // the keypad opens on the field to fix
       }
+    }
+  }
+
+  function focusToFix(field) {
+    // The refused value is selected: what the player types replaces it (a refused "95" and
+    // then "46" typed must give 46, not 9546).
+    field.focus({ preventScroll: true });
+    if (typeof field.select === "function" && /^(text|number|search|tel)$/.test(field.type)) {
+      field.select();
     }
   }
 
@@ -371,7 +380,39 @@
     });
   }
 
+  function sendOthers() {
+    // Entries kept by another code's page (the phone went to another table, or that table's
+    // code changed): sent to their own address, never shown here. Once the server answered
+    // (stored, or refused and recorded for the director) they leave the phone; a code that no
+    // longer exists (404) can take them nowhere: they are cleared too.
+    readAll().filter(function (e) { return e.code !== code && !inflight[e.key]; })
+      .forEach(function (entry) {
+        inflight[entry.key] = true;
+        fetch(entry.url, {
+          method: "POST",
+          body: body(entry),
+          headers: {
+            "Accept": "application/json",
+            "Idempotency-Key": entry.key,
+            "X-CSRFToken": csrfToken(),
+            "X-Entry-Kept-Since": entry.saved_at,
+          },
+          credentials: "same-origin",
+        })
+          .then(function (response) {
+            var type = response.headers.get("Content-Type") || "";
+            var json = type.indexOf("application/json") === 0;
+            if (response.status === 404 || (json && response.status < 500)) {
+              remove(entry.key);
+            }
+          })
+          .catch(function () {})
+          .then(function () { delete inflight[entry.key]; });
+      });
+  }
+
   function sendAll() {
+    sendOthers();
     refreshShown();
     var entries = mine();
     entries.forEach(function (entry) { showWaiting(entry); });
@@ -490,7 +531,7 @@
     window.setTimeout(function () {
       var field = document.querySelector(".table-phone .deal.refused [autofocus]");
       if (field && document.activeElement !== field) {
-        field.focus({ preventScroll: true });
+        focusToFix(field);
       }
     }, 0);
   });

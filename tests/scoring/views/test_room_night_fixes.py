@@ -28,7 +28,6 @@ pytestmark = pytest.mark.django_db
 
 # Not fixed yet (strict: an unexpected pass fails); each fix removes its marker.
 TODO_COPIES = pytest.mark.xfail(strict=True, reason="the copies of each étui are not told yet")
-TODO_REFRESH = pytest.mark.xfail(strict=True, reason="a final ranking still polls")
 TODO_MATCHES = pytest.mark.xfail(strict=True, reason="no team choice, unsigned figures")
 
 
@@ -65,7 +64,6 @@ def test_a_line_movement_needs_one_copy_of_each_etui() -> None:
 # --------------------------------------------------------------- a final ranking stays still
 
 
-@TODO_REFRESH
 def test_a_final_ranking_neither_says_it_refreshes_nor_polls(client: Client) -> None:
     event = team_event(format=Event.Format.QUADRETTE, teams=2)
     for path in ("ranking/", "ranking/projector/"):
@@ -73,6 +71,10 @@ def test_a_final_ranking_neither_says_it_refreshes_nor_polls(client: Client) -> 
         assert "badge final" in html, path
         assert "every 15 seconds" not in html, path
         assert "hx-trigger" not in html, path
+    # A page opened while the ranking was provisional is told to stop polling (htmx: 286).
+    response = client.get(f"/en/events/{event.pk}/ranking/", headers={"HX-Request": "true"})
+    assert response.status_code == 286
+    assert "badge final" in response.content.decode()
 
 
 def test_a_provisional_ranking_still_refreshes(client: Client) -> None:
@@ -82,6 +84,8 @@ def test_a_provisional_ranking_still_refreshes(client: Client) -> None:
     assert 'hx-trigger="every 15s"' in html
     projector = client.get(f"/en/events/{event.pk}/ranking/projector/").content.decode()
     assert 'hx-trigger="every 15s"' in projector
+    response = client.get(f"/en/events/{event.pk}/ranking/", headers={"HX-Request": "true"})
+    assert response.status_code == 200
 
 
 # -------------------------------------------------------------------- quadrette match sheets

@@ -297,11 +297,43 @@ def score_card_totals(
 # ------------------------------------------------------------------------ match sheets
 
 
+MINUS = "\u2212"  # the minus sign (a hyphen is no minus)
+
+
+def signed(value: int | None) -> str:
+    """A mark, net or PM as a tarot player writes it: ``+12``, ``−12`` (minus sign), ``0``;
+    ``—`` when unknown (a deal still in play somewhere)."""
+    if value is None:
+        return "—"
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return "0"
+
+
 @dataclass
 class MatchDeal:
     number: int
     net: int | None  # team A's net
     pm: int | None  # team A's PM
+
+    @property
+    def net_text(self) -> str:
+        return signed(self.net)
+
+    @property
+    def pm_text(self) -> str:
+        return signed(self.pm)
+
+    def reversed(self) -> MatchDeal:
+        """The deal seen from team B: a table's marks sum to zero, so B's net and PM are A's
+        negated."""
+        return MatchDeal(
+            number=self.number,
+            net=None if self.net is None else -self.net,
+            pm=None if self.pm is None else -self.pm,
+        )
 
 
 @dataclass
@@ -315,6 +347,30 @@ class MatchSheet:
     pm_b: int
     vp_a: Decimal | None
     vp_b: Decimal | None
+
+    @property
+    def pm_text(self) -> str:
+        """The match's points de match, team A's then team B's: ``+12 / −12``."""
+        return f"{signed(self.pm_a)} / {signed(self.pm_b)}"
+
+    def involves(self, team_pk: int) -> bool:
+        return any(team is not None and team.pk == team_pk for team in (self.team_a, self.team_b))
+
+    def seen_from(self, team_pk: int) -> MatchSheet:
+        """The sheet with team ``team_pk`` first (as team A): its figures read from its side."""
+        if self.team_b is None or self.team_b.pk != team_pk:
+            return self
+        return MatchSheet(
+            round=self.round,
+            tables=self.tables,
+            team_a=self.team_b,
+            team_b=self.team_a,
+            deals=[deal.reversed() for deal in self.deals],
+            pm_a=self.pm_b,
+            pm_b=self.pm_a,
+            vp_a=self.vp_b,
+            vp_b=self.vp_a,
+        )
 
 
 def match_sheet_rows(
@@ -353,6 +409,11 @@ def match_sheet_rows(
     ]
     sheets.sort(key=lambda sheet: (sheet.round, sheet.tables))
     return sheets
+
+
+def team_match_sheets(sheets: Iterable[MatchSheet], team_pk: int) -> list[MatchSheet]:
+    """The match sheets of team ``team_pk``, each seen from its side, by round."""
+    return [sheet.seen_from(team_pk) for sheet in sheets if sheet.involves(team_pk)]
 
 
 # ---------------------------------------------------------------------------- movement

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -377,3 +378,22 @@ def test_details_edit_and_running_dashboard(client_in, organiser) -> None:
     assert confirmed.status_code == 302
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
+
+
+def test_event_create_offers_the_defenders_confirmation_off_by_default(
+    client_in, organiser
+) -> None:
+    """Issue 24: the choice is on the creation form with its one-line explanation."""
+    html = client_in.get(url("organiser:event_create")).text
+    field = re.search(r'<input[^>]*name="opponent_confirmation"[^>]*>', html)
+    assert field is not None
+    assert "checked" not in field.group(0)
+    assert "A defender confirms each result" in html
+    assert "as bridge scoring terminals ask the other side to confirm" in html
+    club = organiser.clubs.first()
+    data = {"name": "Checked", "date": "2026-12-05", "club": club.pk, "format": "individual",
+            "deals_per_round": 3}  # fmt: skip
+    client_in.post(url("organiser:event_create"), {**data, "opponent_confirmation": "on"})
+    client_in.post(url("organiser:event_create"), {**data, "name": "Unchecked"})
+    assert Event.objects.get(name="Checked").opponent_confirmation
+    assert not Event.objects.get(name="Unchecked").opponent_confirmation

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import exports
+from scoring.views import exports, paper
 from scoring.views.public import deals, events, movement, players, ranking, teams
 
 app_name = "public"
@@ -24,6 +24,13 @@ urlpatterns = [
     path("events/<int:event_id>/teams/", teams.team_ranking, name="teams"),
     path("events/<int:event_id>/matches/", teams.match_sheets, name="matches"),
     path("events/<int:event_id>/movement/", movement.movement, name="movement"),
+    # Paper for the room (organisers): the ranking for the wall, the frequency sheets.
+    path("organiser/events/<int:pk>/print/ranking/", paper.print_ranking, name="print_ranking"),
+    path(
+        "organiser/events/<int:pk>/print/frequencies/",
+        paper.print_frequencies,
+        name="print_frequencies",
+    ),
     path(
         "events/<int:event_id>/export/ranking.<str:fmt>",
         exports.ranking_export,

@@ -117,7 +117,9 @@ def ranking(request: HttpRequest, event_id: int, projector: bool = False) -> Htt
         response = render(request, "scoring/public/projector.html", context)
     else:
         views = ranking_views(ranking_kinds(event))
-        context = page_context(event, status, family, view=view, views=views, fragment=fragment)
+        context = page_context(
+            event, status, family, view=view, views=views, fragment=fragment, directs=complete
+        )
         response = render(request, "scoring/public/ranking.html", context)
     # The same URL answers the whole page or the htmx fragment: caches must tell them apart.
     patch_vary_headers(response, ["HX-Request"])

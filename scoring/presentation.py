@@ -31,7 +31,7 @@ from tournaments.models import (
     Team,
 )
 from tournaments.movements import Schedule, deal_numbers
-from tournaments.presentation import DealDiagram, HandView
+from tournaments.presentation import DealDiagram, HandView, signed
 
 # ---------------------------------------------------------------------------- labels
 
@@ -295,21 +295,6 @@ def score_card_totals(
 
 
 # ------------------------------------------------------------------------ match sheets
-
-
-MINUS = "\u2212"  # the minus sign (a hyphen is no minus)
-
-
-def signed(value: int | None) -> str:
-    """A mark, net or PM as a tarot player writes it: ``+12``, ``−12`` (minus sign), ``0``;
-    ``—`` when unknown (a deal still in play somewhere)."""
-    if value is None:
-        return "—"
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"{MINUS}{-value}"
-    return "0"
 
 
 @dataclass

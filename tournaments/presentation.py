@@ -246,3 +246,18 @@ def etui_copies_text(copies: Mapping[int, int]) -> str:
         "each": each,
         "total": total,
     }
+
+
+MINUS = "\u2212"  # the minus sign (a hyphen is no minus)
+
+
+def signed(value: int | None) -> str:
+    """A mark, net or points de match as a tarot player writes it: ``+12``, ``−12`` (a minus
+    sign), ``0``; ``—`` when unknown (a deal still in play somewhere)."""
+    if value is None:
+        return "—"
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return "0"

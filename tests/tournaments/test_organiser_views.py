@@ -272,7 +272,8 @@ def test_print_pages(client_in, organiser, django_assert_max_num_queries) -> Non
     assert str(first.player) in response.text
     with django_assert_max_num_queries(8):
         response = client_in.get(url("organiser:print_routes", event.pk))
-    assert response.text.count('class="page route-card"') == 28
+    assert response.text.count('class="route-card"') == 28
+    assert response.text.count('class="route-sheet"') == 4  # 8 cards to an A4 sheet
     response = client_in.get(url("organiser:print_deal_sets", event.pk))
     assert response.text.count('class="page deal-set-route"') == event.movement["deal_sets"]
     response = client_in.get(url("organiser:print_hands", event.pk))
@@ -337,8 +338,8 @@ def test_print_pages_with_phantoms_show_sit_outs(client_in, organiser) -> None:
     assert response.text.count('class="page table-card"') == len(played_tables)
     assert "phantom" not in response.text.lower()
     response = client_in.get(url("organiser:print_routes", event.pk))
-    assert response.text.count('class="page route-card"') == 26
-    byes = response.text.count('<td colspan="4">Bye</td>')
+    assert response.text.count('class="route-card"') == 26
+    byes = response.text.count('<td colspan="3">Bye</td>')
     assert byes == 2 * len(schedule.rounds)  # the 2 players seated with 2 phantoms
 
 

@@ -31,7 +31,7 @@ from tournaments.models import (
     Team,
 )
 from tournaments.movements import Schedule, deal_numbers
-from tournaments.presentation import DealDiagram, HandView
+from tournaments.presentation import DealDiagram, HandView, signed
 
 # ---------------------------------------------------------------------------- labels
 
@@ -303,6 +303,23 @@ class MatchDeal:
     net: int | None  # team A's net
     pm: int | None  # team A's PM
 
+    @property
+    def net_text(self) -> str:
+        return signed(self.net)
+
+    @property
+    def pm_text(self) -> str:
+        return signed(self.pm)
+
+    def reversed(self) -> MatchDeal:
+        """The deal seen from team B: a table's marks sum to zero, so B's net and PM are A's
+        negated."""
+        return MatchDeal(
+            number=self.number,
+            net=None if self.net is None else -self.net,
+            pm=None if self.pm is None else -self.pm,
+        )
+
 
 @dataclass
 class MatchSheet:
@@ -315,6 +332,30 @@ class MatchSheet:
     pm_b: int
     vp_a: Decimal | None
     vp_b: Decimal | None
+
+    @property
+    def pm_text(self) -> str:
+        """The match's points de match, team A's then team B's: ``+12 / −12``."""
+        return f"{signed(self.pm_a)} / {signed(self.pm_b)}"
+
+    def involves(self, team_pk: int) -> bool:
+        return any(team is not None and team.pk == team_pk for team in (self.team_a, self.team_b))
+
+    def seen_from(self, team_pk: int) -> MatchSheet:
+        """The sheet with team ``team_pk`` first (as team A): its figures read from its side."""
+        if self.team_b is None or self.team_b.pk != team_pk:
+            return self
+        return MatchSheet(
+            round=self.round,
+            tables=self.tables,
+            team_a=self.team_b,
+            team_b=self.team_a,
+            deals=[deal.reversed() for deal in self.deals],
+            pm_a=self.pm_b,
+            pm_b=self.pm_a,
+            vp_a=self.vp_b,
+            vp_b=self.vp_a,
+        )
 
 
 def match_sheet_rows(
@@ -353,6 +394,11 @@ def match_sheet_rows(
     ]
     sheets.sort(key=lambda sheet: (sheet.round, sheet.tables))
     return sheets
+
+
+def team_match_sheets(sheets: Iterable[MatchSheet], team_pk: int) -> list[MatchSheet]:
+    """The match sheets of team ``team_pk``, each seen from its side, by round."""
+    return [sheet.seen_from(team_pk) for sheet in sheets if sheet.involves(team_pk)]
 
 
 # ---------------------------------------------------------------------------- movement

@@ -3,7 +3,7 @@ results file for the league (its organisers only: ``scoring.views.results_file``
 
 from django.urls import path
 
-from scoring.views import exports, results_file
+from scoring.views import exports, paper, results_file
 from scoring.views.public import deals, events, movement, players, ranking, teams
 
 app_name = "public"
@@ -25,6 +25,13 @@ urlpatterns = [
     path("events/<int:event_id>/teams/", teams.team_ranking, name="teams"),
     path("events/<int:event_id>/matches/", teams.match_sheets, name="matches"),
     path("events/<int:event_id>/movement/", movement.movement, name="movement"),
+    # Paper for the room (organisers): the ranking for the wall, the frequency sheets.
+    path("organiser/events/<int:pk>/print/ranking/", paper.print_ranking, name="print_ranking"),
+    path(
+        "organiser/events/<int:pk>/print/frequencies/",
+        paper.print_frequencies,
+        name="print_frequencies",
+    ),
     path(
         "events/<int:event_id>/export/ranking.<str:fmt>",
         exports.ranking_export,

@@ -190,6 +190,9 @@ MATRIX: dict[str, dict[str, str]] = {
     # Archive download: the event's directors; restore: any signed-in user, into a club he
     # organises (a form error otherwise).
     "public:organiser_archive": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    # Paper for the room: the ranking for the wall and the frequency sheets (organisers).
+    "public:print_ranking": {"GET": "LLLLADA", "POST": "LLLLMMM"},
+    "public:print_frequencies": {"GET": "LLLLADA", "POST": "LLLLMMM"},
     "public:organiser_restore": {"GET": "LLLLAAA", "POST": "LLLLVVV"},
     # The results file for the league: the event's directors; the event still runs (409).
     "public:organiser_results_file": {"GET": "LLLLVDV", "POST": "LLLLMMM"},

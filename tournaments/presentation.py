@@ -221,3 +221,43 @@ def movement_warning_text(code: object, message: object) -> str:
     if match is None:
         return str(message)
     return str(sentence) % match.groupdict()
+
+
+def etui_copies_text(copies: Mapping[int, int]) -> str:
+    """How many copies of each étui to prepare (``Schedule.copies_per_deal_set``), as the
+    director reads it before the event: one sentence, every étui named when they differ."""
+    if not copies:
+        return ""
+    counts = set(copies.values())
+    total = sum(copies.values())
+    if counts == {1}:
+        return gettext("One copy of each étui: each one is played at one table at a time.")
+    if len(counts) == 1:
+        (count,) = counts
+        return gettext("Prepare %(count)s copies of each étui: %(total)s étuis in all.") % {
+            "count": count,
+            "total": total,
+        }
+    each = ", ".join(
+        gettext("étui %(set)s × %(count)s") % {"set": deal_set, "count": count}
+        for deal_set, count in copies.items()
+    )
+    return gettext("Copies to prepare: %(each)s; %(total)s étuis in all.") % {
+        "each": each,
+        "total": total,
+    }
+
+
+MINUS = "\u2212"  # the minus sign (a hyphen is no minus)
+
+
+def signed(value: int | None) -> str:
+    """A mark, net or points de match as a tarot player writes it: ``+12``, ``−12`` (a minus
+    sign), ``0``; ``—`` when unknown (a deal still in play somewhere)."""
+    if value is None:
+        return "—"
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return "0"

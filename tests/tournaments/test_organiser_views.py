@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -271,7 +272,8 @@ def test_print_pages(client_in, organiser, django_assert_max_num_queries) -> Non
     assert str(first.player) in response.text
     with django_assert_max_num_queries(8):
         response = client_in.get(url("organiser:print_routes", event.pk))
-    assert response.text.count('class="page route-card"') == 28
+    assert response.text.count('class="route-card"') == 28
+    assert response.text.count('class="route-sheet"') == 4  # 8 cards to an A4 sheet
     response = client_in.get(url("organiser:print_deal_sets", event.pk))
     assert response.text.count('class="page deal-set-route"') == event.movement["deal_sets"]
     response = client_in.get(url("organiser:print_hands", event.pk))
@@ -336,8 +338,8 @@ def test_print_pages_with_phantoms_show_sit_outs(client_in, organiser) -> None:
     assert response.text.count('class="page table-card"') == len(played_tables)
     assert "phantom" not in response.text.lower()
     response = client_in.get(url("organiser:print_routes", event.pk))
-    assert response.text.count('class="page route-card"') == 26
-    byes = response.text.count('<td colspan="4">Bye</td>')
+    assert response.text.count('class="route-card"') == 26
+    byes = response.text.count('<td colspan="3">Bye</td>')
     assert byes == 2 * len(schedule.rounds)  # the 2 players seated with 2 phantoms
 
 
@@ -377,3 +379,22 @@ def test_details_edit_and_running_dashboard(client_in, organiser) -> None:
     assert confirmed.status_code == 302
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
+
+
+def test_event_create_offers_the_defenders_confirmation_off_by_default(
+    client_in, organiser
+) -> None:
+    """Issue 24: the choice is on the creation form with its one-line explanation."""
+    html = client_in.get(url("organiser:event_create")).text
+    field = re.search(r'<input[^>]*name="opponent_confirmation"[^>]*>', html)
+    assert field is not None
+    assert "checked" not in field.group(0)
+    assert "A defender confirms each result" in html
+    assert "as bridge scoring terminals ask the other side to confirm" in html
+    club = organiser.clubs.first()
+    data = {"name": "Checked", "date": "2026-12-05", "club": club.pk, "format": "individual",
+            "deals_per_round": 3}  # fmt: skip
+    client_in.post(url("organiser:event_create"), {**data, "opponent_confirmation": "on"})
+    client_in.post(url("organiser:event_create"), {**data, "name": "Unchecked"})
+    assert Event.objects.get(name="Checked").opponent_confirmation
+    assert not Event.objects.get(name="Unchecked").opponent_confirmation

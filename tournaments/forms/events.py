@@ -35,8 +35,16 @@ class EventDetailsForm(forms.Form):
         label=_("Deals per round"), min_value=1, max_value=12, initial=4
     )
     public = forms.BooleanField(label=_("Public results"), required=False)
+    # Off by default: a club night runs faster without it; a director who wants every result
+    # checked at the table (as bridge terminals ask the other side) ticks it at creation.
     opponent_confirmation = forms.BooleanField(
-        label=_("A defender confirms each result"), required=False
+        label=_("A defender confirms each result"),
+        required=False,
+        initial=False,
+        help_text=_(
+            "The table phone asks a defender to confirm the result the taker's side entered "
+            "before it counts, as bridge scoring terminals ask the other side to confirm."
+        ),
     )
 
 

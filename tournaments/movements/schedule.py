@@ -224,6 +224,15 @@ class Schedule:
         """How many real plays each deal set has over the event (Neuberg's N per deal)."""
         return Counter(play.deal_set for play in self.playing())
 
+    def copies_per_deal_set(self) -> dict[int, int]:
+        """How many copies of each étui the director prepares: the most tables that really
+        play the deal set in one round (they play it at the same time), by deal set."""
+        at_once = Counter((play.round, play.deal_set) for play in self.playing())
+        copies: dict[int, int] = {}
+        for (_, deal_set), tables in at_once.items():
+            copies[deal_set] = max(copies.get(deal_set, 0), tables)
+        return dict(sorted(copies.items()))
+
     def playing_count(self, round: int | None = None) -> int:
         """How many (round, table) really play, over the event or in round ``round``."""
         if round is None:

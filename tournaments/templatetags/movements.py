@@ -4,6 +4,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import presentation
+from tournaments.movements import Schedule
 
 register = template.Library()
 
@@ -29,3 +30,15 @@ def movement_warning(warning: object) -> str:
     return presentation.movement_warning_text(
         getattr(warning, "code", ""), getattr(warning, "message", warning)
     )
+
+
+@register.filter
+def etui_copies(document: object) -> str:
+    """How many copies of each étui a movement (its document, or a ``Schedule``) needs."""
+    if isinstance(document, Schedule):
+        schedule = document
+    elif isinstance(document, dict):
+        schedule = Schedule.from_document(document)
+    else:
+        return ""
+    return presentation.etui_copies_text(schedule.copies_per_deal_set())

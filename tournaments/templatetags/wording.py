@@ -3,7 +3,7 @@
 ``{{ value|percent }}``: "12,5 %" in French (a narrow no-break space), "12.5%" in English;
 ``{% colon %}``: the colon after a label ("Donneur : N", "Dealer: N");
 ``{{ value|oudlers }}``: "1 bout", "2 bouts"; ``{{ change.before|result_state }}``: a result as
-the history keeps it, in words.
+the history keeps it, in words; ``{{ value|signed }}``: "+12", "−12" (a minus sign), "0".
 """
 
 from typing import Any
@@ -18,6 +18,14 @@ register = template.Library()
 @register.filter
 def percent(value: object) -> str:
     return presentation.percent_text(value)
+
+
+@register.filter
+def signed(value: object) -> str:
+    try:
+        return presentation.signed(None if value is None or value == "" else int(str(value)))
+    except ValueError:
+        return str(value)
 
 
 @register.simple_tag

@@ -1,4 +1,5 @@
-"""Print-ready pages of an event (A4, one table / player / deal set per ``.page``).
+"""Print-ready pages of an event (A4: one table / deal set per ``.page``, the players' route
+cards several to a sheet).
 
 Table cards carry a QR code of the table's absolute entry URL (``/table/<code>/``), rendered
 as inline SVG with the ``qrcode`` package, and the table code printed large (to type it in
@@ -82,12 +83,24 @@ def table_cards(request: HttpRequest, event: Event) -> HttpResponse:
     return _print(request, "tournaments/print/table_cards.html", event, {"cards": cards})
 
 
+def route_cards_per_sheet(rounds: int) -> int:
+    """How many route cards an A4 sheet holds (2 columns), each still listing every round:
+    8 (2×4) up to 9 rounds, 6 (2×3) up to 14, else 4 (2×2)."""
+    if rounds <= 9:
+        return 8
+    return 6 if rounds <= 14 else 4
+
+
 @login_required
 @directs(Event)
 @needs_movement
 def route_cards(request: HttpRequest, event: Event) -> HttpResponse:
+    """Every player's route card, several to an A4 sheet (cut apart along the dashed lines)."""
     cards = selectors.event_route_cards(event)
-    return _print(request, "tournaments/print/route_cards.html", event, {"cards": cards})
+    per_sheet = route_cards_per_sheet(event.schedule.planned_rounds)
+    sheets = [cards[start : start + per_sheet] for start in range(0, len(cards), per_sheet)]
+    context = {"cards": cards, "sheets": sheets, "rows_per_sheet": per_sheet // 2}
+    return _print(request, "tournaments/print/route_cards.html", event, context)
 
 
 @login_required

@@ -225,6 +225,8 @@ ROUTES: dict[str, Route] = {
     "organiser:print_score_sheets_index": Route(PLAYED, _pk, organiser=True),
     "organiser:print_score_sheets": Route(PLAYED, _sheets_round, organiser=True),
     "organiser:print_score_sheet": Route(PLAYED, _sheet_table, (INDIVIDUAL,), organiser=True),
+    "public:print_ranking": Route(PLAYED, _pk, (QUADRETTE,), organiser=True),
+    "public:print_frequencies": Route(PLAYED, _pk, (INDIVIDUAL,), organiser=True),
     "organiser:entry_grid": Route(PLAYED, _round, (INDIVIDUAL,), organiser=True),
     "organiser:entry_result": Route((INDIVIDUAL, QUADRETTE), _result, organiser=True),
     "organiser:penalties": Route(EVENTS, _pk, (INDIVIDUAL,), organiser=True),
@@ -276,6 +278,10 @@ EXCLUDED: dict[str, str] = {
     "freedeal:table_correct": _ACTION + " (a table phone corrects its entry of a deal)",
     "freedeal:table_preview": "POST only: an htmx fragment of the table phone (the marks)",
     "freedeal:organiser_action": _ACTION + " (the director's set-up and party actions)",
+    "freedeal:organiser_late_handled": _ACTION + " (a late arrival marked handled)",
+    "teammatch:organiser_late_handled": _ACTION + " (a late arrival marked handled)",
+    "organiser:late_arrival_handled": _ACTION + " (a late arrival marked handled)",
+    "organiser:clock_action": _ACTION + " (the director's round clock, on the control room)",
     **{
         f"teammatch:{name}": _ACTION
         for name in (

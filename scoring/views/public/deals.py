@@ -42,7 +42,12 @@ from tournaments.publication import deal_outcomes_public, deal_summaries, deal_s
 @require_GET
 def deal_list(request: HttpRequest, event_id: int) -> HttpResponse:
     event = visible_or_404(request, Event, event_id)
-    context = page_context(event, standings_status(event), deals=deal_summaries(event))
+    context = page_context(
+        event,
+        standings_status(event),
+        deals=deal_summaries(event),
+        directs=user_directs(request.user, event),
+    )
     return render(request, "scoring/public/deals.html", context)
 
 

@@ -1,6 +1,7 @@
 """The live ranking of an event and its projector mode: one view, two templates.
 
-The ranking table is an htmx fragment refreshed every 15 seconds; the same URL answers the
+The ranking table is an htmx fragment refreshed every 15 seconds while the ranking is
+provisional (a final one neither polls nor says it refreshes); the same URL answers the
 whole page or the fragment (``HX-Request``), and the fragment is cached on the standings'
 versions, the language and the view.
 
@@ -33,6 +34,8 @@ from scoring.views.public import page_context
 from tournaments.models import Event
 
 RANKING_CACHE_SECONDS = 3600
+#: The status htmx reads as "stop polling" (the swap still happens).
+HTMX_STOP_POLLING = 286
 
 
 def ranking_table(
@@ -107,13 +110,16 @@ def ranking(request: HttpRequest, event_id: int, projector: bool = False) -> Htt
     )
     response: HttpResponse
     if request.headers.get("HX-Request"):
-        response = HttpResponse(fragment)
+        # 286: htmx swaps the final ranking in and stops polling (a page opened before).
+        response = HttpResponse(fragment, status=200 if status.provisional else HTMX_STOP_POLLING)
     elif projector:
         context = page_context(event, status, family, view=view, fragment=fragment)
         response = render(request, "scoring/public/projector.html", context)
     else:
         views = ranking_views(ranking_kinds(event))
-        context = page_context(event, status, family, view=view, views=views, fragment=fragment)
+        context = page_context(
+            event, status, family, view=view, views=views, fragment=fragment, directs=complete
+        )
         response = render(request, "scoring/public/ranking.html", context)
     # The same URL answers the whole page or the htmx fragment: caches must tell them apart.
     patch_vary_headers(response, ["HX-Request"])

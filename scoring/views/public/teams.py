@@ -1,4 +1,10 @@
-"""The team ranking (triplettes, quadrettes) and the quadrette match sheets."""
+"""The team ranking (triplettes, quadrettes) and the quadrette match sheets.
+
+The match sheets page shows every match, or one team's (``?team=<id>``, chosen from the list
+of the event's teams at the top: a phone shows one team's evening in two screens), each of its
+matches read from its side. A value that is no team of the event answers 404 with the page
+saying so above the list of teams.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 from clubs.access import user_directs, visible_or_404
 from scoring.models import RankingEntry
-from scoring.presentation import match_sheet_rows
+from scoring.presentation import match_sheet_rows, team_match_sheets
 from scoring.selectors import (
     event_family,
     ranking_rows,
@@ -18,7 +24,7 @@ from scoring.selectors import (
     teams_by_pk,
 )
 from scoring.views.public import page_context
-from tournaments.models import Event
+from tournaments.models import Event, Team
 from tournaments.publication import deals_hidden_from
 
 
@@ -52,6 +58,39 @@ def match_sheets(request: HttpRequest, event_id: int) -> HttpResponse:
     complete = user_directs(request.user, event)
     hidden_deals = deals_hidden_from(event, directs=complete)
     matches = snapshot_matches(status.snapshot, complete=complete)
-    sheets = match_sheet_rows(matches, teams_by_pk(event), hidden_deals)
-    context = page_context(event, status, matches=sheets, complete=complete)
-    return render(request, "scoring/public/matches.html", context)
+    teams = teams_by_pk(event)
+    try:
+        chosen = chosen_team(request, teams)
+    except ValueError:
+        chosen, team_error = None, _("This event has no such team.")
+    else:
+        team_error = ""
+    sheets = match_sheet_rows(matches, teams, hidden_deals)
+    if chosen is not None:
+        sheets = team_match_sheets(sheets, chosen.pk)
+    context = page_context(
+        event,
+        status,
+        matches=sheets,
+        complete=complete,
+        teams=sorted(teams.values(), key=lambda team: (team.name.casefold(), team.pk)),
+        chosen=chosen,
+        team_error=team_error,
+    )
+    # A team that is not the event's: the page says so above the list to choose from.
+    status_code = 404 if team_error else 200
+    return render(request, "scoring/public/matches.html", context, status=status_code)
+
+
+def chosen_team(request: HttpRequest, teams: dict[int, Team]) -> Team | None:
+    """The team of ``?team=<id>`` (none, or empty: every team); ``ValueError`` when the value
+    is not the id of one of the event's teams."""
+    value = request.GET.get("team", "")
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit() and len(value) <= 18):
+        raise ValueError(value)
+    team = teams.get(int(value))
+    if team is None:
+        raise ValueError(value)
+    return team

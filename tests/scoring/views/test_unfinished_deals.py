@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -351,13 +352,25 @@ def test_a_plain_user_sees_what_the_public_sees(event: Event) -> None:
 
 
 def match_sheet_nets(html: str, event: Event, deal_number: int) -> list[str]:
-    """The net cell of ``deal_number`` in every match sheet of the page."""
-    link = f'<a href="/en/events/{event.pk}/deals/{deal_number}/">{deal_number}</a></td>'
+    """The net cell of ``deal_number`` in every match sheet of the page (a sheet's deals are
+    its columns: their links head them, the net row follows)."""
+    link = f'<a href="/en/events/{event.pk}/deals/{deal_number}/">{deal_number}</a>'
     nets: list[str] = []
-    for part in html.split(link)[1:]:
-        cell = part.split("</td>", 1)[0]
-        nets.append(cell.split(">", 1)[1])
+    for card in html.split('class="card match"')[1:]:
+        head, _, body = card.partition("</thead>")
+        columns = re.split(r"<th[ >]", head)[2:]  # the first header cell names the rows
+        if not any(link in column for column in columns):
+            continue
+        index = next(i for i, column in enumerate(columns) if link in column)
+        net_row = body.split("</tr>", 1)[0]
+        cells = [cell.split(">", 1)[1].split("</td>", 1)[0] for cell in net_row.split("<td")[1:]]
+        nets.append(cells[index])
     return nets
+
+
+def is_figure(net: str) -> bool:
+    """A signed figure (``+40``, ``−40``, ``0``), not the dash of a deal in play."""
+    return net.lstrip("+\u2212").isdigit()
 
 
 def quadrette_with_open_deal() -> Event:
@@ -387,10 +400,10 @@ def test_quadrette_match_sheets_hide_the_open_deal(client: Client) -> None:
     url = f"/en/events/{event.pk}/matches/"
     # The public sheets count the finished deals only: deal 1 is in play, or not listed yet.
     public = match_sheet_nets(client.get(url).content.decode(), event, 1)
-    assert not any(net.lstrip("-").isdigit() for net in public)
+    assert not any(is_figure(net) for net in public)
     directed = match_sheet_nets(organiser.get(url).content.decode(), event, 1)
-    assert any(net.lstrip("-").isdigit() for net in directed)  # tables 1-2 both entered it
-    assert any(net.lstrip("-").isdigit() for net in match_sheet_nets(
+    assert any(is_figure(net) for net in directed)  # tables 1-2 both entered it
+    assert any(is_figure(net) for net in match_sheet_nets(
         client.get(url).content.decode(), event, 2))  # fmt: skip
 
     api = f"/api/v1/events/{event.pk}/rankings/?kind=team"

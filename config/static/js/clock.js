@@ -6,7 +6,8 @@
 // (pause, more time, a new position); without network the page counts on from what it knows.
 (function () {
   "use strict";
-  var POLL_MS = 5000;
+  var POLL_MS = 5000;  // a clock set: pause, more time and a new position show within 5 s
+  var IDLE_POLL_MS = 30000;  // no clock: a room's phones ask rarely (it starts within 30 s)
   var SAMPLES = 8;
   var ENDING_MS = 120000;
 
@@ -78,11 +79,18 @@
           state = data;
           render();
         })
-        .catch(function () { /* no network: count on from what is known */ });
+        .catch(function () { /* no network: count on from what is known */ })
+        .then(next);
+    }
+
+    var timer = null;
+    function next() {
+      if (timer) window.clearTimeout(timer);
+      var idle = !state || state.state === "idle";
+      timer = window.setTimeout(function () { poll(); }, idle ? IDLE_POLL_MS : POLL_MS);
     }
 
     poll();
-    window.setInterval(poll, POLL_MS);
     window.setInterval(render, 250);
     document.addEventListener("visibilitychange", function () {
       if (!document.hidden) poll();

@@ -12,8 +12,12 @@ names from the apps and ``config/static``: nothing to collect.
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib.staticfiles.storage import HashedFilesMixin
 from whitenoise.storage import CompressedManifestStaticFilesStorage
+
+logger = logging.getLogger(__name__)
 
 
 class StaticStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
@@ -23,3 +27,12 @@ class StaticStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
     ``@import`` references are still rewritten to the hashed names."""
 
     patterns = tuple(pattern for pattern in HashedFilesMixin.patterns if pattern[0] != "*.js")
+
+    def stored_name(self, name: str) -> str:
+        """The hashed name; a file the manifest does not know (``collectstatic`` not run since
+        it was added) keeps its own name, logged, instead of failing the page with a 500."""
+        try:
+            return str(super().stored_name(name))
+        except ValueError:
+            logger.warning("static file %r is not collected: served under its own name", name)
+            return name

@@ -96,6 +96,8 @@ def test_a_round_is_watched_corrected_closed_and_the_event_finished_and_reopened
     fill_phone_deal(phone, deal, "46")
     phone.locator(f"#deal-{deal.number}").get_by_role("button", name="Save").click()
     answered(phone, deal.number)
+    # The round's last deal: the phone script opens the page again (the recap): let it finish.
+    phone.wait_for_load_state("networkidle")
     phone.goto(f"{base}/en/table/{table.code}/?round=1")
     phone.locator(f"#correct-{deal.number}").click()
     # Still in play at the other tables: the form does not show the stored outcome.

@@ -695,18 +695,22 @@ class ServeServer:
 
     def stop(self) -> None:
         """SIGTERM to the process group (serve stops as on Ctrl+C), a bounded wait, SIGKILL."""
-        process = self.process
-        if process is None:
-            return
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=STOP_SECONDS)
+        if self.process is not None:
+            stop_group(self.process)
+
+
+def stop_group(process: subprocess.Popen[Any], wait: float = STOP_SECONDS) -> None:
+    """SIGTERM to ``process``'s group, up to ``wait`` seconds, then SIGKILL (its children
+    too)."""
+    if process.poll() is None:
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=5)
+            os.killpg(process.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=wait)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)
 
 
 def http_ok(url: str, body: dict[str, Any] | None = None, expect: int = 200) -> bool:

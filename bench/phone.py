@@ -35,11 +35,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -51,14 +48,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.loadtest import clean_environment, free_port, stop_group, stop_with_parent
+
 CHROMIUM = "/usr/bin/chromium"
 HOST = "club.test"
 READY_SECONDS = 90.0
 STOP_SECONDS = 15.0
 BUILD_SECONDS = 300.0
 NAVIGATION_TIMEOUT_MS = 180_000
-#: The caller's settings a club's instance must not inherit (as bench.loadtest).
-FOREIGN_SETTINGS = ("DATABASE_", "REDIS_", "CELERY_", "DJANGO_", "DUPLITAROT_", "STANDINGS_")
 
 
 class BenchError(Exception):
@@ -214,24 +211,6 @@ def _free_deal_phone(tournament: Any, rng: random.Random) -> Phone:
 # ----------------------------------------------------------------------- serving (parent)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def clean_environment(**extra: str) -> dict[str, str]:
-    kept = {key: value for key, value in os.environ.items() if not key.startswith(FOREIGN_SETTINGS)}
-    return {**kept, "PYTHONUNBUFFERED": "1", **extra}
-
-
-def _stop_with_parent() -> None:  # pragma: no cover - runs in the child before exec
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
 def build_in(data_dir: Path, base_dir: Path, log: Path) -> list[Phone]:
     """The child that builds the demo in ``data_dir``; its phones."""
     env = clean_environment(DUPLITAROT_DATA_DIR=str(data_dir))
@@ -259,7 +238,7 @@ def serving(data_dir: Path, base_dir: Path, log: Path) -> Iterator[int]:
         process = subprocess.Popen(
             argv, cwd=base_dir, env=clean_environment(), stdin=subprocess.DEVNULL,
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            preexec_fn=_stop_with_parent,
+            preexec_fn=stop_with_parent,
         )  # fmt: skip
     try:
         deadline = time.monotonic() + READY_SECONDS
@@ -273,15 +252,7 @@ def serving(data_dir: Path, base_dir: Path, log: Path) -> Iterator[int]:
             time.sleep(0.2)
         yield port
     finally:
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=STOP_SECONDS)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=5)
+        stop_group(process, STOP_SECONDS)
 
 
 def _answers(url: str) -> bool:

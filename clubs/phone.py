@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 
@@ -72,6 +73,13 @@ def public_base_url(request: Any) -> str:
 
 
 # ------------------------------------------------------------------------------- the saves
+
+
+def flash(request: HttpRequest, answer: SaveAnswer) -> None:
+    """A stored (or replayed) save's message for the page it redirects to: a replay is said
+    as news (info), a new entry as a success."""
+    say = messages.info if answer.replayed else messages.success
+    say(request, answer.message)
 
 
 def wants_json(request: HttpRequest) -> bool:

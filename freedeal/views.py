@@ -46,7 +46,7 @@ from clubs.access import directs, user_directs, visible_or_404
 from clubs.errors import DomainError, NotOwnEntry
 from clubs.forms import add_error, error_field
 from clubs.late_arrivals import LateRow
-from clubs.phone import PhoneCard, json_answer, phone_save, wants_json
+from clubs.phone import PhoneCard, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
 from freedeal import outcomes, selectors, services
 from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
@@ -414,10 +414,7 @@ def _table_write(
         )
         return json_answer(answer, card)
     if answer.status in ("stored", "replayed"):
-        if answer.replayed:
-            messages.info(request, answer.message)
-        else:
-            messages.success(request, answer.message)
+        flash(request, answer)
         return redirect(_table_url(table) + f"#deal-{deal}")
     error = answer.error
     assert error is not None

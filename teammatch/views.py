@@ -47,7 +47,7 @@ from clubs.access import directed_by, directed_or_404, user_directs, visible_or_
 from clubs.errors import DomainError
 from clubs.forms import add_error, error_field
 from clubs.late_arrivals import LateRow
-from clubs.phone import PhoneCard, SaveAnswer, json_answer, phone_save, wants_json
+from clubs.phone import PhoneCard, SaveAnswer, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
 from teammatch import selectors, services
 from teammatch.errors import NotOwnEntry, QuarterNotOpen, RoomResultConflict, RoomResultReplay
@@ -302,10 +302,7 @@ def _room_write(
         )
         return json_answer(answer, card)
     if answer.status in ("stored", "replayed"):
-        if answer.replayed:
-            messages.info(request, answer.message)
-        else:
-            messages.success(request, answer.message)
+        flash(request, answer)
         return redirect(f"{_room_url(room)}#deal-{number}")
     error = answer.error
     assert error is not None

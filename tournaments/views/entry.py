@@ -48,7 +48,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.access import directs, user_directs
 from clubs.errors import DomainError, NotOwnEntry
 from clubs.forms import add_error, error_field
-from clubs.phone import PhoneCard, SaveAnswer, json_answer, phone_save, wants_json
+from clubs.phone import PhoneCard, SaveAnswer, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
 from tournaments import forms, presentation, selectors, services, table_scope
 from tournaments.errors import ResultConflict, ResultReplay
@@ -416,11 +416,11 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
         return _json_table_answer(request, table, deal, answer, form, correcting=False)
     error = answer.error
     if answer.status == "stored":
-        messages.success(request, answer.message)
+        flash(request, answer)
         result = answer.result
         return redirect(_table_url(table, result.round_number) + _anchor_after(table, result, deal))
     if answer.replayed:
-        messages.info(request, answer.message)
+        flash(request, answer)
         return redirect(_table_url(table, answer.result.round_number) + f"#deal-{deal.number}")
     assert error is not None
     if isinstance(error, ResultConflict):

@@ -29,10 +29,15 @@ class StaticStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
     patterns = tuple(pattern for pattern in HashedFilesMixin.patterns if pattern[0] != "*.js")
 
     def stored_name(self, name: str) -> str:
-        """The hashed name; a file the manifest does not know (``collectstatic`` not run since
-        it was added) keeps its own name, logged, instead of failing the page with a 500."""
-        try:
-            return str(super().stored_name(name))
-        except ValueError:
-            logger.warning("static file %r is not collected: served under its own name", name)
+        """The hashed name. With no manifest at all (``collectstatic`` never ran where this
+        server runs) every file keeps its own name, said once in the log, instead of failing
+        every page with a 500. With a manifest, a name it lacks is still a ``ValueError``
+        (WhiteNoise asks so to tell hashed names from plain ones)."""
+        if not self.hashed_files:
+            if not StaticStorage._said_uncollected:
+                StaticStorage._said_uncollected = True
+                logger.warning("no static files manifest: run collectstatic; own names served")
             return name
+        return str(super().stored_name(name))
+
+    _said_uncollected = False

@@ -74,7 +74,7 @@ def test_a_fresh_data_folder_serves_the_first_run_then_keeps_everything(tmp_path
         backup = tmp_path / "copy.sqlite3"
         sqlite3.connect(data / "duplitarot.sqlite3").backup(sqlite3.connect(backup))
         refused = run_command(data, "restore_backup", str(backup))
-        assert refused.returncode == 2 and "stop it first" in refused.stderr
+        assert refused.returncode == 2 and "arrêtez-le d'abord" in refused.stderr
         assert _rows(data / "duplitarot.sqlite3", "SELECT name FROM clubs_club") == [
             ("Tarot Club de Lyon",)
         ]

@@ -147,12 +147,12 @@ def serve(
 
 
 def run_command(
-    data_dir: Path, *args: str, timeout: float = 600
+    data_dir: Path, *args: str, timeout: float = 600, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "instance", "--data-dir", str(data_dir), *args],
         cwd=ROOT,
-        env=clean_environment(),
+        env=env or clean_environment(),
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -17,6 +17,7 @@ applies the missing ones.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 from django.db import connection
@@ -48,7 +49,7 @@ def is_duplitarot(applied: set[Migration]) -> bool:
     return any(app == FIRST_APP for app, _name in applied)
 
 
-def migration_plan() -> list[tuple[object, bool]]:
+def migration_plan() -> Sequence[tuple[object, bool]]:
     """The migrations the default database still needs, in order (none when up to date)."""
     executor = MigrationExecutor(connection)
     return executor.migration_plan(executor.loader.graph.leaf_nodes())

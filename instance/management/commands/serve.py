@@ -127,7 +127,13 @@ class Command(BaseCommand):
                 f"--port {port + 1}.",
                 returncode=2,
             )
-        unknown = schema.unknown_migrations(schema.applied_here())
+        database = backups.sqlite_database()
+        # (A new data folder has no database yet: asking would create an empty one.)
+        unknown = (
+            schema.unknown_migrations(schema.applied_here())
+            if database is None or database.exists()
+            else []
+        )
         if unknown:
             # Written by a newer version: its tables would refuse every save of this one.
             raise CommandError(

@@ -44,11 +44,13 @@ def reason_field() -> forms.CharField:
     )
 
 
-def series_field() -> forms.ChoiceField:
-    """A player's series (:class:`~clubs.models.PlayerSeries`), or none."""
-    return forms.ChoiceField(
-        label=_("Series"), choices=[("", "—"), *PlayerSeries.choices], required=False
-    )
+def series_field(stored: str = "") -> forms.ChoiceField:
+    """A player's series (:class:`~clubs.models.PlayerSeries`), or none; and ``stored`` as it
+    is when it was stored before a series had one form (so that saving the line keeps it)."""
+    choices: list[tuple[str, Any]] = [("", "—"), *PlayerSeries.choices]
+    if stored and stored not in PlayerSeries.values:
+        choices.append((stored, stored))
+    return forms.ChoiceField(label=_("Series"), choices=choices, required=False)
 
 
 # --------------------------------------------------------------------------- the club's pages
@@ -95,6 +97,7 @@ class RegisterLineForm(forms.Form):
 
     def __init__(self, *args: Any, name_editable: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["series"] = series_field(str(self.initial.get("series", "")))
         if not name_editable:
             for name in ("last_name", "first_name", "series"):
                 self.fields[name].disabled = True

@@ -459,7 +459,6 @@ def register_line_update(
     ``name_not_editable`` when one given differs)."""
     first, last = names_clean(first_name, last_name)
     category = _category_clean(category)
-    series = None if series is None else series_clean(series)
     with transaction.atomic():
         line = (
             Membership.objects.select_for_update(of=("self",))
@@ -467,8 +466,8 @@ def register_line_update(
             .get(pk=membership.pk)
         )
         player = line.player
-        if series is None:
-            series = player.series
+        # A series stored before it had one form is kept as it is unless another is given.
+        series = player.series if series in (None, player.series) else series_clean(series)
         if (first, last, series) != (player.first_name, player.last_name, player.series):
             if not register_line_name_editable(line):
                 raise DomainError(
@@ -682,7 +681,7 @@ def licence_clash(entry: RegisterEntry, first: RegisterEntry) -> DomainError | N
     return DomainError(
         "duplicate_licence",
         _(
-            "Licence %(licence)s is also that of line %(line)s (%(first)s %(last)s): this line "
+            "Licence %(licence)s is also that of line %(line)s (%(last)s %(first)s): this line "
             "is ignored; check the licence of both lines."
         )
         % {
@@ -776,8 +775,8 @@ def register_import_csv(
     for line in plan.lines:
         entry = by_number[line.number]
         if line.outcome == DUPLICATE:
-            error = licence_clash(entry, by_number[line.first]) or duplicate_error(line.first)
-            report.rejected.append(ReportLine(line.number, error.message))
+            refusal = licence_clash(entry, by_number[line.first]) or duplicate_error(line.first)
+            report.rejected.append(ReportLine(line.number, refusal.message))
             continue
         lists[line.outcome].append(ReportLine(line.number, str(line.player)))
         if line.name_differs:

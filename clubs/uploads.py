@@ -90,7 +90,7 @@ def read_bytes(file: IO[bytes] | IO[str] | bytes | str, max_bytes: int) -> bytes
 _ZIP_MAGIC = b"PK\x03\x04"
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 #: The bytes Windows-1252 leaves undefined.
-_CP1252_UNDEFINED = frozenset(b"\x81\x8d\x8f\x90\x9d")
+_CP1252_UNDEFINED = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
 #: Surrogate-escaped bytes (``surrogateescape``): a byte that is not UTF-8.
 _ESCAPED = range(0xDC80, 0xDD00)
 
@@ -114,13 +114,13 @@ def _not_utf8(line: int, byte: int, column: int) -> DomainError:
 
 def _cp1252(raw: bytes, first_line: int) -> str:
     """``raw`` (lines from ``first_line``) read as Windows-1252; an undefined byte refused."""
-    for index, byte in enumerate(raw):
-        if byte in _CP1252_UNDEFINED:
-            line = first_line + raw.count(b"\n", 0, index)
-            raise _byte_error(
-                line,
-                _("the byte 0x%(byte)02X is neither UTF-8 nor Windows-1252 text.") % {"byte": byte},
-            )
+    undefined = _CP1252_UNDEFINED.search(raw)
+    if undefined is not None:
+        raise _byte_error(
+            first_line + raw.count(b"\n", 0, undefined.start()),
+            _("the byte 0x%(byte)02X is neither UTF-8 nor Windows-1252 text.")
+            % {"byte": raw[undefined.start()]},
+        )
     return raw.decode("cp1252")
 
 

@@ -108,7 +108,7 @@ def test_a_licence_given_twice_under_two_names_asks_to_check_it() -> None:
     report = register.register_import_csv(club=ClubFactory(), file=content)
     reasons = {line.line: line.message for line in report.rejected}
     assert reasons[3] == (
-        "Licence 0100001 is also that of line 2 (Anne Martin): this line is ignored; check the "
+        "Licence 0100001 is also that of line 2 (Martin Anne): this line is ignored; check the "
         "licence of both lines."
     )
     assert reasons[4] == "Same player as line 2: this line is ignored."
@@ -269,3 +269,16 @@ def test_the_imported_series_reaches_the_results_file() -> None:
     assert [line.line for line in report.warnings] == [4]
     series = {row["last_name"]: row["series"] for row in results_document(event)["ranking"]}
     assert (series["Dumas"], series["=Henry"], series["Caron"]) == ("3", "P", "")
+
+
+def test_a_series_stored_before_its_one_form_is_kept_when_the_line_is_saved() -> None:
+    club = ClubFactory()
+    added = register.register_player_add(
+        club=club, first_name="Anne", last_name="Martin", licence="9"
+    )
+    Player.objects.filter(pk=added.player.pk).update(series="Excellence")
+    target = reverse("clubs:register_line", args=[club.pk, added.membership.pk])
+    data = {"last_name": "Martin", "first_name": "Anne", "series": "Excellence", "category": "Dame"}
+    assert _director(club).post(target, data).status_code == 302
+    assert Player.objects.get(pk=added.player.pk).series == "Excellence"
+    assert Membership.objects.get(pk=added.membership.pk).category == "Dame"

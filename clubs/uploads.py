@@ -91,8 +91,9 @@ _ZIP_MAGIC = b"PK\x03\x04"
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 #: The bytes Windows-1252 leaves undefined.
 _CP1252_UNDEFINED = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
-#: Surrogate-escaped bytes (``surrogateescape``): a byte that is not UTF-8.
-_ESCAPED = range(0xDC80, 0xDD00)
+#: A non-ASCII character of a text decoded with ``surrogateescape``, but for the escaped bytes
+#: (U+DC80 to U+DCFF: a byte that is not UTF-8).
+_UTF8_CHARACTER = re.compile("[\u0080-\udc7f\udd00-\U0010ffff]")
 
 
 def _byte_error(line: int, reason: str) -> DomainError:
@@ -126,7 +127,7 @@ def _cp1252(raw: bytes, first_line: int) -> str:
 
 def _utf8_sequences(text: str) -> bool:
     """Whether ``text`` (decoded with ``surrogateescape``) holds a non-ASCII UTF-8 character."""
-    return any(ord(char) > 0x7F and ord(char) not in _ESCAPED for char in text)
+    return _UTF8_CHARACTER.search(text) is not None
 
 
 def _utf8_or_lines(raw: bytes) -> str:

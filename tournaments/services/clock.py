@@ -294,7 +294,9 @@ def clock_follow(event_id: int) -> bool:
     clock when every table has finished every position. Idempotent (several runs at once, from
     several processes or workers, advance the clock once: the room's position is compared with
     the stored one under the clock's row lock); returns whether it changed the clock."""
-    event = Event.objects.filter(pk=event_id, status=Event.Status.RUNNING).first()
+    # The movement deferred: the schedule comes from the process's cache, not parsed again.
+    running = Event.objects.filter(pk=event_id, status=Event.Status.RUNNING).defer("movement")
+    event = running.first()
     if event is None:
         return False
     return _advance(event_id, room_position(selectors.table_positions(event)))

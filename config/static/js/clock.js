@@ -65,8 +65,8 @@
       }
       box.hidden = false;
       if (elsewhere()) {
-        label.textContent = box.getAttribute("data-position") + " " + state.table_round;
-        note.textContent = box.getAttribute("data-elsewhere").replace("%(round)s", state.round);
+        label.textContent = box.getAttribute("data-table").replace("{round}", state.table_round);
+        note.textContent = box.getAttribute("data-elsewhere").replace("{round}", state.round);
         note.hidden = false;
         time.hidden = true;
         over.hidden = true;

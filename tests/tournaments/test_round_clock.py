@@ -368,9 +368,7 @@ def test_following_twice_advances_once(event: Event) -> None:
     assert clock_read(event).round_number == 2 and clock_read(event).version == 2
 
 
-@pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="concurrent sessions need PostgreSQL"
-)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent sessions need PostgreSQL")
 @pytest.mark.django_db(transaction=True)
 def test_followers_racing_from_two_connections_advance_once() -> None:
     event = running_event(tables=3, rounds=3, deals_per_round=2)

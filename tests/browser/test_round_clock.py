@@ -264,7 +264,9 @@ def test_the_clock_follows_the_positions_and_goes_with_the_event(tmp_path: Path)
 
     data = tmp_path / "club"
     port = free_port()
-    served = _serve(data, port)
+    # Two serving processes: a save on either hands the auto-advance to the one runner.
+    public = ("--public-url", f"http://club.test:{port}")
+    served = serve(data, port=port, extra=(*public, "--processes", "2"))
     try:
         assert served.setup_code is not None
         _set_up(served, served.setup_code)

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from clubs.errors import DomainError
+from config import background
 from tests.builders import random_outcome, running_event
 from tests.factories import OrganiserFactory
 from tournaments import services
@@ -427,3 +428,24 @@ def test_a_finished_events_clock_reads_idle_whatever_is_stored(event: Event) -> 
     event.refresh_from_db()
     assert clock_read(event).state == "idle" and clock_read(event).over
     assert clock_follow(event.pk) is False
+
+
+def test_on_a_served_instance_the_follow_goes_to_the_runner(
+    event: Event, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several serving processes: a save on any of them hands the follow to the one runner
+    (``config.background.forward``, by reference); a section's results are announced with its
+    simultaneous's id, and its clock is followed all the same."""
+    settings.DUPLITAROT_BACKGROUND = "thread"
+    sent: list[tuple[str, tuple[Any, ...]]] = []
+    monkeypatch.setattr(background, "forward", lambda ref, args, delay: sent.append((ref, args)))
+    follow_results(Event, event_id=event.pk, results_version=1)
+    assert sent == []  # no clock follows the positions
+    clock_change(event=event, action="start", minutes=20, round_number=1, auto_advance=True)
+    follow_results(Event, event_id=event.pk, results_version=2)
+    assert sent == [("tournaments.services.clock:clock_follow", (event.pk,))]
+    assert background.resolve(sent[0][0]) is clock_follow
+    simultaneous = running_event(tables=3, status=Event.Status.DRAFT)
+    Event.objects.filter(pk=event.pk).update(simultaneous=simultaneous)
+    follow_results(Event, event_id=simultaneous.pk, results_version=3)
+    assert sent[-1] == ("tournaments.services.clock:clock_follow", (event.pk,))

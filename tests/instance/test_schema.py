@@ -20,8 +20,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def serving_folder(tmp_path: Path, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """``serve`` on the test database, its data folder the test's; it never reaches waitress."""
+def backups_taken(tmp_path: Path, settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """``serve`` on the test database, its data folder the test's; it never reaches waitress.
+    The backups it takes (their reasons)."""
     settings.DATA_DIR = tmp_path
     settings.DUPLITAROT_SERVE_LOCK = tmp_path / "serve.lock"
     settings.DUPLITAROT_BACKUP_DIR = tmp_path / "backups"
@@ -31,11 +32,11 @@ def serving_folder(tmp_path: Path, settings: Any, monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(serve_command.Command, "_run_waitress", no_waitress)
     taken: list[str] = []
-    monkeypatch.setattr(backups, "backup_create", lambda **kwargs: taken.append("backup"))
-    return tmp_path
+    monkeypatch.setattr(backups, "backup_create", lambda *, reason: taken.append(reason))
+    return taken
 
 
-def test_serve_refuses_a_database_of_a_newer_version(serving_folder: Path) -> None:
+def test_serve_refuses_a_database_of_a_newer_version(backups_taken: list[str]) -> None:
     MigrationRecorder(connection).record_applied("clubs", "9999_from_a_newer_version")
     with pytest.raises(CommandError) as refused:
         call_command("serve", "--host", "127.0.0.1", "--port", str(free_port()), "--processes", "1")
@@ -43,10 +44,11 @@ def test_serve_refuses_a_database_of_a_newer_version(serving_folder: Path) -> No
     assert refused.value.returncode == 2 and "\n" not in message
     assert "newer version of duplitarot" in message
     assert "clubs.9999_from_a_newer_version" in message
-    assert not (serving_folder / "backups").exists()
+    assert backups_taken == []
 
 
-def test_serve_starts_on_a_database_it_knows(serving_folder: Path) -> None:
+def test_serve_starts_on_a_database_it_knows(backups_taken: list[str]) -> None:
     assert schema.unknown_migrations(schema.applied_here()) == []
     with pytest.raises(AssertionError, match="serve started"):
         call_command("serve", "--host", "127.0.0.1", "--port", str(free_port()), "--processes", "1")
+    assert backups_taken == ["start"]

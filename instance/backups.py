@@ -28,13 +28,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connections
+from django.utils.translation import gettext as _
 
 from config import background
-from instance import datadir
+from instance import datadir, schema
 
 logger = logging.getLogger(__name__)
 
-PREFIX = "duplitarot-"
+PREFIX = datadir.BACKUP_PREFIX
 SUFFIX = ".sqlite3"
 _NAME = re.compile(r"^duplitarot-\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d(?:-\d+)?-[a-z0-9-]+\.sqlite3$")
 #: The tables every duplitarot database has (a file without them is no backup of ours).
@@ -70,11 +71,14 @@ def backups_list(folder: Path | None = None) -> list[Path]:
 
 
 def _copy(source: Path, target: Path) -> None:
-    """``source`` → ``target`` with the online backup API, in one step."""
+    """``source`` → ``target`` with the online backup API, in one step. The copy is one
+    self-contained file (a rollback journal, not WAL): reading it later leaves no ``-wal`` or
+    ``-shm`` file beside it."""
     with sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30) as src:
         dst = sqlite3.connect(target)
         try:
             src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE")
         finally:
             dst.close()
     src.close()
@@ -102,7 +106,10 @@ def backup_create(*, reason: str, folder: Path | None = None) -> Path | None:
         _copy(database, partial)
         partial.replace(target)
     except (OSError, sqlite3.Error) as error:
-        raise BackupError(f"cannot write a backup into {folder}: {error}") from error
+        raise BackupError(
+            _("cannot write a backup into %(folder)s: %(error)s")
+            % {"folder": folder, "error": error}
+        ) from error
     _prune(folder)
     return target
 
@@ -137,23 +144,43 @@ def on_milestone(sender: Any, *, milestone: str, **kwargs: Any) -> None:
 
 
 def backup_check(path: Path) -> None:
-    """Raise :class:`BackupError` unless ``path`` is a sound duplitarot SQLite database."""
+    """Raise :class:`BackupError` unless ``path`` is a sound duplitarot SQLite database that this
+    version can run on (``instance.schema``): not another application's, not a newer version's.
+    Reads it as it is, leaving nothing beside it."""
     if not path.is_file():
-        raise BackupError(f"{path}: no such file")
+        raise BackupError(_("%(file)s: no such file.") % {"file": path})
     with path.open("rb") as handle:
         if handle.read(16) != b"SQLite format 3\x00":
-            raise BackupError(f"{path} is not a SQLite database")
+            raise BackupError(_("%(file)s is not an SQLite database.") % {"file": path})
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        with sqlite3.connect(schema.sqlite_uri(path), uri=True) as db:
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
             check = db.execute("PRAGMA quick_check").fetchone()
+            applied = schema.applied_in(db) if tables >= REQUIRED_TABLES else set()
         db.close()
     except sqlite3.Error as error:
-        raise BackupError(f"{path} cannot be read: {error}") from error
-    if not tables >= REQUIRED_TABLES:
-        raise BackupError(f"{path} is not a duplitarot database")
+        raise BackupError(
+            _("%(file)s cannot be read: %(error)s") % {"file": path, "error": error}
+        ) from error
     if not check or check[0] != "ok":
-        raise BackupError(f"{path} is damaged ({check[0] if check else 'no answer'})")
+        raise BackupError(
+            _("%(file)s is damaged (%(check)s).")
+            % {"file": path, "check": check[0] if check else "no answer"}
+        )
+    if not tables >= REQUIRED_TABLES or not schema.is_duplitarot(applied):
+        raise BackupError(
+            _("%(file)s is another application's database, not a duplitarot backup.")
+            % {"file": path}
+        )
+    unknown = schema.unknown_migrations(applied)
+    if unknown:
+        raise BackupError(
+            _(
+                "%(file)s was written by a newer version of duplitarot (its migration "
+                "%(migration)s is unknown to this one): restore it with that version."
+            )
+            % {"file": path, "migration": unknown[0]}
+        )
 
 
 def backup_restore(path: Path) -> Path | None:
@@ -162,12 +189,14 @@ def backup_restore(path: Path) -> Path | None:
     database = sqlite_database()
     if database is None:
         raise BackupError(
-            "restore_backup restores the SQLite backups of a club's instance; this one uses "
-            "another database (PostgreSQL: see docs/backups.md)"
+            _(
+                "restore_backup puts back the SQLite backups of a club's instance; this one "
+                "uses another database (PostgreSQL: see docs/backups.md)."
+            )
         )
     backup_check(path)
     if database.exists() and path.resolve() == database.resolve():
-        raise BackupError(f"{path} is the database itself")
+        raise BackupError(_("%(file)s is the database itself.") % {"file": path})
     before = None
     if database.exists():
         folder = backup_folder() or database.parent / "backups"
@@ -175,7 +204,7 @@ def backup_restore(path: Path) -> Path | None:
     connections.close_all()
     try:
         database.parent.mkdir(parents=True, exist_ok=True)
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as src:
+        with sqlite3.connect(schema.sqlite_uri(path), uri=True) as src:
             dst = sqlite3.connect(database, timeout=30)
             try:
                 src.backup(dst)
@@ -183,5 +212,8 @@ def backup_restore(path: Path) -> Path | None:
                 dst.close()
         src.close()
     except (OSError, sqlite3.Error) as error:
-        raise BackupError(f"cannot restore into {database}: {error}") from error
+        raise BackupError(
+            _("cannot restore into %(database)s: %(error)s")
+            % {"database": database, "error": error}
+        ) from error
     return before

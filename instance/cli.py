@@ -4,7 +4,12 @@
 ``duplitarot [--data-dir DIR] <command> [options]`` runs any command on that folder
 (``serve``, ``backup``, ``restore_backup``, ``setup_code``, ``demo``, ``createsuperuser``...).
 ``manage.py`` is the developer's checkout: the database beside the code, unless the command is
-``serve`` (always a data folder) or ``--data-dir`` is given.
+one of the instance's (:data:`INSTANCE_COMMANDS`: ``serve``, ``backup``, ``restore_backup``,
+``setup_code``, always on the data folder ``serve`` uses) or ``--data-dir`` is given.
+
+A command on a data folder runs with the umask 077 from its first line (its files are its
+owner's only) and first makes private what an earlier version left readable
+(``instance.datadir``).
 
 Everything before Django reads its settings happens here: the data folder, the demo's own
 database, and for ``serve`` debug off and the addresses the phones use (``instance.network``).
@@ -15,7 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -76,18 +81,38 @@ def serve_addresses(args: Sequence[str], environ: MutableMapping[str, str]) -> N
     environ["DJANGO_ALLOWED_HOSTS"] = ",".join(sorted(hosts | set(extra)))
 
 
+#: The commands of a club's instance: always on a data folder (``serve``'s, unless
+#: ``--data-dir`` names another), in a developer's checkout too, never on its ``db.sqlite3``.
+INSTANCE_COMMANDS = frozenset({"serve", "backup", "restore_backup", "setup_code"})
+#: What every file and folder of a data folder is created with: readable by its owner only.
+PRIVATE_UMASK = 0o077
+
+
+def data_folder(argv: Sequence[str], environ: Mapping[str, str], *, installed: bool) -> Path | None:
+    """The data folder ``argv`` works on, None for a developer's checkout (its ``db.sqlite3``):
+    ``--data-dir``, else ``DUPLITAROT_DATA_DIR``, else the user's data folder for duplitarot
+    (installed, or an instance's command)."""
+    args = list(argv)
+    chosen = _pop_option(args, "--data-dir") or environ.get(datadir.DATA_DIR_ENV, "").strip()
+    command = args[0] if args else ""
+    if chosen or installed or command in INSTANCE_COMMANDS:
+        return Path(chosen or datadir.default_data_dir()).expanduser().resolve()
+    return None
+
+
 def prepare(
     argv: list[str], environ: MutableMapping[str, str], *, base_dir: Path, installed: bool
 ) -> list[str]:
     """Set the environment for ``argv`` (a command line without the program name) before
     Django starts; returns the command line without the options consumed here."""
+    folder = data_folder(argv, environ, installed=installed)
     args = list(argv)
-    chosen = _pop_option(args, "--data-dir")
+    _pop_option(args, "--data-dir")
     command = args[0] if args else ""
     environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    if chosen or installed or command == "serve" or environ.get(datadir.DATA_DIR_ENV):
-        folder = Path(chosen or environ.get(datadir.DATA_DIR_ENV) or datadir.default_data_dir())
-        environ[datadir.DATA_DIR_ENV] = str(datadir.ensure_data_dir(folder.expanduser().resolve()))
+    if folder is not None:
+        environ[datadir.DATA_DIR_ENV] = str(datadir.ensure_data_dir(folder))
+        datadir.make_backups_private(datadir.backups_path(folder, environ))
     if command == "serve":
         # A club's evening: never debug (tracebacks to the room's Wi-Fi, no static caching).
         environ["DJANGO_DEBUG"] = "0"
@@ -102,6 +127,10 @@ def prepare(
 def run(argv: list[str], *, installed: bool) -> None:
     base_dir = Path(__file__).resolve().parent.parent
     program = "duplitarot" if installed else "manage.py"
+    if os.name == "posix" and data_folder(argv, os.environ, installed=installed) is not None:
+        # Everything this process writes into the data folder (the database, its -wal and
+        # -shm, the backups, the cache...) is its owner's only: sessions and accounts are in it.
+        os.umask(PRIVATE_UMASK)
     try:
         args = prepare(argv, os.environ, base_dir=base_dir, installed=installed)
     except OSError as error:
@@ -111,6 +140,8 @@ def run(argv: list[str], *, installed: bool) -> None:
     from django.core.management import execute_from_command_line
 
     try:
+        if installed:
+            _refuse_other_commands(args)
         execute_from_command_line([program, *args])
     except ImproperlyConfigured as error:
         # A configuration refused at start (e.g. no secret key outside debug): one line, exit 2.
@@ -118,17 +149,72 @@ def run(argv: list[str], *, installed: bool) -> None:
         sys.exit(2)
 
 
+def _refuse_other_commands(args: list[str]) -> None:
+    """The installed command runs a club's commands only (:data:`CLUB_COMMANDS`): Django's
+    developer commands (``flush`` empties the club's database) belong to a checkout."""
+    asked = args[1] if args[:1] == ["help"] and len(args) > 1 else (args[0] if args else "")
+    if asked.startswith("-") or asked in CLUB_COMMANDS:
+        return
+    import django
+    from django.utils.translation import gettext as _
+
+    django.setup()
+    sys.stderr.write(
+        "duplitarot: "
+        + _("%(command)s is not a command of duplitarot (duplitarot help lists them).")
+        % {"command": asked}
+        + "\n"
+    )
+    sys.exit(2)
+
+
 def main() -> None:
     """The ``duplitarot`` console command (and ``python -m instance``)."""
     args = sys.argv[1:]
-    if not args or args[0] in ("-h", "--help"):
+    rest = list(args)
+    _pop_option(rest, "--data-dir")
+    if not rest or rest in (["-h"], ["--help"], ["help"]):
         sys.stdout.write(USAGE)
-        sys.exit(0 if args else 2)
+        sys.exit(0 if rest else 2)
+    if rest == ["help", "--commands"]:
+        sys.stdout.write("".join(f"{name}\n" for name in sorted(CLUB_COMMANDS)))
+        sys.exit(0)
     run(args, installed=True)
 
 
+#: What the installed ``duplitarot`` runs, as its help lists them. Django's other commands
+#: (``flush``, ``squashmigrations``, ``startapp``, ``test``, the screenshots...) are a developer's,
+#: in a checkout (``./dev manage``).
+CLUB_COMMANDS = frozenset(
+    {
+        "serve",
+        "backup",
+        "restore_backup",
+        "setup_code",
+        "demo",
+        "createsuperuser",
+        "changepassword",
+        "axes_reset",
+        "archive",
+        "restore",
+        "archive_event",
+        "restore_event",
+        "recompute",
+        "score_event",
+        "score_deal",
+        "play",
+        "simulate",
+        "deals",
+        "movement",
+        "migrate",
+        "showmigrations",
+        "shell",
+    }
+)
+
 USAGE = """usage: duplitarot [--data-dir DIR] <command> [options]
 
+The evening:
   duplitarot serve [--port 8000] [--host 0.0.0.0] [--public-url URL]
                               run duplitarot for the club (Ctrl+C stops it)
   duplitarot backup           back the database up now
@@ -136,7 +222,34 @@ USAGE = """usage: duplitarot [--data-dir DIR] <command> [options]
                               put a backup back (the server must be stopped)
   duplitarot setup_code       a new one-time setup code for the first-run page
   duplitarot demo             a demo tournament, in its own database
-  duplitarot help             every command
+
+Accounts:
+  duplitarot createsuperuser  an administrator's account
+  duplitarot changepassword USERNAME
+                              a new password for an account
+  duplitarot axes_reset       unlock the logins locked after wrong passwords
+
+Archives (docs/archive-format.md):
+  duplitarot archive KIND ID [-o FILE]
+                              the archive of an event, a cup, a free-deal tournament or a series
+  duplitarot restore FILE --club CLUB
+                              restore an archive into a club
+  duplitarot archive_event, restore_event
+                              the same for events, as before
+
+Scoring:
+  duplitarot recompute EVENT_ID | --behind
+                              recompute an event's standings
+  duplitarot score_event FILE.json
+                              score a whole tournament from a file, no database
+  duplitarot score_deal, play FILE.json, simulate, deals, movement
+                              one deal's score, a replayed deal, simulated deals, seeded deals,
+                              a movement
+
+Maintenance:
+  duplitarot migrate, showmigrations, shell
+
+  duplitarot help COMMAND     a command's options
 
 The data folder (database, secret key, backups) is, unless --data-dir or DUPLITAROT_DATA_DIR
 says otherwise, the user's data folder for duplitarot.

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-STATE_FILE = "instance.json"
+from instance.datadir import STATE_FILE
 
 
 def read(data_dir: Path) -> dict[str, Any]:

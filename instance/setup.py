@@ -7,16 +7,18 @@ the first-run link (:func:`setup_code_issue`), and the first-run page asks for i
 - 16 characters of an alphabet without look-alikes (78 random bits), printed in groups of four;
   typed in any case, with or without the dashes;
 - stored as a SHA-256 digest, single use: it dies when the club and its organiser are created,
-  when any account exists, and after :data:`MAX_FAILURES` wrong tries (the director then
-  restarts the server, or runs ``duplitarot setup_code``, for a new one);
-- wrong tries are also throttled per client address (:data:`ADDRESS_FAILURES` per
-  :data:`ADDRESS_WINDOW` seconds, then 429).
+  when any account exists, and is disabled after :data:`MAX_FAILURES` wrong tries: the page
+  then says so, even to the right code, and how to get a new one (``duplitarot setup_code``,
+  or a restart), and the server's terminal says it once;
+- wrong tries are also throttled per client address and code (:data:`ADDRESS_FAILURES` per
+  :data:`ADDRESS_WINDOW` seconds, then 429): a new code (a restart) lifts the lock.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 
@@ -25,11 +27,14 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.errors import DomainError
 from clubs.models import Club
 from clubs.services import club_create
 from instance.models import SetupCode
+
+logger = logging.getLogger(__name__)
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 LENGTH = 16
@@ -69,7 +74,10 @@ class SetupThrottled(Exception):
 
 
 def _address_key(address: str) -> str:
-    return f"instance-setup-failures:{address}"
+    """The wrong tries of ``address`` against the current code: the cache (files in the data
+    folder) outlives the server, a new code starts afresh."""
+    issued = SetupCode.objects.values_list("created_at", flat=True).first()
+    return f"instance-setup-failures:{issued.timestamp() if issued else 0}:{address}"
 
 
 def setup_throttle_check(address: str) -> None:
@@ -81,9 +89,25 @@ def setup_throttle_check(address: str) -> None:
 
 
 def _record_failure(address: str) -> None:
+    key = _address_key(address)
     now = time.time()
-    history = [t for t in cache.get(_address_key(address), []) if t > now - ADDRESS_WINDOW]
-    cache.set(_address_key(address), [*history, now], ADDRESS_WINDOW)
+    history = [t for t in cache.get(key, []) if t > now - ADDRESS_WINDOW]
+    cache.set(key, [*history, now], ADDRESS_WINDOW)
+
+
+def _code_disabled() -> DomainError:
+    return DomainError(
+        "setup_code_disabled",
+        ngettext(
+            "The setup code was disabled after %(count)d wrong try. For a new one, run "
+            "duplitarot setup_code in a terminal of this computer, or restart duplitarot.",
+            "The setup code was disabled after %(count)d wrong tries. For a new one, run "
+            "duplitarot setup_code in a terminal of this computer, or restart duplitarot.",
+            MAX_FAILURES,
+        )
+        % {"count": MAX_FAILURES},
+        field="setup_code",
+    )
 
 
 def _wrong_code() -> DomainError:
@@ -117,6 +141,8 @@ def instance_setup(
             )
         setup_throttle_check(address)
         stored = SetupCode.objects.select_for_update().first()
+        if stored is not None and stored.failures >= MAX_FAILURES:
+            raise _code_disabled()
         if stored is not None and hmac.compare_digest(stored.digest, _digest(code)):
             user = User.objects.create_superuser(username=username, email="", password=password)
             club = club_create(name=club_name, city=city, organiser=user)
@@ -124,10 +150,12 @@ def instance_setup(
             return user, club
         # A wrong code: counted (committed, although the request is refused).
         _record_failure(address)
+        refusal = _wrong_code()
         if stored is not None:
             stored.failures += 1
+            stored.save(update_fields=["failures"])
             if stored.failures >= MAX_FAILURES:
-                stored.delete()
-            else:
-                stored.save(update_fields=["failures"])
-    raise _wrong_code()
+                # Kept, disabled: the next tries are told so, the right code included.
+                refusal = _code_disabled()
+                logger.warning("%s", refusal.message)
+    raise refusal

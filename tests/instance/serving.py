@@ -103,9 +103,11 @@ def serve(
     timeout: float = 300,
     cwd: Path = ROOT,
     extra: tuple[str, ...] = (),
+    name_the_folder: bool = True,
 ) -> Served:
     """Start ``duplitarot serve`` (by default ``python -m instance`` of this checkout) and wait
-    until it answers."""
+    until it answers; on ``data_dir``, named with ``--data-dir`` unless ``name_the_folder`` is
+    false (then ``data_dir`` must be the folder it finds by itself)."""
     port = port or free_port()
     log = data_dir.parent / f"serve-{port}.log"
     program = command or [sys.executable, "-m", "instance"]
@@ -113,8 +115,7 @@ def serve(
         process = subprocess.Popen(
             [
                 *program,
-                "--data-dir",
-                str(data_dir),
+                *(["--data-dir", str(data_dir)] if name_the_folder else []),
                 "serve",
                 "--port",
                 str(port),
@@ -146,12 +147,12 @@ def serve(
 
 
 def run_command(
-    data_dir: Path, *args: str, timeout: float = 600
+    data_dir: Path, *args: str, timeout: float = 600, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "instance", "--data-dir", str(data_dir), *args],
         cwd=ROOT,
-        env=clean_environment(),
+        env=env or clean_environment(),
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -4,6 +4,7 @@ while the server serves or a file that is not a duplitarot database."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +13,23 @@ from django.core.management import CommandError, call_command
 from filelock import FileLock
 
 from clubs.signals import milestone
-from instance import backups
+from instance import backups, schema
 
 
-def _database(path: Path, marker: str) -> Path:
-    """A small SQLite database shaped like duplitarot's (the tables a restore checks)."""
+def _database(path: Path, marker: str, migrations: Iterable[tuple[str, str]] | None = None) -> Path:
+    """A small SQLite database shaped like duplitarot's (the tables a restore checks), with
+    ``migrations`` applied (by default every migration of this code: the current version)."""
+    applied = sorted(schema.known_migrations()) if migrations is None else list(migrations)
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA journal_mode=WAL")
-        db.execute("CREATE TABLE django_migrations (id INTEGER PRIMARY KEY, app TEXT)")
+        db.execute(
+            "CREATE TABLE django_migrations (id INTEGER PRIMARY KEY, app TEXT, name TEXT, "
+            "applied TEXT)"
+        )
+        db.executemany(
+            "INSERT INTO django_migrations (app, name, applied) VALUES (?, ?, '2026-01-01')",
+            applied,
+        )
         db.execute("CREATE TABLE auth_user (id INTEGER PRIMARY KEY, username TEXT)")
         db.execute("INSERT INTO auth_user (username) VALUES (?)", [marker])
     db.close()
@@ -136,7 +146,72 @@ def test_restore_refuses_what_is_not_a_duplitarot_database(
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE t (x)")
     db.close()
-    with pytest.raises(CommandError, match="not a duplitarot database"):
+    with pytest.raises(CommandError, match="another application's database"):
         call_command("restore_backup", str(other))
     assert _marker(instance_files) == "live"
     assert backups.backups_list() == []
+
+
+def test_restore_refuses_another_applications_database(
+    instance_files: Path, tmp_path: Path
+) -> None:
+    """A Django application's database has the two tables too: its superuser would become the
+    only account. Refused, nothing changed, no backup taken."""
+    foreign = _database(
+        tmp_path / "blog.sqlite3",
+        "intruder",
+        [
+            ("contenttypes", "0001_initial"),
+            ("auth", "0001_initial"),
+            ("admin", "0001_initial"),
+            ("sessions", "0001_initial"),
+            ("blog", "0001_initial"),
+        ],
+    )
+    with pytest.raises(CommandError, match="another application's database") as refused:
+        call_command("restore_backup", str(foreign))
+    assert refused.value.returncode == 2 and "\n" not in str(refused.value)
+    assert _marker(instance_files) == "live"
+    assert backups.backups_list() == []
+
+
+def test_restore_refuses_a_backup_of_a_newer_version(instance_files: Path, tmp_path: Path) -> None:
+    newer = _database(
+        tmp_path / "newer.sqlite3",
+        "newer",
+        [*sorted(schema.known_migrations()), ("clubs", "9999_from_a_newer_version")],
+    )
+    with pytest.raises(CommandError, match="newer version of duplitarot") as refused:
+        call_command("restore_backup", str(newer))
+    assert refused.value.returncode == 2 and "clubs.9999_from_a_newer_version" in str(refused.value)
+    assert _marker(instance_files) == "live"
+    assert backups.backups_list() == []
+
+
+def test_an_earlier_versions_backup_is_restored(instance_files: Path, tmp_path: Path) -> None:
+    """Only migrations this code knows, some missing: the next start applies them."""
+    earlier = _database(
+        tmp_path / "earlier.sqlite3",
+        "earlier",
+        [("tournaments", "0001_initial"), ("auth", "0001_initial")],
+    )
+    call_command("restore_backup", str(earlier))
+    assert _marker(instance_files) == "earlier"
+
+
+def test_a_restore_leaves_nothing_beside_the_backup_it_reads(
+    instance_files: Path, tmp_path: Path
+) -> None:
+    """The backups on a USB stick, one taken now and one of an earlier version (in WAL mode):
+    no ``-wal`` or ``-shm`` left beside them."""
+    stick = tmp_path / "usb"
+    stick.mkdir()
+    older = _database(stick / "duplitarot-2025-03-14_22-41-07-start.sqlite3", "older")
+    backup = backups.backup_create(reason="manual", folder=stick)
+    assert backup is not None
+    names = sorted(p.name for p in stick.iterdir())
+    assert names == sorted([older.name, backup.name])
+    call_command("restore_backup", str(backup))
+    call_command("restore_backup", str(older))
+    assert _marker(instance_files) == "older"
+    assert sorted(p.name for p in stick.iterdir()) == names

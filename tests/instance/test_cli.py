@@ -152,3 +152,37 @@ def test_usage_without_a_command(
         cli.main()
     assert stopped.value.code == 2
     assert "duplitarot serve" in capsys.readouterr().out
+
+
+DEVELOPER_COMMANDS = ["flush", "squashmigrations", "startapp", "test", "screenshots", "runserver"]
+
+
+def test_the_installed_help_lists_a_clubs_commands_only(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for argv in (["duplitarot", "help"], ["duplitarot", "help", "--commands"]):
+        monkeypatch.setattr(sys, "argv", argv)
+        with pytest.raises(SystemExit) as stopped:
+            cli.main()
+        assert stopped.value.code == 0
+        words = set(capsys.readouterr().out.split())
+        assert {"serve", "backup", "restore_backup", "setup_code", "createsuperuser"} <= words
+        assert not words & set(DEVELOPER_COMMANDS)
+
+
+def test_the_installed_command_refuses_a_developers_command(tmp_path: Path) -> None:
+    """``duplitarot flush`` would empty the club's database: one line, exit code 2, nothing
+    changed (the database is not even created)."""
+    for command, name in ((["flush", "--no-input"], "flush"), (["help", "startapp"], "startapp")):
+        done = subprocess.run(
+            [sys.executable, "-m", "instance", "--data-dir", str(tmp_path), *command],
+            cwd=ROOT,
+            env={k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+        assert len(done.stderr.strip().splitlines()) == 1 and name in done.stderr
+    assert not (tmp_path / "duplitarot.sqlite3").exists()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.instance.serving import run_command, serve
+from tests.instance.serving import free_port, run_command, serve
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("services")]
 
@@ -74,7 +74,7 @@ def test_a_fresh_data_folder_serves_the_first_run_then_keeps_everything(tmp_path
         backup = tmp_path / "copy.sqlite3"
         sqlite3.connect(data / "duplitarot.sqlite3").backup(sqlite3.connect(backup))
         refused = run_command(data, "restore_backup", str(backup))
-        assert refused.returncode == 2 and "stop it first" in refused.stderr
+        assert refused.returncode == 2 and "arrêtez-le d'abord" in refused.stderr
         assert _rows(data / "duplitarot.sqlite3", "SELECT name FROM clubs_club") == [
             ("Tarot Club de Lyon",)
         ]
@@ -155,3 +155,72 @@ def test_an_upgrade_keeps_the_data_and_backs_it_up_first(tmp_path: Path) -> None
         assert status == 200 and "Individuel" in page
     finally:
         served.stop()
+
+
+def test_restore_takes_an_earlier_version_and_refuses_foreign_and_newer_databases(
+    tmp_path: Path,
+) -> None:
+    """Another Django application's database (its superuser would become the only account)
+    and a newer version's backup are refused in one line, nothing written; the backup of an
+    earlier version (the continuity database) is restored and migrated at the next start; a
+    database with a migration this code does not know is refused by serve, in one line."""
+    import gzip
+    import shutil
+
+    old = Path(__file__).resolve().parents[1] / "data" / "continuity" / "demo-00a2a26.sqlite3.gz"
+    earlier = tmp_path / "duplitarot-2025-03-14_22-41-07-finished.sqlite3"
+    with gzip.open(old, "rb") as source, earlier.open("wb") as out:
+        shutil.copyfileobj(source, out)
+    newer = tmp_path / "newer.sqlite3"
+    shutil.copyfile(earlier, newer)
+    with sqlite3.connect(newer) as db:
+        db.execute(
+            "INSERT INTO django_migrations (app, name, applied) "
+            "VALUES ('clubs', '9999_from_a_newer_version', '2027-01-01')"
+        )
+    db.close()
+    foreign = tmp_path / "blog.sqlite3"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE django_migrations (id INTEGER PRIMARY KEY, app, name, applied)")
+        db.executemany(
+            "INSERT INTO django_migrations (app, name, applied) VALUES (?, ?, '2026-01-01')",
+            [("contenttypes", "0001_initial"), ("auth", "0001_initial"), ("blog", "0001_initial")],
+        )
+        db.execute("CREATE TABLE auth_user (id INTEGER PRIMARY KEY, username, is_superuser)")
+        db.execute("INSERT INTO auth_user (username, is_superuser) VALUES ('intruder', 1)")
+    db.close()
+
+    data = tmp_path / "club"
+    for refused_file, words in ((foreign, "autre application"), (newer, "plus récente")):
+        refused = run_command(data, "restore_backup", str(refused_file))
+        assert refused.returncode == 2, refused.stderr[-3000:]
+        assert len(refused.stderr.strip().splitlines()) == 1 and words in refused.stderr
+        assert not (data / "duplitarot.sqlite3").exists()
+        assert not (data / "backups").exists()
+
+    restored = run_command(data, "restore_backup", str(earlier))
+    assert restored.returncode == 0, restored.stderr[-3000:]
+    before = _rows(earlier, "SELECT name FROM tournaments_club ORDER BY 1")
+    served = serve(data)
+    try:
+        assert "migration(s) applied" in served.banner and served.setup_code is None
+        now = _rows(data / "duplitarot.sqlite3", "SELECT name FROM clubs_club ORDER BY 1")
+        assert now == before
+        status, _headers, page = served.get("/")
+        assert status == 200 and "Individuel" in page
+    finally:
+        assert served.stop() == 0
+
+    database = data / "duplitarot.sqlite3"
+    with sqlite3.connect(database) as db:
+        db.execute(
+            "INSERT INTO django_migrations (app, name, applied) "
+            "VALUES ('clubs', '9999_from_a_newer_version', '2027-01-01')"
+        )
+    db.close()
+    backups_before = sorted((data / "backups").iterdir())
+    refused = run_command(data, "serve", "--port", str(free_port()), "--host", "127.0.0.1")
+    assert refused.returncode == 2, refused.stderr[-3000:]
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert "plus récente" in refused.stderr and "clubs.9999_from_a_newer_version" in refused.stderr
+    assert sorted((data / "backups").iterdir()) == backups_before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -97,14 +98,41 @@ def test_wrong_tries_are_throttled_per_address(client: Client) -> None:
     assert other.post(URL, _form(code)).status_code == 302
 
 
-def test_too_many_wrong_tries_kill_the_code(client: Client, settings: Any) -> None:
+def test_too_many_wrong_tries_disable_the_code_and_say_so(
+    client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    """After the last wrong try the right code is refused too, saying the code was disabled and
+    how to get a new one; the terminal (the server's log) says so once."""
     code = setup.setup_code_issue()
     assert code is not None
-    for number in range(setup.MAX_FAILURES):
-        Client(REMOTE_ADDR=f"10.0.{number}.1").post(URL, _form("WRONG"))
-    assert not SetupCode.objects.exists()
-    assert client.post(URL, _form(code)).status_code == 400
+    with caplog.at_level(logging.WARNING, logger="instance.setup"):
+        for number in range(setup.MAX_FAILURES):
+            Client(REMOTE_ADDR=f"10.0.{number}.1").post(URL, _form("WRONG"))
+        refused = client.post(URL, _form(code))
+    assert refused.status_code == 400
+    page = refused.content.decode()  # the first-run page is in French
+    assert "désactivé" in page and "duplitarot setup_code" in page
+    assert "n’est pas le code" not in page
     assert not User.objects.exists()
+    warnings = [r.getMessage() for r in caplog.records if r.name == "instance.setup"]
+    assert len(warnings) == 1
+    assert "désactivé" in warnings[0] and "duplitarot setup_code" in warnings[0]
+    # A new code (the command, or a restart) works.
+    fresh = setup.setup_code_issue()
+    assert fresh is not None
+    assert client.post(URL, _form(fresh)).status_code == 302
+
+
+def test_a_new_code_lifts_the_lock_of_an_address(client: Client) -> None:
+    """The director who mistyped five times restarts the server (a new code): his address is
+    not locked out any longer (the lock lived in the data folder's cache)."""
+    setup.setup_code_issue()
+    for _ in range(setup.ADDRESS_FAILURES):
+        assert client.post(URL, _form("WRONG")).status_code == 400
+    assert client.post(URL, _form("WRONG")).status_code == 429
+    restarted = setup.setup_code_issue()  # what serve does at every start
+    assert restarted is not None
+    assert client.post(URL, _form(restarted)).status_code == 302
 
 
 def test_a_code_is_dead_once_an_account_exists(client: Client) -> None:

@@ -1,9 +1,11 @@
 """``duplitarot restore_backup FILE``: put a backup back, while nothing serves.
 
-Refuses (exit code 2, one line, nothing changed) while a server serves from the data folder,
-and a file that is not a sound duplitarot database. The database it replaces is backed up
-first (``…-before-restore.sqlite3``). The next ``duplitarot serve`` applies the migrations a
-backup of an older version needs.
+Refuses (exit code 2, one line, nothing changed) while a server serves from the data folder
+(its lock, held meanwhile so that no server starts during the restore), a file that is not a
+sound duplitarot database, another application's database and a backup written by a newer
+version (``instance.schema``). The database it replaces is backed up first
+(``…-before-restore.sqlite3``). The next ``duplitarot serve`` applies the migrations a backup of
+an older version needs.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 from filelock import FileLock, Timeout
 
-from instance.backups import BackupError, backup_restore, sqlite_database
+from instance import backups
 
 
 class Command(BaseCommand):
@@ -33,19 +36,23 @@ class Command(BaseCommand):
                 lock.acquire(timeout=0)
             except Timeout:
                 raise CommandError(
-                    f"duplitarot is serving from {settings.DATA_DIR}: stop it first (Ctrl+C "
-                    "in its terminal), then restore.",
+                    _(
+                        "duplitarot is serving from %(folder)s: stop it first (Ctrl+C in its "
+                        "terminal), then restore."
+                    )
+                    % {"folder": settings.DATA_DIR},
                     returncode=2,
                 ) from None
         try:
-            before = backup_restore(options["file"].expanduser().resolve())
-        except BackupError as error:
+            before = backups.backup_restore(options["file"].expanduser().resolve())
+        except backups.BackupError as error:
             raise CommandError(str(error), returncode=2) from None
         finally:
             if lock is not None:
                 lock.release()
         if before is not None:
-            self.stdout.write(f"The database it replaced is kept in {before}")
+            self.stdout.write(_("The database it replaced is kept in %(file)s") % {"file": before})
         self.stdout.write(
-            f"Restored {options['file']} into {sqlite_database()}. Start duplitarot again."
+            _("Restored %(file)s into %(database)s. Start duplitarot again.")
+            % {"file": options["file"], "database": backups.sqlite_database()}
         )

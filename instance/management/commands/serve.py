@@ -4,7 +4,8 @@ On the data folder that ``instance.cli`` prepared (the secret key generated ther
 start, SQLite in WAL mode there), in this order:
 
 1. one server per data folder (a lock held while serving: a restore refuses to run meanwhile);
-2. the port checked before anything is written;
+2. the port checked before anything is written, and the database: one written by a newer
+   version (a migration this code does not know) is refused (``instance.schema``);
 3. a backup of the database (``instance.backups``; a failure is printed, not fatal);
 4. the migrations applied (an upgrade keeps the data);
 5. the first run: with no account yet, a one-time setup code for the first-run page;
@@ -33,11 +34,11 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection
+from django.utils.translation import gettext as _
 from filelock import FileLock, Timeout
 
 from config import background
-from instance import backups, instance_state, network
+from instance import backups, instance_state, network, schema
 from instance.cli import DEFAULT_PORT, DEFAULT_THREADS
 from instance.selectors import competitions_with_cards
 from instance.setup import setup_code_issue
@@ -126,6 +127,24 @@ class Command(BaseCommand):
                 f"--port {port + 1}.",
                 returncode=2,
             )
+        database = backups.sqlite_database()
+        # (A new data folder has no database yet: asking would create an empty one.)
+        unknown = (
+            schema.unknown_migrations(schema.applied_here())
+            if database is None or database.exists()
+            else []
+        )
+        if unknown:
+            # Written by a newer version: its tables would refuse every save of this one.
+            raise CommandError(
+                _(
+                    "The database in %(folder)s was written by a newer version of duplitarot "
+                    "(its migration %(migration)s is unknown to this one): serve it with that "
+                    "version, or restore a backup taken by this one (restore_backup FILE)."
+                )
+                % {"folder": data_dir, "migration": unknown[0]},
+                returncode=2,
+            )
         # The backup first: an upgrade's migrations may be undone by restoring it.
         try:
             backup: Path | str | None = backups.backup_create(reason="start")
@@ -184,10 +203,7 @@ class Command(BaseCommand):
         self._run_waitress(application, host, port, options, sock, split)
 
     def _migrate(self) -> int:
-        from django.db.migrations.executor import MigrationExecutor
-
-        executor = MigrationExecutor(connection)
-        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        plan = schema.migration_plan()
         if plan:
             call_command("migrate", interactive=False, verbosity=0)
         return len(plan)

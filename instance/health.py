@@ -48,11 +48,11 @@ def _data_dir() -> Path | None:
 
 
 def _when(instant: datetime) -> str:
-    """ "21:42" today, "27 novembre, 21:42" another day (local time)."""
+    """When it happened, local time: "at 21:42" today, "on 27 November at 21:42" before."""
     local = timezone.localtime(instant)
     if local.date() == timezone.localdate():
-        return formats.time_format(local, "H:i")
-    return formats.date_format(local, pgettext("status box date", "j F, H:i"))
+        return formats.date_format(local, pgettext("status box time", r"\a\t H:i"))
+    return formats.date_format(local, pgettext("status box date", r"\o\n j F \a\t H:i"))
 
 
 def _size(count: int) -> str:
@@ -115,10 +115,10 @@ def process_lines() -> list[StatusLine]:
     for entry in dead:
         at = parse_datetime(str(entry.get("at") or ""))
         text = ngettext(
-            "A serving process of duplitarot (number %(pid)s) stopped at %(when)s (%(how)s). "
+            "A serving process of duplitarot (number %(pid)s) stopped %(when)s (%(how)s). "
             "The server goes on with %(alive)s process, more slowly: restart duplitarot "
             "(Ctrl+C in its window, then serve again) when the evening allows.",
-            "A serving process of duplitarot (number %(pid)s) stopped at %(when)s (%(how)s). "
+            "A serving process of duplitarot (number %(pid)s) stopped %(when)s (%(how)s). "
             "The server goes on with %(alive)s processes, more slowly: restart duplitarot "
             "(Ctrl+C in its window, then serve again) when the evening allows.",
             alive,
@@ -197,7 +197,7 @@ def backup_lines() -> list[StatusLine]:
     if isinstance(failure, dict):
         failed_at = parse_datetime(str(failure.get("at") or ""))
         if failed_at is not None and (last is None or failed_at > last.taken_at):
-            text = _("The last backup failed at %(when)s: %(error)s") % {
+            text = _("The last backup failed %(when)s: %(error)s") % {
                 "when": _when(failed_at),
                 "error": str(failure.get("error") or ""),
             }
@@ -226,7 +226,7 @@ def backup_lines() -> list[StatusLine]:
     if last is None:
         text = _("No backup yet, in %(folder)s.") % {"folder": folder}
     else:
-        text = _("Last backup at %(when)s (%(reason)s), in %(folder)s.") % {
+        text = _("Last backup %(when)s (%(reason)s), in %(folder)s.") % {
             "when": _when(last.taken_at),
             "reason": _reason_text(last.reason),
             "folder": folder,

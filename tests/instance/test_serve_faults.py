@@ -193,9 +193,7 @@ def test_after_a_crash_mid_recompute_the_restart_ranks_at_once(tmp_path: Path) -
         assert status == 201, answer
         saved = time.monotonic()
         left = RESTART_BUDGET_SECONDS - (saved - ready)
-        assert _until(lambda: _current(database, event), max(left, 1.0)), _versions(
-            database, event
-        )
+        assert _until(lambda: _current(database, event), max(left, 1.0)), _versions(database, event)
         ranked = time.monotonic()
     finally:
         assert again.stop() == 0
@@ -257,13 +255,12 @@ def small_disk(path: Path, megabytes: int) -> Iterator[Path]:
 def _fill(disk: Path) -> Path:
     """Fill ``disk`` to the last byte; the filler file, to remove to free it."""
     filler = disk / "filler"
-    with filler.open("wb") as out:
+    with filler.open("wb", buffering=0) as out:  # unbuffered: nothing left to flush at close
         for size in (1024 * 1024, 4096, 1):
             chunk = b"\0" * size
             with contextlib.suppress(OSError):
-                while True:
-                    out.write(chunk)
-                    out.flush()
+                while out.write(chunk):
+                    pass
     assert shutil.disk_usage(disk).free < 64 * 1024
     return filler
 

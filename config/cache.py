@@ -33,12 +33,15 @@ class FileCache(FileBasedCache):
     def add(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
     ) -> bool:
+        if self.has_key(key, version):
+            return False
         try:
-            return super().add(key, value, timeout, version)
+            super().set(key, value, timeout, version)  # not ours: a write with no room adds nothing
         except OSError as error:
             if error.errno not in NO_SPACE:
                 raise
             return False
+        return True
 
     def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> bool:
         try:

@@ -279,7 +279,7 @@ def test_a_full_disk_is_named_in_the_answer_the_terminal_and_the_status_box(
             filler = _fill(disk)
             status, answer = _save(served, built)
             assert status == 503 and answer["code"] == "disk_full", answer
-            assert "disk is full" in answer["detail"] or "disque" in answer["detail"]
+            assert "Le disque du serveur est plein" in answer["detail"]
             # The ranking page still answers: the last published ranking.
             status, _headers, page = served.get(ranking)
             assert status == 200, page[-2000:]

@@ -191,7 +191,7 @@ class DiskFullLogFilter(logging.Filter):
                 return False
             self._last = now
         folder = getattr(settings, "DATA_DIR", None)
-        where = f" ({folder})" if folder else ""
+        where = f" ({str(folder).replace('%', '%%')})" if folder else ""
         record.msg = (
             f"The disk is full{where}: saves are refused until some space is freed on this "
             "computer (the phones keep their entries and send them again). %s"

@@ -46,6 +46,7 @@ from django.utils import timezone
 
 from config import background
 from instance import datadir, instance_state
+from instance.selectors import positions_finished, results_fingerprint
 
 logger = logging.getLogger(__name__)
 
@@ -234,8 +235,6 @@ def _failure_noted(error: BackupError | None) -> None:
 def backup_logged(reason: str) -> Path | None:
     """Take a backup, for the runner: a failure is logged (and kept for the status box), not
     raised; the schedule counts it as the last backup."""
-    from instance.selectors import results_fingerprint
-
     fingerprint = results_fingerprint()  # before the copy: what arrives meanwhile is new
     try:
         path = backup_create(reason=reason)
@@ -266,10 +265,6 @@ class BackupSchedule:
         self._backed_up: tuple[object, ...] | None = None  # the results at the last backup
         self._last_at: datetime | None = None  # when the last backup was taken (or tried)
 
-    def reset(self) -> None:
-        with self._lock:
-            self._finished = self._seen = self._backed_up = self._last_at = None
-
     def taken(self, fingerprint: tuple[object, ...]) -> None:
         """A backup was taken (or tried) with the results ``fingerprint`` read before it."""
         with self._lock:
@@ -278,8 +273,6 @@ class BackupSchedule:
 
     def tick(self) -> str | None:
         """Look once; returns the reason of the backup taken, None when none was due."""
-        from instance.selectors import positions_finished, results_fingerprint
-
         now = self.clock()
         fingerprint = results_fingerprint()
         with self._lock:

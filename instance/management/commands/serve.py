@@ -42,6 +42,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
+from django.utils import translation
 from filelock import FileLock, Timeout
 
 from config import background
@@ -209,10 +210,8 @@ class Command(BaseCommand):
     def _process_died(self, pid: int, status: int) -> None:
         """Another serving process stopped (it is not replaced): said in the terminal and in
         the director's status box."""
-        if os.WIFSIGNALED(status):
-            how = f"killed by signal {os.WTERMSIG(status)}"
-        else:
-            how = f"exit code {os.waitstatus_to_exitcode(status)}"
+        with translation.override("en"):  # the terminal speaks English
+            how = health.how_it_ended(status)
         self.stderr.write(
             f"A serving process (pid {pid}) stopped ({how}): duplitarot serves on with fewer "
             "processes, more slowly. Restart it (Ctrl+C, then serve again) when the evening "

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import datetime as dt
 import http.client
 import json
 import math
@@ -82,11 +83,13 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, connections
 from django.urls import reverse
+from django.utils import timezone
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from bench.scale import scale_event_build
 from config.celery import app as celery_app
+from instance.backups import backups_found
 from instance.cli import DEFAULT_THREADS as SERVE_THREADS
 from instance.management.commands.serve import default_processes
 from rules.deal import Deal as RulesDeal
@@ -146,6 +149,9 @@ class Options:
     serve: bool = False  # measure ``duplitarot serve`` (SQLite, waitress) instead of gunicorn
     serve_threads: int | None = None  # serve's --threads (None: its default)
     serve_processes: int | None = None  # serve's --processes (None: its default)
+    # serve's DUPLITAROT_BACKUP_EVERY (None: its default, 10 minutes): a short period forces
+    # the evening's periodic backups to run during the burst
+    serve_backup_every: float | None = None
 
     @property
     def entry_round(self) -> int:
@@ -171,6 +177,7 @@ class Options:
             "serve_processes": (
                 (self.serve_processes or default_processes()) if self.serve else None
             ),
+            "serve_backup_every_s": self.serve_backup_every,
             "think_ms": list(self.think_ms),
             "start_ms": self.start_ms,
             "request_timeout_s": self.request_timeout,
@@ -649,10 +656,12 @@ class ServeServer:
         log_dir: Path,
         threads: int | None = None,
         processes: int | None = None,
+        backup_every: float | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.threads = threads
         self.processes = processes
+        self.backup_every = backup_every
         self.port = free_port()
         self.queue = ""  # no broker
         self.worker_log: Path | None = None
@@ -673,8 +682,11 @@ class ServeServer:
 
     def start(self) -> None:
         with self.log.open("ab") as out:
+            extra = (
+                {"DUPLITAROT_BACKUP_EVERY": f"{self.backup_every:g}"} if self.backup_every else {}
+            )
             self.process = subprocess.Popen(
-                self.argv(), cwd=settings.BASE_DIR, env=clean_environment(),
+                self.argv(), cwd=settings.BASE_DIR, env=clean_environment(**extra),
                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                 start_new_session=True, preexec_fn=stop_with_parent,
             )  # fmt: skip
@@ -697,6 +709,12 @@ class ServeServer:
         """SIGTERM to the process group (serve stops as on Ctrl+C), a bounded wait, SIGKILL."""
         if self.process is not None:
             stop_group(self.process)
+
+
+def backups_since(instant: dt.datetime) -> list[str]:
+    """The reasons of the backups serve took since ``instant`` (its data folder's ``backups``):
+    the evening's schedule (``instance.backups``) at work during the entry phase."""
+    return [backup.reason for backup in backups_found() if backup.taken_at >= instant]
 
 
 def stop_group(process: subprocess.Popen[Any], wait: float = STOP_SECONDS) -> None:
@@ -1002,6 +1020,7 @@ class Run:
         cpu_before = cpu_by_group(groups)
         parts = urlsplit(self.base_url)
         self.progress(f"{tables} tables: {len(plans)} clients enter round {entry_round}")
+        entry_started = timezone.now()
         entry_end = self.until(ENTRY_SECONDS)
         results: list[ClientResult] = [ClientResult() for _ in plans]
 
@@ -1023,6 +1042,7 @@ class Run:
                 thread.join(timeout=max(0.1, entry_end + 5 - time.monotonic()))
             attempts = [attempt for result in results for attempt in result.attempts]
             summary = summarise_attempts(attempts)
+            backups_taken = backups_since(entry_started) if options.serve else None
             cpu = cpu_used(cpu_before, cpu_by_group(groups))
             last_ack = max((a.ended for a in attempts if a.status == 201), default=None)
             stored, settled = settle(
@@ -1058,6 +1078,7 @@ class Run:
             "planned_requests": sum(len(plan.deals) for plan in plans),
             **summary,
             "not_sent": sum(result.not_sent for result in results),
+            "backups_during_entry": backups_taken,
             "reconnects": sum(result.reconnects for result in results),
             "stored": stored,
             "stored_matches_acknowledged": stored == summary["acknowledged"],
@@ -1128,8 +1149,9 @@ def run(options: Options, progress: Callable[[str], None]) -> dict[str, Any]:
         try:
             if options.serve and data_dir is not None:
                 server = ServeServer(
-                    data_dir, log_dir, options.serve_threads, options.serve_processes
-                )
+                    data_dir, log_dir, options.serve_threads, options.serve_processes,
+                    options.serve_backup_every,
+                )  # fmt: skip
                 loadtest.services = server
                 threads = options.serve_threads or SERVE_THREADS
                 processes = options.serve_processes or default_processes()
@@ -1271,6 +1293,8 @@ def format_report(report: dict[str, Any]) -> str:
                 f"snapshot at version {size['snapshot_version']} of {size['results_version']} "
                 "when the wait ended"
             )
+        if size.get("backups_during_entry"):
+            notes.append(f"backups taken meanwhile: {', '.join(size['backups_during_entry'])}")
         lines.append(f"{size['tables']} tables: " + ("; ".join(notes) if notes else "no error"))
         if size.get("cpu_seconds"):
             used = ", ".join(f"{name} {value:.1f}" for name, value in size["cpu_seconds"].items())

@@ -11,6 +11,11 @@ exception being handled (``sys.exc_info()``):
   (``503.html``). Nothing was half-written: every write is one transaction, rolled back
   when its connection fails; a write whose commit did reach the database before the outage
   answers a replay (200) when resent;
+- the disk is full (SQLite's "database or disk is full", PostgreSQL's ``disk_full``, or
+  ``ENOSPC`` / ``EDQUOT`` from the system, anywhere in the chain, :func:`disk_full`): **503** too,
+  code ``disk_full``, and the answer says the server's disk is full (the phones keep their
+  entries and send them again, as for any 5xx). The log gets one line saying so
+  (:class:`DiskFullLogFilter`), not a traceback per refused save;
 - anything else: **500**, JSON under ``/api/`` (``{"code": "server_error", ...}``), else
   ``500.html``.
 
@@ -26,11 +31,17 @@ With ``DEBUG`` on, Django shows its technical error page instead and this handle
 
 from __future__ import annotations
 
+import errno
+import logging
+import sqlite3
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import psycopg
+import psycopg.errors
 from django import db
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -67,6 +78,33 @@ def database_unavailable(error: BaseException | None) -> bool:
     return any(isinstance(link, DATABASE_UNAVAILABLE) for link in _chain(error))
 
 
+#: What SQLite says when it cannot grow the database or its journal (``SQLITE_FULL``).
+SQLITE_FULL = "database or disk is full"
+#: The system's "no space left on device" and "disk quota exceeded".
+NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def disk_full(error: BaseException | None) -> bool:
+    """Whether ``error`` (or what caused it) says the disk is full."""
+    for link in _chain(error):
+        if isinstance(link, OSError) and link.errno in NO_SPACE:
+            return True
+        if isinstance(link, psycopg.errors.DiskFull):
+            return True
+        if isinstance(link, db.OperationalError | sqlite3.OperationalError) and (
+            SQLITE_FULL in str(link)
+        ):
+            return True
+    return False
+
+
+def disk_full_detail() -> str:
+    return _(
+        "The server's disk is full: nothing can be saved until the organiser frees some space "
+        "on it. Your entry is kept: it will be sent again."
+    )
+
+
 def _is_api(request: HttpRequest) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
@@ -80,28 +118,34 @@ def _page(template: str, status: int, context: dict[str, Any]) -> HttpResponse:
     return HttpResponse(loader.get_template(template).render(context), status=status)
 
 
-def unavailable_response(request: HttpRequest) -> HttpResponse:
-    """503: the database is briefly unavailable; try again after ``Retry-After`` seconds."""
+def unavailable_response(request: HttpRequest, *, full: bool = False) -> HttpResponse:
+    """503: the database is briefly unavailable, or the disk is ``full``; try again after
+    ``Retry-After`` seconds."""
     seconds = _retry_after()
     response: HttpResponse
     if _is_api(request):
-        response = JsonResponse(
-            {
+        if full:
+            body = {"code": "disk_full", "detail": disk_full_detail()}
+        else:
+            body = {
                 "code": "database_unavailable",
                 "detail": _("The database is briefly unavailable: try again in a moment."),
-            },
-            status=503,
-        )
+            }
+        response = JsonResponse(body, status=503)
     else:
-        response = _page("503.html", 503, {"retry_after": seconds})
+        response = _page("503.html", 503, {"retry_after": seconds, "disk_full": full})
     response["Retry-After"] = str(seconds)
     add_never_cache_headers(response)
     return response
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """``handler500``: a 503 when the database is unreachable, else a plain 500."""
-    if database_unavailable(sys.exc_info()[1]):
+    """``handler500``: a 503 when the database is unreachable or the disk full, else a plain
+    500."""
+    error = sys.exc_info()[1]
+    if disk_full(error):
+        return unavailable_response(request, full=True)
+    if database_unavailable(error):
         return unavailable_response(request)
     response: HttpResponse
     if _is_api(request):
@@ -123,3 +167,36 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
             {"code": "not_found", "detail": _("No API resource at this address.")}, status=404
         )
     return defaults.page_not_found(request, exception)
+
+
+class DiskFullLogFilter(logging.Filter):
+    """A log record of an error the full disk caused becomes one line without its traceback,
+    at most once every :attr:`seconds` per process (the others are dropped): a room's phones
+    retrying their saves would otherwise fill the terminal with tracebacks."""
+
+    seconds = 30.0
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self._lock = threading.Lock()
+        self._last = -float("inf")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not disk_full(error):
+            return True
+        with self._lock:
+            now = time.monotonic()
+            if now - self._last < self.seconds:
+                return False
+            self._last = now
+        folder = getattr(settings, "DATA_DIR", None)
+        where = f" ({str(folder).replace('%', '%%')})" if folder else ""
+        record.msg = (
+            f"The disk is full{where}: saves are refused until some space is freed on this "
+            "computer (the phones keep their entries and send them again). %s"
+        )
+        record.args = (error,)
+        record.exc_info = None
+        record.exc_text = None
+        return True

@@ -238,7 +238,7 @@ elif DATA_DIR is not None:
     # codes' and the setup page's throttles) the others must see. Files in the data folder.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "config.cache.FileCache",  # a full disk makes a miss, not an error
             "LOCATION": str(datadir.cache_path(DATA_DIR)),
             "OPTIONS": {"MAX_ENTRIES": 5000},
         }
@@ -336,7 +336,9 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A full disk: one line now and then, not a traceback per refused save (config.errors).
+    "filters": {"disk_full": {"()": "config.errors.DiskFullLogFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["disk_full"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
 
@@ -400,9 +402,11 @@ if TRUSTED_PROXY_COUNT < 0:
 AXES_CLIENT_IP_CALLABLE = "config.lockout.client_address"
 
 # A club's instance (``instance``): the data folder's lock, held while a server serves (a restore
-# refuses to run then), and the automatic SQLite backups (``instance.backups``): at every start,
-# round close and finish, the last DUPLITAROT_BACKUP_KEEP kept, in DUPLITAROT_BACKUP_DIR (default:
-# the data folder's ``backups``; a USB stick or a second disk is a good place).
+# refuses to run then), and the automatic SQLite backups (``instance.backups``), in
+# DUPLITAROT_BACKUP_DIR (default: the data folder's ``backups``; a USB stick or a second disk is a
+# good place): at every start, position finished at every table, close and finish, and every
+# DUPLITAROT_BACKUP_EVERY seconds while results arrive; kept: those of the last
+# DUPLITAROT_BACKUP_EVENINGS evenings, the last DUPLITAROT_BACKUP_KEEP others, all of tonight's.
 # With no account yet, every page of a club's instance leads to the first-run page (/setup/).
 DUPLITAROT_FIRST_RUN_REDIRECT = env.bool(
     "DUPLITAROT_FIRST_RUN_REDIRECT", default=DATA_DIR is not None
@@ -415,3 +419,9 @@ DUPLITAROT_BACKUP_DIR: Path | None = (
 DUPLITAROT_BACKUP_KEEP = env.int("DUPLITAROT_BACKUP_KEEP", default=20)
 if DUPLITAROT_BACKUP_KEEP < 1:
     raise ImproperlyConfigured("DUPLITAROT_BACKUP_KEEP must be at least 1.")
+DUPLITAROT_BACKUP_EVENINGS = env.int("DUPLITAROT_BACKUP_EVENINGS", default=10)
+if DUPLITAROT_BACKUP_EVENINGS < 1:
+    raise ImproperlyConfigured("DUPLITAROT_BACKUP_EVENINGS must be at least 1.")
+DUPLITAROT_BACKUP_EVERY = env.float("DUPLITAROT_BACKUP_EVERY", default=600.0)
+if not DUPLITAROT_BACKUP_EVERY >= 1:  # also refuses nan
+    raise ImproperlyConfigured("DUPLITAROT_BACKUP_EVERY must be at least 1 (seconds).")

@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class InstanceConfig(AppConfig):
-    """A club's own instance: the first run, the serve command, its backups."""
+    """A club's own instance: the first run, the serve command, its backups, its status box."""
 
     name = "instance"
     verbose_name = _("Instance")
@@ -11,6 +11,10 @@ class InstanceConfig(AppConfig):
 
     def ready(self) -> None:
         from clubs.signals import milestone
+        from clubs.status import status_source
+        from instance import health
         from instance.backups import on_milestone
 
         milestone.connect(on_milestone, dispatch_uid="instance.backups.on_milestone")
+        for source in health.sources():
+            status_source(source)

@@ -14,7 +14,9 @@ done, and every process serves requests from the same socket with waitress:
   head of each process's queue (``instance.sqlite``), so the processes' SQLite writers wait for
   each other in the kernel, not in SQLite's polling busy handler;
 - **one lifetime**: the others stop when the first one does (SIGTERM, then SIGKILL after
-  :data:`STOP_SECONDS`), and stop by themselves if it dies (they watch a pipe it holds open).
+  :data:`STOP_SECONDS`), and stop by themselves if it dies (they watch a pipe it holds open);
+  the first one watches the others (:meth:`Processes.watch`): one that stops on its own is
+  reported (``serve`` says it in the terminal and the status box), not replaced.
 
 Windows has no ``fork``: serve runs one process there (threads only), as it does with
 ``--processes 1``. This module is imported only when several processes are asked for.
@@ -122,6 +124,8 @@ class Processes:
     def __init__(self) -> None:
         self.children: list[int] = []
         self.is_first = True
+        self._stopping = threading.Event()
+        self._watcher: threading.Thread | None = None
 
     def fork(self, count: int, lock_path: Path) -> None:
         """Become ``count`` processes. The caller has closed its database connections (an
@@ -150,8 +154,34 @@ class Processes:
             target=_read_forwarded, args=(work_read,), name="duplitarot-forwarded", daemon=True
         ).start()
 
+    def watch(self, on_death: Callable[[int, int], None], interval: float = 1.0) -> None:
+        """The first process: call ``on_death(pid, wait status)`` (on a thread of its own) for
+        each other process that stops while the server serves; it is not replaced."""
+        self._watcher = threading.Thread(
+            target=self._watch, args=(on_death, interval), name="duplitarot-children", daemon=True
+        )
+        self._watcher.start()
+
+    def _watch(self, on_death: Callable[[int, int], None], interval: float) -> None:
+        while not self._stopping.wait(interval):
+            for pid in list(self.children):
+                try:
+                    done, status = os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:  # already waited for
+                    done, status = pid, 0
+                if done == 0 or self._stopping.is_set():
+                    continue
+                self.children.remove(pid)
+                try:
+                    on_death(pid, status)
+                except Exception:
+                    logger.exception("reporting the end of serving process %s failed", pid)
+
     def stop_children(self) -> None:
         """SIGTERM the others, wait for them (bounded), SIGKILL the late ones."""
+        self._stopping.set()
+        if self._watcher is not None:
+            self._watcher.join(STOP_SECONDS)
         for pid in self.children:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)

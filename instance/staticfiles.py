@@ -11,7 +11,8 @@ instance collects at start, into ``<data folder>/static`` (``settings.STATIC_ROO
   (name, size, modification time) and of the storage is kept beside the collection, the same
   fingerprint skips the work (a few milliseconds at each start);
 - into a fresh folder next to it, swapped in whole once complete: an interrupted collection
-  leaves the previous one served, and is made again at the next start.
+  leaves the previous one served, and is made again at the next start; a failed one (a full
+  disk) is removed at once.
 
 ``config.wsgi`` calls :func:`static_collected` before the WSGI application (WhiteNoise reads the
 folder when it starts), so ``duplitarot serve`` and ``duplitarot demo`` alike serve it.
@@ -66,17 +67,22 @@ def static_collected(root: Path | None = None) -> bool:
     storage_class = import_string(settings.STORAGES["staticfiles"]["BACKEND"])
     collect = Collect(stdout=io.StringIO(), stderr=io.StringIO())
     collect.storage = storage_class(location=str(fresh), base_url=settings.STATIC_URL)
-    collect.handle(
-        interactive=False,
-        verbosity=0,
-        link=False,
-        clear=False,
-        dry_run=False,
-        ignore_patterns=[],
-        use_default_ignore_patterns=True,
-        post_process=True,
-    )
-    (fresh / FINGERPRINT_FILE).write_text(fingerprint + "\n", encoding="ascii")
+    try:
+        collect.handle(
+            interactive=False,
+            verbosity=0,
+            link=False,
+            clear=False,
+            dry_run=False,
+            ignore_patterns=[],
+            use_default_ignore_patterns=True,
+            post_process=True,
+        )
+        (fresh / FINGERPRINT_FILE).write_text(fingerprint + "\n", encoding="ascii")
+    except BaseException:
+        # A full disk (or Ctrl+C) midway: nothing half-collected is left to take the room.
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
     if root.exists():
         root.rename(old)
     fresh.rename(root)

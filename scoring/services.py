@@ -914,6 +914,22 @@ def standings_request_failed(*, event_id: int) -> None:
     RecomputeState.objects.filter(event_id=event_id).update(queued_at=None)
 
 
+def recompute_markers_clear() -> int:
+    """Forget every queued request and every lease (``RecomputeState``); returns how many
+    events had one.
+
+    Only for a server that knows no other recompute can be running or queued: a club's
+    instance at its start (``serve`` holds the data folder's lock, so no other runner is
+    alive). The markers a runner killed mid-recompute left would otherwise hold the event's
+    recomputes back until they expire (:data:`QUEUED_STALE`, :data:`LEASE`). Never on a server
+    with workers: their markers are live.
+    """
+    marked = RecomputeState.objects.filter(
+        Q(queued_at__isnull=False) | Q(lease_until__isnull=False) | ~Q(lease_owner="")
+    )
+    return marked.update(queued_at=None, lease_until=None, lease_owner="")
+
+
 def _lease(event_id: int, owner: str) -> bool:
     now = timezone.now()
     _state(event_id)

@@ -25,6 +25,11 @@ queue (no broker). The folder is removed at the end, kept (and named) when the r
 A club's big evening::
 
     manage.py loadtest --serve --tables 30 --start-ms 0 --think-ms 300,1500
+
+``--serve-backup-every SECONDS`` gives serve a short period between its periodic backups
+(``DUPLITAROT_BACKUP_EVERY``): backups are then taken during the burst, and the report lists
+those taken during the entry phase (``backups_during_entry``), to compare the latencies with
+and without them.
 """
 
 from __future__ import annotations
@@ -119,6 +124,7 @@ def options_from(raw: dict[str, Any]) -> Options:
         serve=raw["serve"],
         serve_threads=raw["serve_threads"],
         serve_processes=raw["serve_processes"],
+        serve_backup_every=raw["serve_backup_every"],
     )
     _between("--start-ms", options.start_ms, 0, 20_000)
     _between("--rounds", options.rounds, 1, 50)
@@ -138,6 +144,11 @@ def options_from(raw: dict[str, Any]) -> Options:
         if not options.serve:
             raise _bad("--serve-processes: only with --serve")
         _between("--serve-processes", options.serve_processes, 1, 4)
+    if options.serve_backup_every is not None:
+        if not options.serve:
+            raise _bad("--serve-backup-every: only with --serve")
+        if not 1 <= options.serve_backup_every <= 3600:  # also refuses nan
+            raise _bad("--serve-backup-every: between 1 and 3600 seconds")
     if options.serve:
         if options.base_url is not None:
             raise _bad("--serve starts its own server: leave --base-url out")
@@ -186,6 +197,8 @@ def child_argv(options: Options, as_json: bool) -> list[str]:
         argv += ["--serve-threads", str(options.serve_threads)]
     if options.serve_processes is not None:
         argv += ["--serve-processes", str(options.serve_processes)]
+    if options.serve_backup_every is not None:
+        argv += ["--serve-backup-every", f"{options.serve_backup_every:g}"]
     if options.base_url is not None:
         argv += ["--base-url", options.base_url]
     if as_json:
@@ -311,6 +324,14 @@ class Command(OneLineErrorCommand):
             type=int,
             default=None,
             help="with --serve: serve's --processes (default: serve's own, one per core on Linux)",
+        )
+        add(
+            "--serve-backup-every",
+            type=float,
+            default=None,
+            help="with --serve: seconds between the periodic backups while results arrive "
+            "(serve's DUPLITAROT_BACKUP_EVERY; default: its own, 600), to take some during "
+            "the burst",
         )
 
     def handle(self, *args: Any, **raw: Any) -> None:

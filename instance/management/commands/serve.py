@@ -7,7 +7,9 @@ start, SQLite in WAL mode there), in this order:
 2. the port checked before anything is written, and the database: one written by a newer
    version (a migration this code does not know) is refused (``instance.schema``);
 3. a backup of the database (``instance.backups``; a failure is printed, not fatal);
-4. the migrations applied (an upgrade keeps the data);
+4. the migrations applied (an upgrade keeps the data), then the recompute markers a server
+   stopped mid-recompute (a crash, a power cut, ``kill -9``) left behind cleared: with the lock
+   held no other runner is alive, so they can only hold the standings back until they expire;
 5. the first run: with no account yet, a one-time setup code for the first-run page;
 6. the address the phones use (the laptop's ``.local`` name where multicast DNS answers, else
    its address on the network), with a warning naming the competitions whose printed table
@@ -16,15 +18,21 @@ start, SQLite in WAL mode there), in this order:
    bound once, the others forked, SQLite's writers taking turns across them; Windows and macOS
    serve from one process unless told otherwise (Windows has no ``fork``);
 8. background work on one runner thread of the first process (``config.background``): standings
-   recomputed off the request, and every ``--reconcile`` seconds the events whose standings are
-   behind; the other processes hand their work to it;
+   recomputed off the request, every ``--reconcile`` seconds the events whose standings are
+   behind, and the evening's backups (``instance.backups.BackupSchedule``); the other processes
+   hand their work to it; the first process reports in the terminal and in the director's
+   status box (``instance.health``) another serving process that stops;
 9. waitress, a WSGI server that runs on Windows, macOS and Linux, until Ctrl+C.
+
+A disk too full to start (the backup, the migrations, the static files) is said in one line
+(exit code 2), nothing half-written left behind.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -34,14 +42,17 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
 from django.utils.translation import gettext as _
 from filelock import FileLock, Timeout
 
 from config import background
-from instance import backups, instance_state, network, schema
+from config.errors import disk_full
+from instance import backups, health, instance_state, network, schema
 from instance.cli import DEFAULT_PORT, DEFAULT_THREADS
 from instance.selectors import competitions_with_cards
 from instance.setup import setup_code_issue
+from scoring.services import recompute_markers_clear
 
 
 class Command(BaseCommand):
@@ -113,6 +124,10 @@ class Command(BaseCommand):
             self._serve(data_dir, host, port, options)
         except KeyboardInterrupt:
             self.stdout.write("duplitarot stopped.")
+        except Exception as error:
+            if not disk_full(error):
+                raise
+            raise CommandError(_disk_full_line(data_dir), returncode=2) from None
         finally:
             if os.getpid() != started_in:  # another serving process: the lock is the first's
                 os._exit(0)
@@ -151,6 +166,8 @@ class Command(BaseCommand):
         except backups.BackupError as error:
             backup = f"FAILED: {error}"
         applied = self._migrate()
+        unstuck = recompute_markers_clear()
+        health.serving_started(processes=options["processes"])
         public_url: str = settings.DUPLITAROT_PUBLIC_URL
         reprint = self._cards_moved(data_dir, public_url)
         code = setup_code_issue()
@@ -169,6 +186,11 @@ class Command(BaseCommand):
         write(f"  Data folder:             {data_dir}")
         if applied:
             write(f"  Database updated:        {applied} migration(s) applied")
+        if unstuck:
+            write(
+                f"  Standings:               {unstuck} event(s) left mid-recompute by the last "
+                "run (stopped without Ctrl+C?), recomputed now"
+            )
         if isinstance(backup, str):
             write(self.style.ERROR(f"  Backup {backup}"))
         elif backup is not None:
@@ -198,9 +220,24 @@ class Command(BaseCommand):
             sock = listening_socket(host, port)
             split = Processes()
             split.fork(options["processes"], _writers_lock_path())
+            if split.is_first:
+                split.watch(self._process_died)
         else:
             sock, split = None, None
         self._run_waitress(application, host, port, options, sock, split)
+
+    def _process_died(self, pid: int, status: int) -> None:
+        """Another serving process stopped (it is not replaced): said in the terminal and in
+        the director's status box."""
+        with translation.override("en"):  # the terminal speaks English
+            how = health.how_it_ended(status)
+        self.stderr.write(
+            f"A serving process (pid {pid}) stopped ({how}): duplitarot serves on with fewer "
+            "processes, more slowly. Restart it (Ctrl+C, then serve again) when the evening "
+            "allows."
+        )
+        self.stderr.flush()
+        health.process_died(pid=pid, status=status)
 
     def _migrate(self) -> int:
         plan = schema.migration_plan()
@@ -239,6 +276,8 @@ class Command(BaseCommand):
                 if options["reconcile"] > 0:
                     background.every(options["reconcile"], _reconcile)
                     background.runner.submit(_reconcile)
+                background.every(backups.tick_seconds(), backups.backup_tick)
+                background.runner.submit(backups.backup_tick)
             serve(
                 application,
                 **where,
@@ -280,6 +319,17 @@ def default_processes() -> int:
 def _writers_lock_path() -> Path:
     """The lock file the processes' SQLite writers take turns on, beside the database."""
     return Path(str(settings.DATABASES["default"]["NAME"]) + ".writers")
+
+
+def _disk_full_line(data_dir: Path) -> str:
+    try:
+        free = f"{shutil.disk_usage(data_dir).free // (1024 * 1024)} MB free"
+    except OSError:
+        free = "no space left"
+    return (
+        f"the disk is full ({free} for {data_dir}): duplitarot cannot start. Free some space "
+        "on this computer (empty the recycle bin, delete large files), then start it again."
+    )
 
 
 def _interrupt(signum: int, frame: Any) -> None:

@@ -2,8 +2,8 @@
 
 The ranking table is an htmx fragment refreshed every 15 seconds while the ranking is
 provisional (a final one neither polls nor says it refreshes); the same URL answers the
-whole page or the fragment (``HX-Request``), and the fragment is cached on the standings'
-versions, the language and the view.
+whole page or the fragment (``HX-Request``), and the fragment's rows are cached, as plain
+values rendered at every request, on the standings' versions, the language and the view.
 
 A simultaneous's rankings (overall) name each row's section; a section's are its players'
 ranks on the overall percentages, and say so with a link to the overall ranking.
@@ -11,18 +11,20 @@ ranks on the overall percentages, and say so with a link to the overall ranking.
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from clubs.access import user_directs, visible_or_404
 from scoring.models import RankingEntry
-from scoring.presentation import ranking_lines, ranking_views
+from scoring.presentation import RankedRow, ranked_rows, ranking_lines, ranking_views
 from scoring.selectors import (
     StandingsStatus,
     event_family,
@@ -48,15 +50,16 @@ def ranking_table(
     sections: bool = False,
     complete: bool = False,
 ) -> SafeString:
-    """The ranking table of ``view`` (a ranking kind), cached on (event, versions, language,
-    view, mode); the team ranking page shows it too. ``sections``: a simultaneous's overall
-    ranking, with a column naming each row's section. ``complete``: the organisers' ranking on
-    every entered deal, instead of the published one (deals finished everywhere)."""
+    """The ranking table of ``view`` (a ranking kind), its rows cached as plain values
+    (:class:`~scoring.presentation.RankedRow`) on (event, versions, language, view, mode).
+    ``sections``: a simultaneous's overall ranking, with a column naming each row's section.
+    ``complete``: the organisers' ranking on every entered deal, instead of the published one
+    (deals finished everywhere)."""
     computed_at = status.computed_at.timestamp() if status.computed_at else "none"
     key = ":".join(
         str(part)
         for part in (
-            "public-ranking",
+            "public-ranking-rows",
             event.pk,
             status.results_version,
             status.snapshot_version if status.snapshot else "none",
@@ -71,26 +74,32 @@ def ranking_table(
             int(complete),
         )
     )
-    html = cache.get(key)
-    if html is None:
-        entries = ranking_rows(event, view, sections=sections, complete=complete)
-        html = render_to_string(
-            "scoring/public/_ranking_table.html",
-            {
-                "event": event,
-                "view": view,
-                "entries": entries,
-                "lines": ranking_lines(entries) if view == RankingEntry.Kind.LINE else [],
-                "status": status,
-                "projector": projector,
-                "sections": sections,
-                "show_vp": event.format == Event.Format.QUADRETTE,
-                "complete": complete,
-            },
-            request=request,
-        )
-        cache.set(key, html, RANKING_CACHE_SECONDS)
-    return mark_safe(html)  # rendered by our own template above, escaped there
+    rows = cache.get(key)
+    if not _ranked_rows(rows):
+        rows = ranked_rows(ranking_rows(event, view, sections=sections, complete=complete))
+        cache.set(key, rows, RANKING_CACHE_SECONDS)
+    # Rendered at every request from the cached values: the template escapes them, whatever
+    # the cache gives back (a cache is shared; what it holds is never taken for markup).
+    return render_to_string(
+        "scoring/public/_ranking_table.html",
+        {
+            "event": event,
+            "view": view,
+            "entries": rows,
+            "lines": ranking_lines(rows) if view == RankingEntry.Kind.LINE else [],
+            "status": status,
+            "projector": projector,
+            "sections": sections,
+            "show_vp": event.format == Event.Format.QUADRETTE,
+            "complete": complete,
+        },
+        request=request,
+    )
+
+
+def _ranked_rows(value: object) -> TypeGuard[list[RankedRow]]:
+    """Whether ``value`` (read from the cache) is a ranking's rows; anything else is a miss."""
+    return isinstance(value, list) and all(isinstance(row, RankedRow) for row in value)
 
 
 @require_GET

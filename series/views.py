@@ -192,9 +192,7 @@ def series_export(request: HttpRequest, series_id: int, fmt: str) -> HttpRespons
     if fmt not in ("csv", "xlsx"):
         raise Http404(_("Exports exist as csv or xlsx."))
     series = visible_or_404(request, Series, series_id)
-    header, rows = export_table(
-        series_ranking(series), licences=user_directs(request.user, series)
-    )
+    header, rows = export_table(series_ranking(series), licences=user_directs(request.user, series))
     filename = f"{slugify(series.name) or 'series'}-{series.pk}-ranking"
     if fmt == "csv":
         return csv_response(filename, header, rows)

@@ -3,7 +3,8 @@
 The ranking table is an htmx fragment refreshed every 15 seconds while the ranking is
 provisional (a final one neither polls nor says it refreshes); the same URL answers the
 whole page or the fragment (``HX-Request``), and the fragment's rows are cached, as plain
-values rendered at every request, on the standings' versions, the language and the view.
+values, on the standings' versions, the language and the view; each process keeps the last
+fragments it rendered from them (:class:`RenderedFragments`).
 
 A simultaneous's rankings (overall) name each row's section; a section's are its players'
 ranks on the overall percentages, and say so with a link to the overall ranking.
@@ -11,6 +12,9 @@ ranks on the overall percentages, and say so with a link to the overall ranking.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict
 from typing import TypeGuard
 
 from django.core.cache import cache
@@ -38,6 +42,42 @@ from tournaments.models import Event
 RANKING_CACHE_SECONDS = 3600
 #: The status htmx reads as "stop polling" (the swap still happens).
 HTMX_STOP_POLLING = 286
+#: Fragments a process keeps of its own rendering (:class:`RenderedFragments`).
+RENDERED_KEPT = 32
+
+
+class RenderedFragments:
+    """The last ranking fragments this process rendered itself, by their cache key, each for
+    at most :data:`RANKING_CACHE_SECONDS`: a big ranking that a room's phones poll is rendered
+    once per version and process. Process memory that only this module writes, never the
+    shared cache (the shared cache keeps the rows, data that the template escapes)."""
+
+    def __init__(self, kept: int, seconds: float) -> None:
+        self.kept, self.seconds = kept, seconds
+        self._fragments: OrderedDict[str, tuple[float, SafeString]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> SafeString | None:
+        with self._lock:
+            found = self._fragments.get(key)
+            if found is None or found[0] < time.monotonic():
+                return None
+            self._fragments.move_to_end(key)
+            return found[1]
+
+    def put(self, key: str, fragment: SafeString) -> None:
+        with self._lock:
+            self._fragments[key] = (time.monotonic() + self.seconds, fragment)
+            self._fragments.move_to_end(key)
+            while len(self._fragments) > self.kept:
+                self._fragments.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._fragments.clear()
+
+
+rendered_fragments = RenderedFragments(RENDERED_KEPT, RANKING_CACHE_SECONDS)
 
 
 def ranking_table(
@@ -74,13 +114,16 @@ def ranking_table(
             int(complete),
         )
     )
+    fragment = rendered_fragments.get(key)
+    if fragment is not None:
+        return fragment
     rows = cache.get(key)
     if not _ranked_rows(rows):
         rows = ranked_rows(ranking_rows(event, view, sections=sections, complete=complete))
         cache.set(key, rows, RANKING_CACHE_SECONDS)
-    # Rendered at every request from the cached values: the template escapes them, whatever
-    # the cache gives back (a cache is shared; what it holds is never taken for markup).
-    return render_to_string(
+    # Rendered here from the cached values: the template escapes them, whatever the shared
+    # cache gives back (what it holds is never taken for markup).
+    fragment = render_to_string(
         "scoring/public/_ranking_table.html",
         {
             "event": event,
@@ -95,6 +138,8 @@ def ranking_table(
         },
         request=request,
     )
+    rendered_fragments.put(key, fragment)
+    return fragment
 
 
 def _ranked_rows(value: object) -> TypeGuard[list[RankedRow]]:

@@ -2,9 +2,10 @@
 
 The ranking table is cached on the standings' versions (``scoring.views.public.ranking``). A
 cache is shared (Redis on a server, a folder of files on a club's laptop): what comes back from
-it is data, rendered through the template's escaping at every request, never markup marked
-safe. These tests write a ``<script>`` into the cached ranking, as somebody who can write to the
-cache would, and read the pages back.
+it is data, rendered through the template's escaping, never markup marked safe. These tests
+write a ``<script>`` into the cached ranking, as somebody who can write to the cache would, and
+read the pages back as another process would (without the fragments this one rendered itself:
+``rendered_fragments``, process memory).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from django.utils.safestring import SafeString
 
+from scoring.views.public.ranking import RenderedFragments, rendered_fragments
 from tests.builders import scored_event, team_event
 from tournaments.models import Event
 
@@ -61,6 +64,9 @@ def test_markup_planted_in_the_cache_is_not_served(client: Client, event: Event)
     _read(client, event)
     for key in _ranking_keys():
         cache.set(key, f"<table><tr><td>{SCRIPT}</td></tr></table>", 3600)
+    # This process serves what it rendered itself; another one reads the shared cache.
+    assert all(SCRIPT not in body for body in _read(client, event))
+    rendered_fragments.clear()
     for body in _read(client, event):
         assert SCRIPT not in body
     # The page still shows the ranking: the cached value was not taken for one.
@@ -103,9 +109,22 @@ def test_a_script_written_into_the_cached_rows_is_rendered_as_text(
         cache.set(key, poisoned, 3600)
         planted += 1
     assert planted
+    rendered_fragments.clear()  # another process
     bodies = _read(client, event)
     if kind == "quadrette":
         bodies.append(client.get(f"/en/events/{event.pk}/ranking/?view=team").content.decode())
     for body in bodies:
         assert SCRIPT not in body
         assert "&lt;script&gt;alert(&#x27;cache&#x27;)&lt;/script&gt;" in body
+
+
+def test_a_process_keeps_its_last_fragments_for_a_while() -> None:
+    kept = RenderedFragments(kept=2, seconds=3600)
+    for key in ("a", "b"):
+        kept.put(key, SafeString(key))
+    assert kept.get("a") == "a"  # now the most recent
+    kept.put("c", SafeString("c"))
+    assert (kept.get("a"), kept.get("b"), kept.get("c")) == ("a", None, "c")
+    expired = RenderedFragments(kept=2, seconds=-1)
+    expired.put("a", SafeString("a"))
+    assert expired.get("a") is None

@@ -129,3 +129,22 @@ def test_the_superuser_passes_any_club_s_ownership_and_it_is_shown_in_french() -
     assert "de marie à paul" in page
     assert "transmission par l&#x27;administrateur" in page
     assert "propriétaire" in page
+
+
+def test_the_account_that_sets_the_instance_up_owns_its_club() -> None:
+    from instance.setup import instance_setup, setup_code_issue
+
+    code = setup_code_issue()
+    assert code is not None
+    user, club = instance_setup(
+        code=code,
+        address="127.0.0.1",
+        club_name="Tarot Club de Sète",
+        city="Sète",
+        username="marie",
+        password="une phrase de passe",
+    )
+    club.refresh_from_db()
+    assert club.owner == user
+    change = ClubOwnerChange.objects.get(club=club)
+    assert (change.reason, change.by, change.owner) == ("created", user, user)

@@ -12,12 +12,11 @@ Column headers follow the active language. Text that a spreadsheet would run as 
 never one: following OWASP's CSV injection guidance, a text cell starting with ``=``, ``+``,
 ``-``, ``@``, a tab or a carriage return gets a leading single quote in the CSV, and in the XLSX
 every text cell is stored as a string (with Excel's quote prefix for those starting that way),
-never as a formula. Numbers (negative marks, percentages) are not text and stay numbers. The
-results export leaves out, for anybody but the
-event's organisers, the deals whose outcomes are not public yet
-(``tournaments.publication.deals_hidden_from``), and the ranking export the players' licences.
-Rows and labels are those of the pages
-(``scoring.presentation``), read through ``scoring.selectors``.
+never as a formula. Numbers (negative marks, percentages) are not text and stay numbers. For
+anybody but the event's organisers, the results export leaves out the deals whose outcomes are
+not public yet (``tournaments.publication.deals_hidden_from``), and the ranking export the
+players' licences. Rows and labels are those of the pages (``scoring.presentation``), read
+through ``scoring.selectors``.
 """
 
 from __future__ import annotations

@@ -4,8 +4,10 @@ safely, writing one, and the checkers of values.
 - The **envelope**: every archive is one JSON object whose first keys are ``schema`` (the
   kind's schema name, ``duplitarot-<kind>-archive``), ``version`` (an integer) and
   ``exported_at``; :func:`check_envelope` checks them and the document's keys.
-- **Reading**: :func:`parse_archive` reads at most ``max_bytes``, refuses what is not UTF-8
-  JSON, NUL bytes, unreadable numbers (``NaN``, thousands of digits) and nesting deeper than
+- **Reading**: :func:`parse_archive` reads at most ``max_bytes``, decodes it as every imported
+  file is (:func:`clubs.uploads.decode_bytes`: UTF-8, UTF-16 with or without its mark; a byte
+  that cannot be read is named with its line), refuses what is not JSON, NUL characters,
+  unreadable numbers (``NaN``, thousands of digits) and nesting deeper than
   :data:`MAX_DEPTH`, before any kind looks at the document.
 - **Writing**: :func:`dumps` writes a document with its keys in order, one row per line, so
   archiving a restored competition gives the same text.
@@ -28,6 +30,7 @@ from typing import IO, Any
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
+from clubs.uploads import decode_bytes
 
 #: The largest archive read (the web form has its own, smaller limit).
 MAX_BYTES = 256 * 1024 * 1024
@@ -149,22 +152,19 @@ def _check_tree(data: Any) -> None:
 
 
 def parse_archive(file: IO[bytes] | bytes | str, *, max_bytes: int = MAX_BYTES) -> Any:
-    """The JSON value of an archive file, or :class:`ArchiveError` (too large, not UTF-8, NUL
-    bytes, not JSON, a number too long, nested too deeply)."""
+    """The JSON value of an archive file, or :class:`ArchiveError` (too large, not text, NUL
+    characters, not JSON, a number too long, nested too deeply)."""
     raw: bytes | str = file if isinstance(file, bytes | str) else file.read(max_bytes + 1)
     if len(raw) > max_bytes:
         raise refuse(
             _("The file is larger than %(size)s MB.") % {"size": max_bytes // (1024 * 1024)}
         )
-    if isinstance(raw, bytes):
-        if b"\x00" in raw:
-            raise refuse(_("The file contains NUL bytes: it is not a text file."))
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise refuse(_("The file is not UTF-8 text.")) from None
-    else:
-        text = raw.removeprefix("\ufeff")
+    try:
+        text = decode_bytes(raw) if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
+    except DomainError as error:
+        raise refuse(error.message) from None
+    if "\x00" in text:
+        raise refuse(_("The file contains NUL bytes: it is not a text file."))
     if not text.strip():
         raise refuse(_("The file is empty."))
     try:

@@ -16,6 +16,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from clubs.errors import DomainError
+from clubs.models import PlayerSeries
 from clubs.register import MAX_IMPORT_BYTES
 from clubs.uploads import too_large
 
@@ -41,6 +42,15 @@ def reason_field() -> forms.CharField:
     return forms.CharField(
         label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}), max_length=1000
     )
+
+
+def series_field(stored: str = "") -> forms.ChoiceField:
+    """A player's series (:class:`~clubs.models.PlayerSeries`), or none; and ``stored`` as it
+    is when it was stored before a series had one form (so that saving the line keeps it)."""
+    choices: list[tuple[str, Any]] = [("", "—"), *PlayerSeries.choices]
+    if stored and stored not in PlayerSeries.values:
+        choices.append((stored, stored))
+    return forms.ChoiceField(label=_("Series"), choices=choices, required=False)
 
 
 # --------------------------------------------------------------------------- the club's pages
@@ -87,28 +97,32 @@ class RegisterAddForm(forms.Form):
         help_text=_("Empty for a guest. A licence already known adds that player."),
     )
     category = forms.CharField(label=_("Category"), max_length=40, required=False)
+    series = series_field()
 
 
 class RegisterLineForm(forms.Form):
     last_name = forms.CharField(label=_("Last name"), max_length=80)
     first_name = forms.CharField(label=_("First name"), max_length=80)
+    series = series_field()
     category = forms.CharField(label=_("Category"), max_length=40, required=False)
     active = forms.BooleanField(label=_("Active"), required=False)
 
     def __init__(self, *args: Any, name_editable: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["series"] = series_field(str(self.initial.get("series", "")))
         if not name_editable:
-            for name in ("last_name", "first_name"):
+            for name in ("last_name", "first_name", "series"):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Only the player's home club may change it.")
 
 
 class RegisterImportForm(forms.Form):
     file = forms.FileField(
-        label=_("CSV file"),
+        label=_("CSV or Excel file"),
         help_text=_(
-            "Columns: Nom, Prénom, Licence, Catégorie, Actif (oui/non); separated by ';' or ',' "
-            "(Excel's CSV); at most 20,000 lines and 2 MB."
+            "Columns: Last name, First name, Licence, Category, Series, Active (yes/no), in "
+            "French or English (other columns are not read); a CSV file separated by ';' or ',', "
+            "or an Excel workbook (.xlsx, its first sheet); at most 20,000 lines and 2 MB."
         ),
     )
 

@@ -3,7 +3,8 @@
 - :class:`Club`: a club and its organisers (the accounts that direct its competitions), one
   of them its owner; :class:`ClubOwnerChange`: the record of every change of owner.
 - :class:`Player`: a player of the register; a licence number identifies one player across
-  clubs (unique when given); a player without one (a guest) still plays.
+  clubs (unique when given); a player without one (a guest) still plays; his series
+  (:class:`PlayerSeries`) is the federation's, one per player like his name.
 - :class:`Competition`: the abstract base of every kind of competition (duplicate events,
   team-match cups, free-deal tournaments): club, name, date, public flag and a status that only
   moves along :data:`Competition.TRANSITIONS` (``clubs.services.competition_status_change``).
@@ -57,6 +58,17 @@ class Club(models.Model):
         return self.name
 
 
+class PlayerSeries(models.TextChoices):
+    """A licensed player's series in the federation's classification, as stored (the forms a
+    file may write are read by ``clubs.register.series_code``); ``""``: none."""
+
+    FIRST = "1", _("1st series")
+    SECOND = "2", _("2nd series")
+    THIRD = "3", _("3rd series")
+    FOURTH = "4", _("4th series")
+    PROMOTION = "P", _("Promotion")
+
+
 class Player(models.Model):
     first_name = models.CharField(_("first name"), max_length=80)
     last_name = models.CharField(_("last name"), max_length=80)
@@ -71,7 +83,7 @@ class Player(models.Model):
         related_name="players",
         verbose_name=_("club"),
     )
-    series = models.CharField(_("series"), max_length=20, blank=True)
+    series = models.CharField(_("series"), max_length=20, blank=True, choices=PlayerSeries.choices)
 
     class Meta:
         ordering = ["last_name", "first_name"]

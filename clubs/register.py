@@ -15,8 +15,10 @@ Invariants, kept by every write here (the competitions register newcomers throug
   guest is one per name (first and last name, ignoring case);
 - a new player is a member of the register's club (his home club) or has no home club, never
   another club's, and no club is ever created for him (:mod:`clubs.newcomers`);
-- a player's name is edited only by his home club's organisers, or by any register holding
-  him when he has no home club; category and active belong to each line.
+- a player's name and series are edited only by his home club's organisers, or by any
+  register holding him when he has no home club; category and active belong to each line;
+- a series is stored in one form (:func:`series_code`): ``"1"`` to ``"4"`` for the
+  federation's 1st to 4th series, ``"P"`` for Promotion, ``""`` for none.
 """
 
 from __future__ import annotations
@@ -33,14 +35,13 @@ from django.db.models.functions import Upper
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, Membership, Player, PlayerSeries
 from clubs.newcomers import names_club, player_new
-from clubs.uploads import check_lines, csv_delimiter, csv_rows, decode_text
+from clubs.uploads import table_rows
 
 LICENCE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9./-]{0,19}$")
 MAX_NAME = 80
 MAX_CATEGORY = 40
-MAX_SERIES = 20
 #: Values per ``IN (...)`` query and rows per INSERT (well under SQLite's variable limit).
 CHUNK = 500
 
@@ -88,13 +89,51 @@ def _category_clean(category: str) -> str:
     return category
 
 
-def _series_clean(series: str) -> str:
-    series = series.strip()
-    if len(series) > MAX_SERIES:
+#: The written forms of a series, after :func:`header_key`: ``1``, ``S1``, ``1re``, ``1ère
+#: série``, ``série 1``, ``1st series``...; a word ordinal; Promotion; no series.
+_SERIES_FORM = re.compile(
+    r"(?:s|serie|series)?_?([1-4])(?:er|ere|re|e|eme|nde|de|st|nd|rd|th)?_?(?:s|serie|series)?"
+)
+_SERIES_ORDINALS = {
+    "premiere": "1", "deuxieme": "2", "seconde": "2", "troisieme": "3", "quatrieme": "4",
+    "first": "1", "second": "2", "third": "3", "fourth": "4",
+}  # fmt: skip
+_PROMOTION = frozenset({"p", "promo", "promotion", "serie_promotion"})
+_NO_SERIES = frozenset({"", "nc", "non_classe", "aucune", "none", "sans"})
+
+
+def series_code(text: str) -> str | None:
+    """The stored form of a series written ``text`` (:class:`~clubs.models.PlayerSeries`:
+    ``"1"`` to ``"4"``, ``"P"``; ``""`` for none or "NC"), None when it is not a series."""
+    key = header_key(text)
+    if key in _NO_SERIES:
+        return ""
+    if key in _PROMOTION:
+        return PlayerSeries.PROMOTION.value
+    match = _SERIES_FORM.fullmatch(key)
+    if match:
+        return match.group(1)
+    first, *rest = key.split("_")
+    if first in _SERIES_ORDINALS and rest in ([], ["serie"], ["series"]):
+        return _SERIES_ORDINALS[first]
+    return None
+
+
+def series_clean(series: str) -> str:
+    """The stored form of ``series`` (:func:`series_code`), refused (``invalid_series``) when
+    it is not a series."""
+    code = series_code(series)
+    if code is None:
         raise DomainError(
-            "series_too_long", _("The series is at most 20 characters."), field="series"
+            "invalid_series",
+            _(
+                "“%(value)s” is not a series: write 1, 2, 3 or 4 (1st to 4th series) or P "
+                "(Promotion), or leave it empty."
+            )
+            % {"value": series.strip()[:40]},
+            field="series",
         )
-    return series
+    return code
 
 
 def name_key(first_name: str, last_name: str) -> tuple[str, str]:
@@ -126,6 +165,7 @@ class RegisterEntry:
     """One player to put on a register (a line of a file, or a form).
 
     ``category``/``active`` None: keep what the line has (a new line: no category, active).
+    ``series`` as written (:func:`series_code`); empty: keep the player's.
     ``home_club``: the club the input gives a new player: none or the register's club, he is
     its member (his home club); another club, or ``member`` false, he has no home club
     (:mod:`clubs.newcomers`: never another club's player).
@@ -146,7 +186,9 @@ class RegisterEntry:
 class PlannedLine:
     """What an entry became: its player (stored or new), its register line, the outcome
     (``created``, ``linked``, ``updated``, ``unchanged``, or ``dup`` when an earlier entry
-    of the same plan already named that player: ``first`` is that entry's number)."""
+    of the same plan already named that player: ``first`` is that entry's number).
+    ``series_kept``: the entry gives another series than the player's, which this club may
+    not change (:func:`register_line_name_editable`): the stored one is kept."""
 
     number: int
     player: Player
@@ -154,6 +196,7 @@ class PlannedLine:
     outcome: str
     name_differs: bool = False
     first: int = 0
+    series_kept: bool = False
 
 
 @dataclass
@@ -174,6 +217,7 @@ class RegisterPlan:
     _new_players: list[Player] = field(default_factory=list)
     _new_lines: list[Membership] = field(default_factory=list)
     _changed_lines: dict[int, Membership] = field(default_factory=dict)
+    _changed_players: dict[int, Player] = field(default_factory=dict)
 
     def decide(self, entries: Sequence[RegisterEntry]) -> RegisterPlan:
         """Read what the database knows of ``entries``, then decide each in order."""
@@ -195,12 +239,14 @@ class RegisterPlan:
     def _load(self, checked: list[tuple[RegisterEntry, str | None]]) -> None:
         licences = sorted({licence for _e, licence in checked if licence is not None})
         for chunk in chunks(licences):
-            for player in Player.objects.filter(licence__in=chunk):
+            for player in Player.objects.filter(licence__in=chunk).select_related("club"):
                 if player.licence is not None:
                     self._by_licence[player.licence] = player
         if any(licence is None for _e, licence in checked):
             # A club's guests are few: all read, compared in Python (SQLite's UPPER is ASCII).
-            guests = Player.objects.filter(licence__isnull=True, memberships__club=self.club)
+            guests = Player.objects.filter(
+                licence__isnull=True, memberships__club=self.club
+            ).select_related("club")
             for player in guests.order_by("pk"):
                 self._guests.setdefault(name_key(player.first_name, player.last_name), player)
         known = {p.pk: p for p in [*self._by_licence.values(), *self._guests.values()]}
@@ -212,7 +258,7 @@ class RegisterPlan:
     def _decide(self, entry: RegisterEntry, licence: str | None) -> PlannedLine:
         first, last = names_clean(entry.first_name, entry.last_name)
         category = None if entry.category is None else _category_clean(entry.category)
-        series = _series_clean(entry.series)
+        series = series_clean(entry.series)
         player = (
             self._by_licence.get(licence) if licence else self._guests.get(name_key(first, last))
         )
@@ -242,9 +288,19 @@ class RegisterPlan:
         else:
             line = self._memberships[id(player)]
             outcome = self._update(line, category, entry.active)
+        kept = False
+        if outcome != CREATED and series and series != player.series:
+            if player.club_id in (None, self.club.pk):
+                player.series = series
+                self._changed_players[player.pk] = player
+                outcome = UPDATED if outcome == UNCHANGED else outcome
+            else:
+                kept = True
         self._seen[id(player)] = entry.number
         differs = name_key(first, last) != name_key(player.first_name, player.last_name)
-        return PlannedLine(entry.number, player, line, outcome, name_differs=differs)
+        return PlannedLine(
+            entry.number, player, line, outcome, name_differs=differs, series_kept=kept
+        )
 
     def _new_line(self, player: Player, category: str | None, active: bool | None) -> Membership:
         line = Membership(
@@ -268,12 +324,15 @@ class RegisterPlan:
         return UPDATED if changed else UNCHANGED
 
     def store(self) -> None:
-        """Write the plan (inside the caller's transaction): new players, new and changed
-        register lines. A licence created meanwhile by somebody else refuses the whole batch
-        (``register_conflict``)."""
+        """Write the plan (inside the caller's transaction): new players, the series of known
+        players, new and changed register lines. A licence created meanwhile by somebody else
+        refuses the whole batch (``register_conflict``)."""
         try:
             with transaction.atomic():
                 Player.objects.bulk_create(self._new_players, batch_size=CHUNK)
+                Player.objects.bulk_update(
+                    list(self._changed_players.values()), ["series"], batch_size=CHUNK
+                )
                 Membership.objects.bulk_create(self._new_lines, batch_size=CHUNK)
                 Membership.objects.bulk_update(
                     list(self._changed_lines.values()), ["category", "active"], batch_size=CHUNK
@@ -295,13 +354,15 @@ class RegisterPlan:
 @dataclass(frozen=True)
 class RegisterAdd:
     """What :func:`register_player_add` did: the player, his line, the outcome (``created``,
-    ``linked``, ``updated``, ``unchanged``) and whether the name given differs from the
-    stored one (a known player is never renamed)."""
+    ``linked``, ``updated``, ``unchanged``), whether the name given differs from the
+    stored one (a known player is never renamed) and whether the series given was not
+    stored (:attr:`PlannedLine.series_kept`)."""
 
     player: Player
     membership: Membership
     outcome: str
     name_differs: bool
+    series_kept: bool = False
 
 
 def register_player_add(
@@ -318,7 +379,7 @@ def register_player_add(
     renamed), a guest already on the register by that name is reused, else a new player is
     created (home club: ``club``; none unless ``member``: a player of another club). Refused:
     ``invalid_licence``, ``last_name_required``, ``first_name_required``, ``name_too_long``,
-    ``category_too_long``, ``series_too_long``, ``register_conflict``."""
+    ``category_too_long``, ``invalid_series``, ``register_conflict``."""
     entry = RegisterEntry(
         number=1,
         last_name=last_name,
@@ -335,7 +396,9 @@ def register_player_add(
             raise plan.rejected[0][1]
         (line,) = plan.lines
         plan.store()
-    return RegisterAdd(line.player, line.membership, line.outcome, line.name_differs)
+    return RegisterAdd(
+        line.player, line.membership, line.outcome, line.name_differs, line.series_kept
+    )
 
 
 def register_players_link(*, club: Club, players: Sequence[Player]) -> int:
@@ -368,10 +431,11 @@ def register_line_update(
     last_name: str,
     category: str,
     active: bool,
+    series: str | None = None,
 ) -> Membership:
-    """Change a register line: its category and active flag, and the player's name where the
-    club may edit it (:func:`register_line_name_editable`; else ``name_not_editable`` when the
-    name given differs)."""
+    """Change a register line: its category and active flag, and the player's name and series
+    (None: kept) where the club may edit them (:func:`register_line_name_editable`; else
+    ``name_not_editable`` when one given differs)."""
     first, last = names_clean(first_name, last_name)
     category = _category_clean(category)
     with transaction.atomic():
@@ -381,15 +445,18 @@ def register_line_update(
             .get(pk=membership.pk)
         )
         player = line.player
-        if (first, last) != (player.first_name, player.last_name):
+        # A series stored before it had one form is kept as it is unless another is given.
+        series = player.series if series in (None, player.series) else series_clean(series)
+        if (first, last, series) != (player.first_name, player.last_name, player.series):
             if not register_line_name_editable(line):
                 raise DomainError(
                     "name_not_editable",
-                    _("Only the player's home club may change his name."),
-                    field="last_name",
-                )
-            player.first_name, player.last_name = first, last
-            player.save(update_fields=["first_name", "last_name"])
+                    _("Only the player's home club may change his name and series."),
+                    field="last_name" if (first, last) != (player.first_name, player.last_name)
+                    else "series",
+                )  # fmt: skip
+            player.first_name, player.last_name, player.series = first, last, series
+            player.save(update_fields=["first_name", "last_name", "series"])
         line.category, line.active = category, active
         line.save(update_fields=["category", "active"])
     return line
@@ -403,7 +470,7 @@ def register_line_activate(*, membership: Membership, active: bool) -> Membershi
     return membership
 
 
-# --------------------------------------------------------------------------- CSV import
+# --------------------------------------------------------------------------- file import
 
 
 #: A register file holds at most this many lines, each of at most
@@ -431,8 +498,17 @@ REGISTER_COLUMNS: dict[str, tuple[str, ...]] = {
     "last_name": ("nom", "last_name", "lastname", "surname", "family_name", "nom_de_famille"),
     "first_name": ("prenom", "first_name", "firstname", "given_name"),
     "category": ("categorie", "category", "cat"),
+    "series": ("serie", "series"),
     "active": ("actif", "active", "membre_actif", "active_member"),
 }
+#: A header that names no column of the aliases but holds one of these words is that column
+#: (``Licence FFT``, ``N° de licencié``, ``Série 2025``), unless it also holds a word of
+#: :data:`_OTHER_FACT` (``Date de licence``, ``Type de licence`` are other columns).
+REGISTER_WORDS: dict[str, tuple[str, ...]] = {
+    "licence": ("licence", "license", "licencie"),
+    "series": ("serie", "series"),
+}
+_OTHER_FACT = frozenset({"date", "type", "validite", "expiration", "statut", "categorie", "club"})
 
 _YES = frozenset({"oui", "o", "yes", "y", "1", "x", "vrai", "true", "actif", "active"})
 _NO = frozenset({"non", "n", "no", "0", "faux", "false", "inactif", "inactive"})
@@ -447,10 +523,18 @@ def header_key(name: str) -> str:
 
 def _register_header_message(missing: list[str]) -> str:
     return _(
-        "Line 1 must name the columns: Nom, Prénom, and if you have them Licence, "
-        "Catégorie, Actif (or last_name, first_name, licence, category, active). "
-        "Is this the register's CSV file?"
+        "Line 1 must name the columns: Last name, First name, and if you have them Licence, "
+        "Category, Series, Active (in French or English). Is this the register's file?"
     )
+
+
+@dataclass(frozen=True)
+class FileColumns:
+    """Where each known column is in a header row, and the header cells not read (unknown,
+    or naming a column already found), as written."""
+
+    index: dict[str, int]
+    ignored: list[str]
 
 
 def csv_columns(
@@ -458,19 +542,35 @@ def csv_columns(
     aliases: dict[str, tuple[str, ...]],
     required: Sequence[str],
     header_message: Callable[[list[str]], str] = _register_header_message,
-) -> dict[str, int]:
-    """Where each known column is in ``header`` (the first cell of a name wins); refused
-    (``csv_header``) when a ``required`` one is missing."""
+    words: dict[str, tuple[str, ...]] = REGISTER_WORDS,
+) -> FileColumns:
+    """Where each known column is in ``header``: a cell equal to one of its ``aliases`` (the
+    first wins), else the first cell holding one of its ``words`` (:data:`REGISTER_WORDS`);
+    refused (``csv_header``) when a ``required`` one is missing."""
     known = {alias: key for key, names in aliases.items() for alias in names}
+    keys = [header_key(name) for name in header]
     columns: dict[str, int] = {}
-    for index, name in enumerate(header):
-        key = known.get(header_key(name))
-        if key is not None and key not in columns:
-            columns[key] = index
+    for index, key in enumerate(keys):
+        column = known.get(key)
+        if column is not None and column not in columns:
+            columns[column] = index
+    taken = set(columns.values())
+    for column, names in words.items():
+        if column in columns:
+            continue
+        for index, key in enumerate(keys):
+            held = set(key.split("_"))
+            if index not in taken and held & set(names) and not held & _OTHER_FACT:
+                columns[column] = index
+                taken.add(index)
+                break
     missing = [key for key in required if key not in columns]
     if missing:
         raise DomainError("csv_header", header_message(missing), field="file")
-    return columns
+    ignored = [
+        name.strip() for index, name in enumerate(header) if name.strip() and index not in taken
+    ]
+    return FileColumns(columns, ignored)
 
 
 def _active_value(text: str) -> bool | None:
@@ -499,8 +599,9 @@ class ReportLine:
 @dataclass
 class RegisterImportReport:
     """The outcome of a register import: the players created, linked (licence already known),
-    updated (category or active changed), unchanged, the rejected lines with why, and the
-    warnings (a known licence under another name: the stored name was kept)."""
+    updated (category, active or series changed), unchanged, the rejected lines with why, the
+    warnings (a known licence under another name: the stored name was kept; a series only
+    the player's home club sets), and the file's columns that were not read."""
 
     created: list[ReportLine] = field(default_factory=list)
     linked: list[ReportLine] = field(default_factory=list)
@@ -508,6 +609,7 @@ class RegisterImportReport:
     unchanged: list[ReportLine] = field(default_factory=list)
     rejected: list[ReportLine] = field(default_factory=list)
     warnings: list[ReportLine] = field(default_factory=list)
+    ignored_columns: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -525,6 +627,22 @@ def name_differs_warning(number: int, line: PlannedLine, first: str, last: str) 
     )
 
 
+def series_kept_warning(number: int, line: PlannedLine) -> ReportLine:
+    player = line.player
+    return ReportLine(
+        number,
+        _(
+            "%(player)s keeps his series (%(series)s): only his home club, %(club)s, changes "
+            "it; the series in the file is ignored."
+        )
+        % {
+            "player": player,
+            "series": player.get_series_display() or "—",
+            "club": player.club.name if player.club is not None else "",
+        },
+    )
+
+
 def duplicate_error(first: int) -> DomainError:
     return DomainError(
         "duplicate_line",
@@ -532,7 +650,39 @@ def duplicate_error(first: int) -> DomainError:
     )
 
 
-def csv_entries(
+def licence_clash(entry: RegisterEntry, first: RegisterEntry) -> DomainError | None:
+    """Why ``entry`` is ignored when it gives the licence of the earlier entry ``first`` under
+    another name (a licence typed twice?); None when both name the same player."""
+    if not entry.licence.strip() or name_key(entry.first_name, entry.last_name) == name_key(
+        first.first_name, first.last_name
+    ):
+        return None
+    return DomainError(
+        "duplicate_licence",
+        _(
+            "Licence %(licence)s is also that of line %(line)s (%(last)s %(first)s): this line "
+            "is ignored; check the licence of both lines."
+        )
+        % {
+            "licence": entry.licence.strip(),
+            "line": first.number,
+            "first": first.first_name.strip(),
+            "last": first.last_name.strip(),
+        },
+        field="licence",
+    )
+
+
+@dataclass(frozen=True)
+class FileEntries:
+    """The non-blank rows of a players' file: (line number, stripped cell by column key), and
+    the header cells that were not read."""
+
+    rows: list[tuple[int, dict[str, str]]]
+    ignored_columns: list[str]
+
+
+def file_entries(
     file: IO[bytes] | IO[str] | bytes | str,
     aliases: dict[str, tuple[str, ...]],
     *,
@@ -540,35 +690,39 @@ def csv_entries(
     max_lines: int = MAX_IMPORT_LINES,
     max_line_chars: int = MAX_IMPORT_LINE_CHARS,
     header_message: Callable[[list[str]], str] = _register_header_message,
-) -> list[tuple[int, dict[str, str]]]:
-    """(line number, stripped cell by column key) of every non-blank row of a players' CSV
-    file; the whole file is refused (a :class:`DomainError` on ``file``) when it cannot be read
-    (:mod:`clubs.uploads`) or its header lacks the last and first name columns."""
-    text = decode_text(file, max_bytes=max_bytes)
-    lines = check_lines(text, max_lines=max_lines, max_line_chars=max_line_chars)
-    if not lines or not lines[0].strip():
-        raise DomainError("file_empty", _("The file is empty."), field="file")
-    rows = list(csv_rows(text, csv_delimiter(lines[0])))
+) -> FileEntries:
+    """The rows of a players' CSV file or Excel workbook (:func:`clubs.uploads.table_rows`);
+    the whole file is refused (a :class:`DomainError` on ``file``) when it cannot be read or
+    its header lacks the last and first name columns."""
+    rows = table_rows(file, max_bytes=max_bytes, max_lines=max_lines, max_line_chars=max_line_chars)
     columns = csv_columns(rows[0][1], aliases, ("last_name", "first_name"), header_message)
-    return [
-        (number, {key: (row[i].strip() if i < len(row) else "") for key, i in columns.items()})
-        for number, row in rows[1:]
-        if any(cell.strip() for cell in row)
-    ]
+    return FileEntries(
+        [
+            (
+                number,
+                {key: (row[i].strip() if i < len(row) else "") for key, i in columns.index.items()},
+            )
+            for number, row in rows[1:]
+            if any(cell.strip() for cell in row)
+        ],
+        columns.ignored,
+    )
 
 
 def register_import_csv(
     *, club: Club, file: IO[bytes] | IO[str] | bytes | str
 ) -> RegisterImportReport:
-    """Import a CSV file of ``club``'s register (French Excel: ``;`` or ``,``, UTF-8 with or
-    without BOM, or Windows-1252). Columns (header required, French or English, any order):
-    Nom, Prénom, Licence, Catégorie, Actif (oui/non). Good lines are saved, bad ones
-    reported with their number and why; a file that cannot be read at all, or without the
-    name columns, is refused as a whole (``DomainError`` on ``file``) and saves nothing."""
-    rows = csv_entries(file, REGISTER_COLUMNS)
-    report = RegisterImportReport()
+    """Import a file of ``club``'s register: CSV (French Excel: ``;`` or ``,``; the encodings
+    of :mod:`clubs.uploads`) or an Excel workbook (``.xlsx``, its first sheet). Columns (header
+    required, French or English, any order, :func:`csv_columns`): Nom, Prénom, Licence,
+    Catégorie, Série (:func:`series_code`), Actif (oui/non); the others are named in the
+    report. Good lines are saved, bad ones reported with their number and why; a file that
+    cannot be read at all, or without the name columns, is refused as a whole
+    (``DomainError`` on ``file``) and saves nothing."""
+    read = file_entries(file, REGISTER_COLUMNS)
+    report = RegisterImportReport(ignored_columns=read.ignored_columns)
     entries: list[RegisterEntry] = []
-    for number, values in rows:
+    for number, values in read.rows:
         try:
             active = _active_value(values["active"]) if "active" in values else None
         except DomainError as error:
@@ -583,6 +737,7 @@ def register_import_csv(
                 licence=values.get("licence", ""),
                 category=category,
                 active=active,
+                series=values.get("series", ""),
             )
         )
     by_number = {entry.number: entry for entry in entries}
@@ -597,16 +752,20 @@ def register_import_csv(
         UNCHANGED: report.unchanged,
     }
     for line in plan.lines:
+        entry = by_number[line.number]
         if line.outcome == DUPLICATE:
-            report.rejected.append(ReportLine(line.number, duplicate_error(line.first).message))
+            refusal = licence_clash(entry, by_number[line.first]) or duplicate_error(line.first)
+            report.rejected.append(ReportLine(line.number, refusal.message))
             continue
         lists[line.outcome].append(ReportLine(line.number, str(line.player)))
         if line.name_differs:
-            entry = by_number[line.number]
             report.warnings.append(
                 name_differs_warning(
                     line.number, line, entry.first_name.strip(), entry.last_name.strip()
                 )
             )
+        if line.series_kept:
+            report.warnings.append(series_kept_warning(line.number, line))
     report.rejected.sort(key=lambda item: item.line)
+    report.warnings.sort(key=lambda item: item.line)
     return report

@@ -1,32 +1,51 @@
-"""Reading an uploaded file (a players' or results' CSV, a movement or results JSON, deals text).
+"""Reading an uploaded file (a players' or results' CSV or Excel workbook, a movement or results
+JSON, deals text, an archive): the one place where the bytes of an imported file become text.
 
 Every way a file can be unreadable is one :class:`~clubs.errors.DomainError` with
 ``field="file"`` and a clear translated message, raised before anything is stored; nothing a
 file holds can make the caller fail otherwise (no ``UnicodeDecodeError``, ``csv.Error``,
-``RecursionError`` or integer-conversion ``ValueError`` escapes):
+``RecursionError``, workbook error or integer-conversion ``ValueError`` escapes):
 
-- :func:`decode_text`: at most ``max_bytes``; UTF-8 with or without BOM, UTF-16 with its BOM
-  (Excel's "Unicode text"), else Windows-1252 / Latin-1 as French spreadsheets save CSV;
-  no NUL byte or other control character of a binary file; not empty;
+- :func:`decode_bytes` (the encodings, below) and :func:`decode_text`: at most ``max_bytes``;
+  no NUL byte or other control character of a binary file; not empty; a spreadsheet workbook
+  (``.xlsx``, ``.xls``, ``.ods``) is refused with "save it as CSV";
 - :func:`check_lines`: at most ``max_lines`` lines of at most ``max_line_chars`` characters;
 - :func:`csv_delimiter` and :func:`csv_rows`: ``;``, ``,`` or tab, detected on the header line;
   a row that the csv module cannot read names its line;
+- :func:`table_rows`: the rows of a CSV file or of the first sheet of an Excel workbook
+  (``.xlsx``), bounded alike (the workbook also by its unpacked size);
 - :func:`bounded_json_loads` (no Django, also used by the API's parser) and :func:`load_json`:
   JSON nested at most ``max_depth`` levels, numbers of at most ``max_digits`` digits, no
   ``NaN``/``Infinity``.
+
+**Encodings** (:func:`decode_bytes`). A byte-order mark decides: UTF-8, or UTF-16 (little or
+big endian), read strictly. Without one, UTF-16 is recognised by its zero bytes (a French text
+has a zero high byte in almost every character; a text file has no NUL character). Otherwise
+the file is UTF-8 when it decodes as UTF-8. When it does not:
+
+- if no line holds a UTF-8 sequence, the file is Windows-1252 (what French spreadsheets save);
+- else the file is UTF-8 and each line that is not is read alone: as Windows-1252 when it
+  holds no UTF-8 sequence either (a line pasted from another file), else refused naming the
+  line and the byte (a line mixing both would be stored garbled either way).
+
+A byte that Windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) is refused naming its
+line. So no text is ever stored as mojibake (UTF-8 read as Windows-1252 or the reverse).
 """
 
 from __future__ import annotations
 
 import codecs
 import csv
+import datetime as dt
 import io
 import json
 import math
 import re
+import zipfile
 from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
+import openpyxl
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
@@ -67,29 +86,150 @@ def read_bytes(file: IO[bytes] | IO[str] | bytes | str, max_bytes: int) -> bytes
     return raw
 
 
-def _decode(raw: bytes) -> str:
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return raw.decode("utf-16")
-        except UnicodeDecodeError as exc:
-            raise file_error(
-                "file_encoding", _("The file starts as UTF-16 text but is not UTF-16 text.")
-            ) from exc
+#: How a workbook starts: a ZIP archive (``.xlsx``, ``.ods``) or an OLE2 file (``.xls``).
+_ZIP_MAGIC = b"PK\x03\x04"
+_OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+#: The bytes Windows-1252 leaves undefined.
+_CP1252_UNDEFINED = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
+#: A non-ASCII character of a text decoded with ``surrogateescape``, but for the escaped bytes
+#: (U+DC80 to U+DCFF: a byte that is not UTF-8).
+_UTF8_CHARACTER = re.compile("[\u0080-\udc7f\udd00-\U0010ffff]")
+
+
+def _byte_error(line: int, reason: str) -> DomainError:
+    return file_error(
+        "file_encoding", _("Line %(line)s: %(reason)s") % {"line": line, "reason": reason}
+    )
+
+
+def _not_utf8(line: int, byte: int, column: int) -> DomainError:
+    return _byte_error(
+        line,
+        _(
+            "the byte 0x%(byte)02X (character %(column)s) is not UTF-8 text, while the rest of "
+            'the line is: save the file again as UTF-8 text ("CSV UTF-8" in Excel).'
+        )
+        % {"byte": byte, "column": column},
+    )
+
+
+def _cp1252(raw: bytes, first_line: int) -> str:
+    """``raw`` (lines from ``first_line``) read as Windows-1252; an undefined byte refused."""
+    undefined = _CP1252_UNDEFINED.search(raw)
+    if undefined is not None:
+        raise _byte_error(
+            first_line + raw.count(b"\n", 0, undefined.start()),
+            _("the byte 0x%(byte)02X is neither UTF-8 nor Windows-1252 text.")
+            % {"byte": raw[undefined.start()]},
+        )
+    return raw.decode("cp1252")
+
+
+def _utf8_sequences(text: str) -> bool:
+    """Whether ``text`` (decoded with ``surrogateescape``) holds a non-ASCII UTF-8 character."""
+    return _UTF8_CHARACTER.search(text) is not None
+
+
+def _utf8_or_lines(raw: bytes) -> str:
+    """``raw`` without a byte-order mark, read as the module docstring says."""
     try:
-        return raw.decode("utf-8-sig")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         pass
+    if not _utf8_sequences(raw.decode("utf-8", "surrogateescape")):
+        return _cp1252(raw, 1)
+    parts: list[str] = []
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        try:
+            parts.append(line.decode("utf-8"))
+            continue
+        except UnicodeDecodeError as exc:
+            bad = exc.start
+        escaped = line.decode("utf-8", "surrogateescape")
+        if _utf8_sequences(escaped):
+            column = len(line[:bad].decode("utf-8", "surrogateescape")) + 1
+            raise _not_utf8(number, line[bad], column)
+        parts.append(_cp1252(line, number))
+    return "\n".join(parts)
+
+
+def _bomless_utf16(raw: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` when ``raw`` looks like UTF-16 without a byte-order mark:
+    an even length, a zero byte in at least half the characters of its first 4 KB, all on the
+    same side."""
+    sample = raw[:4096]
+    if len(raw) % 2 or len(sample) < 4:
+        return None
+    pairs = len(sample) // 2
+    high_le, high_be = sample[1::2].count(0), sample[0::2].count(0)
+    if 2 * high_le >= pairs and high_be == 0:
+        return "utf-16-le"
+    if 2 * high_be >= pairs and high_le == 0:
+        return "utf-16-be"
+    return None
+
+
+def _utf16(raw: bytes, encoding: str) -> str:
     try:
-        return raw.decode("cp1252")
-    except UnicodeDecodeError:
-        # The five bytes cp1252 leaves undefined: Latin-1 reads every byte.
-        return raw.decode("latin-1")
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].decode(encoding, "replace").count("\n") + 1
+        raise _byte_error(
+            line,
+            _("the bytes at offset %(offset)s are not UTF-16 text (the file starts as UTF-16).")
+            % {"offset": exc.start},
+        ) from exc
+
+
+def decode_bytes(raw: bytes) -> str:
+    """The text of an imported file's bytes (the encodings of the module docstring), or a
+    file error naming the line and the byte that cannot be read."""
+    if raw.startswith(codecs.BOM_UTF8):
+        return _utf8_or_lines(raw[len(codecs.BOM_UTF8) :])
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return _utf16(raw, "utf-16")
+    encoding = _bomless_utf16(raw)
+    if encoding is not None:
+        return _utf16(raw, encoding).removeprefix("\ufeff")
+    return _utf8_or_lines(raw)
+
+
+def workbook_kind(raw: bytes | str) -> str | None:
+    """``xlsx`` for an Excel workbook, ``workbook`` for another spreadsheet file (``.xls``,
+    ``.ods``) or ZIP archive, None for anything else."""
+    if isinstance(raw, str):
+        return None
+    if raw.startswith(_ZIP_MAGIC):
+        try:
+            with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+                names = set(archive.namelist())
+        except (zipfile.BadZipFile, OSError, ValueError):
+            return "workbook"
+        return "xlsx" if "xl/workbook.xml" in names else "workbook"
+    return "workbook" if raw.startswith(_OLE2_MAGIC) else None
+
+
+def save_as_csv() -> DomainError:
+    return file_error(
+        "file_workbook",
+        _(
+            "This is a spreadsheet workbook, not a text file: save it as CSV (in Excel: File, "
+            'Save as, "CSV UTF-8") and import the CSV file.'
+        ),
+    )
 
 
 def decode_text(file: IO[bytes] | IO[str] | bytes | str, *, max_bytes: int) -> str:
     """The text of ``file``; see the module docstring."""
     raw = read_bytes(file, max_bytes)
-    text = _decode(raw) if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
+    if workbook_kind(raw) is not None:
+        raise save_as_csv()
+    text = decode_bytes(raw) if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
+    return checked_text(text)
+
+
+def checked_text(text: str) -> str:
+    """``text`` unless it holds what no text file holds (NUL, control characters) or is empty."""
     if "\x00" in text:
         raise file_error("file_binary", _("The file contains NUL bytes: it is not a text file."))
     if _BINARY.search(text):
@@ -142,6 +282,119 @@ def csv_rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
             ) from exc
         yield start, row
         start = reader.line_num + 1
+
+
+#: An Excel workbook is at most this large once unpacked (a 20,000-line register takes ~15 MB).
+MAX_WORKBOOK_UNPACKED = 64 * 1024 * 1024
+#: The columns of a workbook that are read (those further right are not).
+MAX_WORKBOOK_COLUMNS = 100
+
+
+def _cell_text(value: Any) -> str:
+    """A workbook cell as the text a CSV file would hold (a whole number without ``.0``, a
+    date as ``YYYY-MM-DD``)."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dt.datetime) and value.time() == dt.time():
+        return value.date().isoformat()
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    return str(value)
+
+
+def _workbook_rows(
+    raw: bytes, *, max_lines: int, max_line_chars: int
+) -> list[tuple[int, list[str]]]:
+    """(row number, cells) of the first sheet of an Excel workbook, bounded as a CSV file."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise _unreadable_workbook() from exc
+    if unpacked > MAX_WORKBOOK_UNPACKED:
+        raise file_error(
+            "file_too_large",
+            _(
+                "The workbook holds more than %(size)s MB once unpacked: save its sheet as CSV "
+                "and import the CSV file."
+            )
+            % {"size": _megabytes(MAX_WORKBOOK_UNPACKED)},
+        )
+    rows: list[tuple[int, list[str]]] = []
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        try:
+            sheet = book.worksheets[0]
+            # Blank rows past the limit are read over, up to as many again: a sheet longer
+            # than that is refused whatever it holds.
+            numbered = enumerate(
+                sheet.iter_rows(
+                    max_row=2 * max_lines, max_col=MAX_WORKBOOK_COLUMNS, values_only=True
+                ),
+                start=1,
+            )
+            for number, values in numbered:
+                cells = [_cell_text(value) for value in values]
+                while cells and not cells[-1].strip():
+                    cells.pop()
+                if number > max_lines:
+                    if cells or number == 2 * max_lines:
+                        raise file_error(
+                            "file_too_long",
+                            _("The workbook has more than %(max)s lines; at most %(max)s are "
+                              "imported at once.") % {"max": max_lines},
+                        )  # fmt: skip
+                    continue
+                if len(";".join(cells)) > max_line_chars:
+                    raise file_error(
+                        "line_too_long",
+                        _("Line %(line)s has more than %(max)s characters.")
+                        % {"line": number, "max": max_line_chars},
+                    )
+                rows.append((number, cells))
+        finally:
+            book.close()
+    except DomainError:
+        raise
+    except Exception as exc:  # a damaged workbook: openpyxl and the XML parser raise many kinds
+        raise _unreadable_workbook() from exc
+    while rows and not rows[-1][1]:
+        rows.pop()
+    return rows
+
+
+def _unreadable_workbook() -> DomainError:
+    return file_error(
+        "file_workbook",
+        _("The Excel workbook cannot be read: save it again, or save it as CSV and import that."),
+    )
+
+
+def table_rows(
+    file: IO[bytes] | IO[str] | bytes | str, *, max_bytes: int, max_lines: int, max_line_chars: int
+) -> list[tuple[int, list[str]]]:
+    """(line, cells) of every row of a CSV file (:func:`decode_text`, :func:`check_lines`,
+    :func:`csv_rows`) or of the first sheet of an Excel workbook (``.xlsx``; at most
+    :data:`MAX_WORKBOOK_UNPACKED` unpacked, :data:`MAX_WORKBOOK_COLUMNS` columns read); the
+    first row is the header. Another workbook (``.xls``, ``.ods``) is refused with "save it as
+    CSV", an empty file or one whose first line is blank as empty."""
+    raw = read_bytes(file, max_bytes)
+    kind = workbook_kind(raw)
+    if kind == "xlsx":
+        assert isinstance(raw, bytes)
+        rows = _workbook_rows(raw, max_lines=max_lines, max_line_chars=max_line_chars)
+        if not rows or not any(cell.strip() for cell in rows[0][1]):
+            raise file_error("file_empty", _("The file is empty."))
+        return rows
+    if kind is not None:
+        raise save_as_csv()
+    text = checked_text(decode_bytes(raw) if isinstance(raw, bytes) else raw.removeprefix("\ufeff"))
+    lines = check_lines(text, max_lines=max_lines, max_line_chars=max_line_chars)
+    if not lines or not lines[0].strip():
+        raise file_error("file_empty", _("The file is empty."))
+    return list(csv_rows(text, csv_delimiter(lines[0])))
 
 
 def small_int(text: str) -> int | None:

@@ -138,6 +138,12 @@ def register_add(request: HttpRequest, pk: int) -> HttpResponse:
                     _("The stored name %(player)s is kept (a licence names one player).")
                     % {"player": player},
                 )
+            if added.series_kept:
+                messages.warning(
+                    request,
+                    _("%(player)s keeps his series: only his home club changes it.")
+                    % {"player": player},
+                )
             return redirect("clubs:register", pk=club.pk)
     return _register_page(request, club, add_form=form, status=400)
 
@@ -158,6 +164,7 @@ def register_line(request: HttpRequest, pk: int, line_pk: int) -> HttpResponse:
     initial = {
         "last_name": line.player.last_name,
         "first_name": line.player.first_name,
+        "series": line.player.series,
         "category": line.category,
         "active": line.active,
     }

@@ -4,8 +4,9 @@ One document (``duplitarot-results/1``, ``docs/results-file.md``, its JSON Schem
 ``docs/results-file.schema.json``) written as JSON or as a CSV file of one row per ranked
 player. It is made of the **published final rankings** as the ranking pages show them
 (``scoring.selectors.ranking_rows``): nothing is ranked again here, the rows are only named
-(licence, home club, category in a club's register, series) and put in a stable order (by
-rank; players or teams sharing a rank by name).
+(licence, home club, category in a club's register, series: ``1`` to ``4`` or ``P``, a value
+stored by an earlier version in another form read as :func:`clubs.register.series_code` does)
+and put in a stable order (by rank; players or teams sharing a rank by name).
 
 Only a finished event with up-to-date standings has a results file (:func:`results_file_problem`
 says why another has none). A section of a simultaneous has none of its own: the league's
@@ -29,6 +30,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from clubs.exports import is_formula_like
+from clubs.register import series_code
 from clubs.selectors import club_names, register_categories
 from scoring.models import RankingEntry
 from scoring.selectors import (
@@ -222,7 +224,7 @@ def _player_ranking(
             "first_name": player.first_name,
             "club": home_clubs.get(player.club_id or 0),
             "category": category,
-            "series": player.series,
+            "series": series_code(player.series) or "",
             "percentage": _decimal(row.percentage),
             "deals_played": row.deals_played,
             "penalty": _decimal(row.penalty),

@@ -556,8 +556,10 @@ class RoundClock(models.Model):
 
     Idle: neither ``ends_at`` nor ``paused_left_ms``. Running: ``ends_at`` (past it, the
     position is over: time to move). Paused: ``paused_left_ms``, the time that was left.
-    Pages and phones compute the time left from ``ends_at`` and the server's clock
-    (``tournaments.views.clock``), never from their own clock alone."""
+    ``round_number`` is the position it times. Pages and phones compute the time left from
+    ``ends_at`` and the server's clock (``tournaments.views.clock``), never from their own
+    clock alone. ``auto_advance``: the director chose that the next position starts by itself
+    once every table has finished the one timed (``tournaments.services.clock``)."""
 
     event = models.OneToOneField(
         Event, on_delete=models.CASCADE, related_name="round_clock", verbose_name=_("event")
@@ -566,6 +568,7 @@ class RoundClock(models.Model):
     round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
     ends_at = models.DateTimeField(_("ends at"), null=True, blank=True)
     paused_left_ms = models.PositiveIntegerField(null=True, blank=True)
+    auto_advance = models.BooleanField(_("start the next position by itself"), default=False)
     version = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 

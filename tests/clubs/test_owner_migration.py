@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("clubs", "0005_register_from_home_clubs")]
-AFTER = [("clubs", "0006_club_owner")]
+BEFORE = [("clubs", "0006_player_series_forms")]
+AFTER = [("clubs", "0007_club_owner")]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -22,6 +22,7 @@ from tests.builders import running_event
 from tests.factories import ClubFactory, EventFactory, OrganiserFactory, PlayerFactory
 from tournaments import services
 from tournaments.models import Entrant, Event, ResultChange, TableResult
+from tournaments.services import imports
 from tournaments.services.registration import MAX_IMPORT_LINE_CHARS, MAX_IMPORT_LINES
 
 pytestmark = pytest.mark.django_db
@@ -102,9 +103,9 @@ TOO_MANY_LINES = HEADER + "Dupont;Jean;;;\n" * MAX_IMPORT_LINES
         ),
         (
             b"nom_complet;age\nDupont Jean;42\n",
-            "Line 1 must be a header naming the columns last_name, first_name, licence, club, "
-            "series (missing: %(missing)s).",
-            {"missing": "last_name, first_name"},
+            "Line 1 must be a header naming the columns Last name, First name, and if you have "
+            "them Licence, Club, Series (in French or English).",
+            {},
         ),
         (
             (HEADER + "Dupont;Jean;" + "9" * 500 + ";;\n").encode(),
@@ -113,8 +114,9 @@ TOO_MANY_LINES = HEADER + "Dupont;Jean;;;\n" * MAX_IMPORT_LINES
         ),
         (
             (HEADER + "Dupont;Jean;;;" + "9" * 300 + "\n").encode(),
-            "The series is at most 20 characters.",
-            {},
+            "“%(value)s” is not a series: write 1, 2, 3 or 4 (1st to 4th series) or P "
+            "(Promotion), or leave it empty.",
+            {"value": "9" * 40},
         ),
     ],
     ids=[
@@ -175,12 +177,19 @@ def test_players_file_in_any_spreadsheet_encoding_and_separator(
     assert not Club.objects.filter(name="Club de Sète").exists()
 
 
-def test_windows_1252_bytes_undefined_in_it_are_read_as_latin_1(client_in, organiser) -> None:
+def test_a_byte_undefined_in_windows_1252_is_refused_naming_its_line(client_in, organiser) -> None:
     event = EventFactory(club=organiser.clubs.first())
     content = HEADER.encode() + b"Dupont;Jean\x81;;;\n"
     response = post_file(client_in, "organiser:players_import", event, content)
-    assert response.status_code == 200
-    assert event.entrants.get().player.first_name == "Jean\x81"
+    assert response.status_code == 400
+    with translation.override("fr"):
+        reason = gettext("the byte 0x%(byte)02X is neither UTF-8 nor Windows-1252 text.")
+        message = gettext("Line %(line)s: %(reason)s") % {
+            "line": 2,
+            "reason": reason % {"byte": 0x81},
+        }
+    assert escape(message) in response.text
+    assert not event.entrants.exists()
 
 
 # --- movement (JSON) -------------------------------------------------------------------------
@@ -425,13 +434,13 @@ def test_a_form_body_past_the_default_upload_limit_is_a_400(client_in, organiser
     assert not Entrant.objects.filter(event=event).exists()
 
 
-def test_utf16_without_bom_is_refused_as_binary(client_in, organiser) -> None:
+def test_utf16_without_bom_is_read(client_in, organiser) -> None:
     event = EventFactory(club=organiser.clubs.first())
-    content = HEADER.encode("utf-16-le")
+    content = (HEADER + "Dupré;Éloïse;;;\n").encode("utf-16-le")
     assert not content.startswith(codecs.BOM_UTF16_LE)
     response = post_file(client_in, "organiser:players_import", event, content)
-    assert response.status_code == 400
-    assert french("The file contains NUL bytes: it is not a text file.") in response.text
+    assert response.status_code == 200
+    assert event.entrants.get().player.first_name == "Éloïse"
 
 
 # --- a large players' file is imported in bulk -----------------------------------------------
@@ -559,3 +568,41 @@ def test_mutated_results_files_are_refused_cleanly(client_in, started: Event) ->
         assert response.status_code in (200, 400)
         if response.status_code == 400:  # all or nothing
             assert TableResult.objects.filter(event=started).count() == before
+
+
+# --- the imports name their columns in the interface's language ------------------------------
+
+
+def test_the_players_import_names_its_columns_in_french_and_reads_them(
+    client_in, organiser
+) -> None:
+    event = EventFactory(club=organiser.clubs.first())
+    page = client_in.get(url("organiser:players", event.pk))
+    assert "en-tête : Nom, Prénom, Licence, Club, Série (les autres colonnes" in page.text
+    content = (
+        "Nom;Prénom;Licence;Club;Série;Téléphone\nDupré;Éloïse;123456;Club de Sète;2e série;06\n"
+    )
+    response = post_file(client_in, "organiser:players_import", event, content.encode())
+    assert response.status_code == 200
+    assert "Colonne non lue : Téléphone." in response.text
+    player = event.entrants.get().player
+    assert (player.licence, player.series, player.club.name) == ("123456", "2", "Club de Sète")
+
+
+def test_results_csv_header_errors_name_the_columns_in_french(client_in, started: Event) -> None:
+    content = b"Table;Donne;Contrat;Remarque\n1;1;Garde;x\n"
+    response = post_file(client_in, "organiser:results_import", started, content)
+    assert response.status_code == 400
+    assert "colonnes inconnues : Remarque (colonnes : Table, Donne, Contrat, Bouts, Points, " in (
+        response.text
+    )
+    content = b"Table;Donne;Contrat\n1;1;Garde\n"
+    response = post_file(client_in, "organiser:results_import", started, content)
+    assert "(manquantes : Bouts, Points ; facultatives : Petit au bout, " in response.text
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_column_names_the_messages_give_are_read(language: str) -> None:
+    with translation.override(language):
+        labels = [str(label) for label in imports.CSV_LABELS.values()]
+    assert list(imports._csv_header(labels)) == list(imports.CSV_LABELS)

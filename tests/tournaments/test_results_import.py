@@ -313,11 +313,11 @@ def test_a_table_that_sits_out_takes_no_result(director) -> None:
     ("line", "fragment"),
     [
         ("1;1;garde;deux;46;;;;;;", "oudlers"),
-        ("x;1;garde;2;46;;;;;;", "table"),
-        ("1;1;garde;2;46;peut-être;;;;;", "petit_au_bout"),
+        ("x;1;garde;2;46;;;;;;", "Table"),
+        ("1;1;garde;2;46;peut-être;;;;;", "Petit au bout"),
         ("1;1;garde;2;46;;;;;;;;extra", "cells"),
         ("1;1;mystère;2;46;;;;;;", "contract"),
-        ("1;1;garde;2;46;;;;;;peut-être", "director"),
+        ("1;1;garde;2;46;;;;;;peut-être", "Director"),
     ],
 )
 def test_csv_cells_that_cannot_be_read_are_line_errors(director, line: str, fragment: str) -> None:

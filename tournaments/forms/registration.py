@@ -8,6 +8,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from clubs.forms import series_field
 from clubs.models import Club, Player
 from tournaments.forms.base import checked_upload
 
@@ -26,7 +27,7 @@ class PlayerForm(forms.Form):
         required=False,
         empty_label=_("Another club, or none"),
     )
-    series = forms.CharField(label=_("Series"), max_length=20, required=False)
+    series = series_field()
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -54,10 +55,11 @@ class PlayerSearchForm(forms.Form):
 
 class PlayersImportForm(forms.Form):
     file = forms.FileField(
-        label=_("CSV file"),
+        label=_("CSV or Excel file"),
         help_text=_(
-            "Header row: last_name, first_name, licence, club, series; separated by ';' or ','; "
-            "at most 20,000 lines and 2 MB."
+            "Header row: Last name, First name, Licence, Club, Series (other columns are not "
+            "read); a CSV file separated by ';' or ',', or an Excel workbook (.xlsx, its first "
+            "sheet); at most 20,000 lines and 2 MB."
         ),
     )
 

@@ -31,6 +31,7 @@ from tournaments.selectors.results import (
     stored_result,
     table_deal_result,
     table_outline,
+    table_positions,
     table_results,
     table_rounds,
 )
@@ -105,6 +106,7 @@ __all__ = [
     "table_by_number",
     "table_deal_result",
     "table_outline",
+    "table_positions",
     "table_results",
     "table_rounds",
 ]

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import FilteredRelation, Q, QuerySet
+from django.db.models import Count, FilteredRelation, Q, QuerySet
 
 from tournaments.models import (
     SEATS,
@@ -124,6 +124,40 @@ def table_outline(table: Table) -> TableOutline:
         if result_pk is not None:
             confirmed[pk] = bool(result_confirmed)
     return TableOutline(deals_by_set=deals_by_set, confirmed=confirmed)
+
+
+def table_positions(event: Event) -> dict[int, int | None]:
+    """Each table's *position* (by table number): the round it plays now, as its code's open
+    round (``tournaments.table_scope.open_round_of``) says it: the first round of its schedule,
+    neither closed nor a sit-out, where a deal of its étui has no result that counts yet (with
+    the opponent confirmation, an unconfirmed one does not); None once the table has finished
+    every round. 2 queries of counts, whatever the event's size."""
+    deals_per_set = dict(
+        Deal.objects.filter(event=event)
+        .order_by()
+        .values("deal_set")
+        .annotate(count=Count("pk"))
+        .values_list("deal_set", "count")
+    )
+    counted = TableResult.objects.filter(event=event)
+    if event.opponent_confirmation:
+        counted = counted.filter(confirmed=True)
+    done = {
+        (table, deal_set): count
+        for table, deal_set, count in counted.order_by()
+        .values("table__number", "deal__deal_set")
+        .annotate(count=Count("pk"))
+        .values_list("table__number", "deal__deal_set", "count")
+    }
+    closed = {int(number) for number in event.closed_rounds or []}
+    positions: dict[int, int | None] = {}
+    for play in event.schedule.plays():  # round by round: a table's first open round stays
+        positions.setdefault(play.table, None)
+        if positions[play.table] is not None or play.sits_out or play.round in closed:
+            continue
+        if done.get((play.table, play.deal_set), 0) < deals_per_set.get(play.deal_set, 0):
+            positions[play.table] = play.round
+    return dict(sorted(positions.items()))
 
 
 @dataclass

@@ -51,6 +51,7 @@ from rules.ruleset import FFT, Ruleset
 from tournaments.models import Deal, Event, Table, TableResult
 from tournaments.movements import Schedule
 from tournaments.selectors import event_start_problems
+from tournaments.services.clock import clock_stop
 from tournaments.services.common import locked, require_draft
 from tournaments.services.deals import is_simultaneous, simultaneous_rounds
 from tournaments.services.swiss import pair_after_close, unpair_before_reopen
@@ -624,6 +625,7 @@ def event_finish(
             pending,
         )
     competition_status_change(competition=event, to=Event.Status.FINISHED)
+    clock_stop(event=event)
     if event.simultaneous_id is not None:
         parent = Event.objects.select_for_update().get(pk=event.simultaneous_id)
         unfinished = (

@@ -9,7 +9,8 @@ Two file forms (documented in ``docs/results-import-format.md``):
   (one file id is one entrant throughout). ``penalties`` are not imported (the director records
   them); ``teams``, ``matches``, ``options`` and ``title`` are read over.
 - **CSV**: one line per (table, deal) with the outcome (contract, oudlers, points, petit au
-  bout, poignées, chelem, director flag), a header row naming the columns in English or French,
+  bout, poignées, chelem, director flag), a header row naming the columns in French or English
+  (the messages name them in the interface's language, :data:`CSV_LABELS`),
   separated by ``;`` (the French spreadsheet default), ``,`` or a tab.
 
 Invariants:
@@ -25,8 +26,9 @@ Invariants:
   the actor, one history line each as ``results._record`` writes it, in bulk) and the scoring
   version is bumped once
   (``results._commit_version``) for the whole file;
-- a file that cannot be read (see :mod:`clubs.uploads`: binary, empty, larger
-  than :data:`MAX_BYTES`; read as UTF-8, UTF-16 or Windows-1252; more than :data:`MAX_LINES`
+- a file that cannot be read (see :mod:`clubs.uploads`: binary, empty, a spreadsheet
+  workbook, larger than :data:`MAX_BYTES`; a byte that is neither UTF-8, UTF-16 nor
+  Windows-1252 as its encoding rules read it; more than :data:`MAX_LINES`
   lines or :data:`MAX_RESULTS` results; a CSV line longer than :data:`MAX_CSV_LINE_CHARS`,
   wrong columns; not JSON, JSON nested deeper than :data:`MAX_JSON_DEPTH` or with a number of
   thousands of digits) raises :class:`~tournaments.errors.DomainError` (``field="file"``)
@@ -49,6 +51,7 @@ from typing import IO, Any
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from clubs.errors import DomainError
 from clubs.uploads import (
@@ -381,15 +384,35 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
     "oudlers": ("oudlers", "bouts"),
     "points": ("points", "points_attack", "points_attaque", "points_preneur"),
     "petit_au_bout": ("petit_au_bout", "petit"),
-    "poignee_attack": ("poignee_attack", "poignee_attaque", "poignee_preneur"),
+    "poignee_attack": ("poignee_attack", "poignee_attaque", "poignee_preneur", "attack_poignee"),
     "poignees_defence": (
         "poignees_defence", "poignee_defence", "poignees_defense", "poignee_defense",
+        "defence_poignees", "defence_poignee",
     ),
     "chelem_announced": ("chelem_announced", "chelem_annonce"),
     "chelem_made_by": ("chelem_made_by", "chelem_realise", "chelem_realise_par", "chelem"),
     "director": ("director", "arbitre"),
 }  # fmt: skip
 CSV_REQUIRED = ("table", "deal", "contract", "oudlers", "points")
+#: How the messages name the columns, in the active language (each a header name accepted).
+CSV_LABELS = {
+    "table": gettext_lazy("Table"),
+    "deal": gettext_lazy("Deal"),
+    "contract": gettext_lazy("Contract"),
+    "oudlers": gettext_lazy("Oudlers"),
+    "points": gettext_lazy("Points"),
+    "petit_au_bout": gettext_lazy("Petit au bout"),
+    "poignee_attack": gettext_lazy("Attack poignée"),
+    "poignees_defence": gettext_lazy("Defence poignées"),
+    "chelem_announced": gettext_lazy("Chelem announced"),
+    "chelem_made_by": gettext_lazy("Chelem made by"),
+    "director": gettext_lazy("Director"),
+}
+
+
+def _labels(columns: Sequence[str]) -> str:
+    return ", ".join(str(CSV_LABELS[column]) for column in columns)
+
 
 _CONTRACTS = {
     "g": "garde", "garde": "garde",
@@ -429,7 +452,7 @@ def _csv_header(row: Sequence[str]) -> dict[str, int]:
             )
         else:
             columns[column] = index
-    expected = ", ".join(CSV_COLUMNS)
+    expected = _labels(list(CSV_COLUMNS))
     if unknown:
         raise _file_error(
             "csv_header",
@@ -445,9 +468,9 @@ def _csv_header(row: Sequence[str]) -> dict[str, int]:
                 "%(missing)s; optional: %(optional)s)."
             )
             % {
-                "required": ", ".join(CSV_REQUIRED),
-                "missing": ", ".join(missing),
-                "optional": ", ".join(c for c in CSV_COLUMNS if c not in CSV_REQUIRED),
+                "required": _labels(CSV_REQUIRED),
+                "missing": _labels(missing),
+                "optional": _labels([c for c in CSV_COLUMNS if c not in CSV_REQUIRED]),
             },
         )
     return columns
@@ -460,7 +483,8 @@ def _choice(value: str, choices: Mapping[str, str], name: str) -> str | None:
     if key in choices:
         return choices[key]
     raise _LineError(
-        _("%(field)s: %(value)s is not understood") % {"field": name, "value": value.strip()}
+        _("%(field)s: %(value)s is not understood")
+        % {"field": CSV_LABELS[name], "value": value.strip()}
     )
 
 
@@ -471,7 +495,8 @@ def _yes(value: str, name: str) -> bool:
     if key in _NONE:
         return False
     raise _LineError(
-        _("%(field)s: %(value)s is not yes or no") % {"field": name, "value": value.strip()}
+        _("%(field)s: %(value)s is not yes or no")
+        % {"field": CSV_LABELS[name], "value": value.strip()}
     )
 
 
@@ -539,8 +564,8 @@ def _csv_lines(text: str, errors: list[ImportLineError]) -> list[_Line]:
                 _Line(
                     line=line,
                     where="",
-                    deal=_positive_int(values["deal"].strip(), "deal"),
-                    table=_positive_int(values["table"].strip(), "table"),
+                    deal=_positive_int(values["deal"].strip(), str(CSV_LABELS["deal"])),
+                    table=_positive_int(values["table"].strip(), str(CSV_LABELS["table"])),
                     outcome=_csv_outcome(values),
                     director=_yes(values.get("director", ""), "director"),
                 )

@@ -29,7 +29,8 @@ from clubs.register import (
     REGISTER_COLUMNS,
     RegisterEntry,
     RegisterPlan,
-    csv_entries,
+    file_entries,
+    licence_clash,
 )
 from tournaments.models import Entrant, Event
 from tournaments.services.common import locked, movement_stale, require_draft, require_own_tables
@@ -84,18 +85,20 @@ class ImportReport:
     players_created: int = 0
     players_matched: int = 0
     errors: list[ImportLineError] = field(default_factory=list)
+    ignored_columns: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.errors
 
 
+#: The columns of a players' file (a register file's category and active are not read here).
 CSV_COLUMNS: dict[str, tuple[str, ...]] = {
-    **REGISTER_COLUMNS,
     "last_name": (*REGISTER_COLUMNS["last_name"], "name"),
-    "licence": (*REGISTER_COLUMNS["licence"], "licence_number", "numero_licence"),
+    "first_name": REGISTER_COLUMNS["first_name"],
+    "licence": REGISTER_COLUMNS["licence"],
     "club": ("club",),
-    "series": ("series", "serie"),
+    "series": REGISTER_COLUMNS["series"],
 }
 
 
@@ -110,9 +113,9 @@ _CHUNK = 500
 
 def _header_message(missing: list[str]) -> str:
     return _(
-        "Line 1 must be a header naming the columns last_name, first_name, licence, "
-        "club, series (missing: %(missing)s)."
-    ) % {"missing": ", ".join(missing)}
+        "Line 1 must be a header naming the columns Last name, First name, and if you have "
+        "them Licence, Club, Series (in French or English)."
+    )
 
 
 def _entry(number: int, values: dict[str, str]) -> RegisterEntry:
@@ -133,7 +136,8 @@ def _decide(
     licence links that player, a guest of the register is reused by name, else a newcomer
     joins the register), then refuse the players already registered."""
     report = ImportReport()
-    plan = RegisterPlan(event.club).decide([_entry(number, values) for number, values in entries])
+    by_number = {number: _entry(number, values) for number, values in entries}
+    plan = RegisterPlan(event.club).decide(list(by_number.values()))
     report.errors.extend(ImportLineError(number, error.message) for number, error in plan.rejected)
     registered = set(
         Entrant.objects.filter(event=event, player__isnull=False).values_list(
@@ -142,6 +146,14 @@ def _decide(
     )
     for line in plan.lines:
         player = line.player
+        clash = (
+            licence_clash(by_number[line.number], by_number[line.first])
+            if line.outcome == DUPLICATE
+            else None
+        )
+        if clash is not None:
+            report.errors.append(ImportLineError(line.number, clash.message))
+            continue
         if line.outcome == DUPLICATE or (player.pk is not None and player.pk in registered):
             report.errors.append(
                 ImportLineError(
@@ -177,8 +189,9 @@ def _store(event: Event, report: ImportReport, plan: RegisterPlan) -> None:
 def players_import_csv(*, event: Event, file: IO[bytes] | IO[str] | bytes | str) -> ImportReport:
     """Register the players of a CSV file; good lines are imported, bad ones reported.
 
-    Columns (header row required, any order, ``;``, ``,`` or tab separated, UTF-8 with or
-    without BOM, or Windows-1252/Latin-1): last_name, first_name, licence, club, series. A known
+    Columns (header row required, any order, named in French or English, ``;``, ``,`` or tab
+    separated, the encodings of :mod:`clubs.uploads`, or an Excel workbook): Nom, Prénom,
+    Licence, Club, Série (the others are named in the report). A known
     licence registers that player (and puts him on the register of the event's club); a line
     without licence reuses a guest of that register of the same name (ignoring case); a new
     player joins that register: his home club is the event's club when the line's club is
@@ -191,7 +204,7 @@ def players_import_csv(*, event: Event, file: IO[bytes] | IO[str] | bytes | str)
     The whole file is decided in memory from a few queries (the licences and names it holds,
     the event's entrants) and written with bulk inserts in one transaction.
     """
-    entries = csv_entries(
+    read = file_entries(
         file,
         CSV_COLUMNS,
         max_bytes=MAX_IMPORT_BYTES,
@@ -203,6 +216,7 @@ def players_import_csv(*, event: Event, file: IO[bytes] | IO[str] | bytes | str)
         event = locked(event)
         require_draft(event)
         require_own_tables(event)
-        report, plan = _decide(event, entries)
+        report, plan = _decide(event, read.rows)
         _store(event, report, plan)
+    report.ignored_columns = read.ignored_columns
     return report

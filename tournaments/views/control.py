@@ -43,7 +43,7 @@ from tournaments import phone_entry
 from tournaments.hand_flags import result_flags
 from tournaments.models import Event
 from tournaments.services import events as event_services
-from tournaments.services.clock import clock_read
+from tournaments.services.clock import clock_panel
 from tournaments.services.events import ResultsMissing, RoundState, results_board
 
 REFRESH_SECONDS = 10
@@ -129,7 +129,7 @@ def _control_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "totals": totals,
         "running": event.status == Event.Status.RUNNING,
         "refresh": REFRESH_SECONDS,
-        "clock": clock_read(event),
+        "clock_panel": clock_panel(event),
         "late_rows": late_rows(event),
     }
 

@@ -4,6 +4,8 @@
 // answers) and counts on its own clock corrected by that offset: a phone whose clock is wrong
 // shows the same time left as the projector. The clock is asked again every few seconds
 // (pause, more time, a new position); without network the page counts on from what it knows.
+// The clock names the position it times; a table's phone whose table is at another position
+// names its table's and counts nothing down. Once the event no longer runs, it is gone.
 (function () {
   "use strict";
   var POLL_MS = 5000;  // a clock set: pause, more time and a new position show within 5 s
@@ -26,6 +28,7 @@
     var label = box.querySelector(".clock-label");
     var time = box.querySelector(".clock-time");
     var over = box.querySelector(".clock-over");
+    var note = box.querySelector(".clock-note");
     var samples = [];  // [round trip, offset]
     var state = null;
 
@@ -42,14 +45,38 @@
       return null;
     }
 
+    // A table's phone (its answer gives the table's position, table_round): the clock is
+    // its own only while it times the table's position; else the phone names the table's
+    // position, says which one the clock times, and counts nothing down.
+    function elsewhere() {
+      return state && "table_round" in state && state.table_round !== state.round;
+    }
+
+    function hide() {
+      box.hidden = true;
+      box.removeAttribute("data-left-seconds");
+    }
+
     function render() {
       var ms = left();
-      if (!state || state.state === "idle" || ms === null) {
-        box.hidden = true;
-        box.removeAttribute("data-left-seconds");
+      if (!state || state.state === "idle" || ms === null || (elsewhere() && state.table_round === null)) {
+        hide();  // nothing timed, or a table that has finished every position
         return;
       }
       box.hidden = false;
+      if (elsewhere()) {
+        label.textContent = box.getAttribute("data-table").replace("{round}", state.table_round);
+        note.textContent = box.getAttribute("data-elsewhere").replace("{round}", state.round);
+        note.hidden = false;
+        time.hidden = true;
+        over.hidden = true;
+        box.setAttribute("data-state", "elsewhere");
+        box.removeAttribute("data-left-seconds");
+        box.classList.remove("over", "ending");
+        return;
+      }
+      note.hidden = true;
+      time.hidden = false;
       var text = state.state === "paused" ? box.getAttribute("data-paused") : box.getAttribute("data-running");
       if (state.round) {
         text = box.getAttribute("data-position") + " " + state.round + " · " + text;
@@ -61,6 +88,7 @@
       var done = state.state === "running" && ms <= 0;
       box.classList.toggle("over", done);
       box.classList.toggle("ending", state.state === "running" && ms > 0 && ms <= ENDING_MS);
+      over.textContent = box.getAttribute(state.last ? "data-over-last" : "data-over");
       over.hidden = !done;
     }
 
@@ -86,6 +114,7 @@
     var timer = null;
     function next() {
       if (timer) window.clearTimeout(timer);
+      if (state && state.over) return;  // the event no longer runs: no clock any more
       var idle = !state || state.state === "idle";
       timer = window.setTimeout(function () { poll(); }, idle ? IDLE_POLL_MS : POLL_MS);
     }

@@ -43,7 +43,7 @@ def give_owners(apps: Any, schema_editor: Any) -> None:
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0005_register_from_home_clubs'),
+        ('clubs', '0006_player_series_forms'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -586,7 +586,9 @@ def test_the_players_import_names_its_columns_in_french_and_reads_them(
     assert response.status_code == 200
     assert "Colonne non lue : Téléphone." in response.text
     player = event.entrants.get().player
-    assert (player.licence, player.series, player.club.name) == ("123456", "2", "Club de Sète")
+    # Another club's newcomer: no home club, and no club created (clubs.newcomers).
+    assert (player.licence, player.series, player.club) == ("123456", "2", None)
+    assert not Club.objects.filter(name="Club de Sète").exists()
 
 
 def test_results_csv_header_errors_name_the_columns_in_french(client_in, started: Event) -> None:

@@ -4,11 +4,13 @@ A player is written as ``{"first_name", "last_name", "licence", "series", "club"
 his club or null), "event_club" (he was of the competition's club)}``: no database id.
 
 On restore (:class:`PlayerMatcher`), a player whose licence the server knows is the server's
-player; otherwise he is created, in the restoring club when he was of the competition's club,
-else in the club of his name when the server has it. A player without a licence is known by
-his names (and club): within one restore, the same names in two parts of the document (two
-events of a series) are the same player; two namesakes within one part (one event) stay two
-players, as they were.
+player; otherwise he is created by the one rule of new players (``clubs.newcomers``): a
+member of the restoring club, on its register, when he was of the competition's club (or his
+club has the restoring club's name); else a guest of the competition, on no register and
+without home club, whatever club the archive names (a restore never writes another club's
+register). A player without a licence is known by his names (and club): within one restore,
+the same names in two parts of the document (two events of a series) are the same player; two
+namesakes within one part (one event) stay two players, as they were.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from archives.format import as_bool, as_object, as_text, refuse
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, Player
+from clubs.newcomers import member_line, names_club, player_new
 
 PLAYER_KEYS = ("first_name", "last_name", "licence", "series", "club", "event_club")
 
@@ -93,7 +96,6 @@ class PlayerMatcher:
         self._by_licence: dict[str, Player] = {}
         self._by_name: dict[tuple[str, str, str, str], list[Player]] = {}
         self._used: dict[tuple[str, str, str, str], int] = {}
-        self._clubs: dict[str, Club | None] = {}
 
     def begin(self, wanted: Sequence[dict[str, Any]] = ()) -> None:
         """A new part of the document; ``wanted``: its players (their licences looked up at
@@ -104,17 +106,6 @@ class PlayerMatcher:
         if licences:
             for player in Player.objects.filter(licence__in=licences).select_related("club"):
                 self._by_licence[str(player.licence)] = player
-
-    def _home(self, data: dict[str, Any]) -> Club | None:
-        if data["event_club"]:
-            return self.club
-        name = data["club"]
-        if not name:
-            return None
-        key = name.casefold()
-        if key not in self._clubs:
-            self._clubs[key] = Club.objects.filter(name__iexact=name).first()
-        return self._clubs[key]
 
     def resolve(self, data: dict[str, Any]) -> Player:
         licence = data["licence"]
@@ -130,15 +121,18 @@ class PlayerMatcher:
             known = self._by_name.setdefault(key, [])
             if index < len(known):
                 return known[index]
-        player = Player.objects.create(
+        player = player_new(
+            club=self.club,
             first_name=data["first_name"],
             last_name=data["last_name"],
             licence=licence,
             series=data["series"],
-            club=self._home(data),
+            member=data["event_club"] or names_club(self.club, data["club"]),
         )
-        if player.club_id is not None:  # a new player is on his home club's register
-            Membership.objects.create(club_id=player.club_id, player=player)
+        player.save()
+        line = member_line(player)
+        if line is not None:
+            line.save()
         self.created += 1
         if licence is not None:
             self._by_licence[licence] = player

@@ -67,6 +67,7 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
 from clubs.models import Club, Player
+from clubs.newcomers import player_new
 from demo.plays import play_outcome
 from demo.services import FIRST_NAMES, LAST_NAMES
 from scoring.models import HandScore, RankingEntry, RecomputeState, StandingsSnapshot
@@ -335,7 +336,7 @@ def _populate(
     series = ("2", "3", "3", "4")
     players = Player.objects.bulk_create(
         (
-            Player(first_name=first, last_name=last, club=club, series=rng.choice(series))
+            player_new(club=club, first_name=first, last_name=last, series=rng.choice(series))
             for first, last in _player_names(rng, 4 * tables)
         ),
         batch_size=BATCH,

@@ -15,6 +15,8 @@ class ClubAdmin(admin.ModelAdmin):
     list_display = ("name", "city", "player_count")
     search_fields = ("name", "city")
     filter_horizontal = ("organisers",)
+    # The owner changes on the club's organisers page, where each change is recorded.
+    readonly_fields = ("owner",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
         return super().get_queryset(request).annotate(_player_count=Count("players"))

@@ -61,6 +61,18 @@ class ClubForm(forms.Form):
     city = forms.CharField(label=_("City"), max_length=120, required=False)
 
 
+class OwnerPassForm(forms.Form):
+    """The organiser who becomes the club's owner (one of ``organisers``)."""
+
+    owner = forms.TypedChoiceField(label=_("New owner"), coerce=int)
+
+    def __init__(self, *args: Any, organisers: list[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["owner"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = [(user.pk, user.get_username()) for user in organisers]
+
+
 class RegisterSearchForm(forms.Form):
     ACTIVE_CHOICES = [("", _("All")), ("1", _("Active")), ("0", _("Inactive"))]
 

@@ -1,6 +1,7 @@
 """Clubs, their player register, and what every competition of a club shares.
 
-- :class:`Club`: a club and its organisers (the accounts that direct its competitions).
+- :class:`Club`: a club and its organisers (the accounts that direct its competitions), one
+  of them its owner; :class:`ClubOwnerChange`: the record of every change of owner.
 - :class:`Player`: a player of the register; a licence number identifies one player across
   clubs (unique when given); a player without one (a guest) still plays; his series
   (:class:`PlayerSeries`) is the federation's, one per player like his name.
@@ -28,10 +29,24 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Club(models.Model):
+    """A club: its organisers direct its competitions; one of them, the *owner*, cannot be
+    removed by the others and passes the ownership on before he may leave
+    (``clubs.services``: every change of owner is a :class:`ClubOwnerChange`)."""
+
     name = models.CharField(_("name"), max_length=120, unique=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="clubs", blank=True, verbose_name=_("organisers")
+    )
+    #: One of the organisers; None only when his account was deleted (the instance's
+    #: superuser then passes the ownership to another organiser).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="owned_clubs",
+        verbose_name=_("owner"),
     )
 
     class Meta:
@@ -283,3 +298,42 @@ class OrganiserInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} ({self.created_at:%Y-%m-%d})"
+
+
+class ClubOwnerChange(models.Model):
+    """A line of the record of a club's owners: when, by whom, from whom to whom, and how
+    (the club created, the owner given by the migration that brought owners in, passed on by
+    the owner, or by the instance's administrator). The accounts' names are kept beside them:
+    the line still reads the same after an account is deleted. Written by ``clubs.services``."""
+
+    class Reason(models.TextChoices):
+        CREATED = "created", _("club created")
+        MIGRATION = "migration", _("owner given on upgrade")
+        PASSED = "passed", _("passed on by the owner")
+        ADMINISTRATOR = "administrator", _("passed on by the administrator")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="owner_changes", verbose_name=_("club")
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    reason = models.CharField(_("how"), max_length=20, choices=Reason.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    by_name = models.CharField(_("by"), max_length=150, blank=True)
+    previous = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    previous_name = models.CharField(_("previous owner"), max_length=150, blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    owner_name = models.CharField(_("new owner"), max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("change of owner")
+        verbose_name_plural = _("changes of owner")
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.previous_name or '-'} -> {self.owner_name or '-'}"

@@ -13,6 +13,8 @@ Invariants, kept by every write here (the competitions register newcomers throug
   him; a different name is reported (:attr:`PlannedLine.name_differs`, a warning of the import);
 - a player without a licence (a *guest*) may be added and play; within one club's register a
   guest is one per name (first and last name, ignoring case);
+- a new player is a member of the register's club (his home club) or has no home club, never
+  another club's, and no club is ever created for him (:mod:`clubs.newcomers`);
 - a player's name and series are edited only by his home club's organisers, or by any
   register holding him when he has no home club; category and active belong to each line;
 - a series is stored in one form (:func:`series_code`): ``"1"`` to ``"4"`` for the
@@ -34,12 +36,12 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
 from clubs.models import Club, Membership, Player, PlayerSeries
+from clubs.newcomers import names_club, player_new
 from clubs.uploads import table_rows
 
 LICENCE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9./-]{0,19}$")
 MAX_NAME = 80
 MAX_CATEGORY = 40
-MAX_CLUB_NAME = 120
 #: Values per ``IN (...)`` query and rows per INSERT (well under SQLite's variable limit).
 CHUNK = 500
 
@@ -164,8 +166,9 @@ class RegisterEntry:
 
     ``category``/``active`` None: keep what the line has (a new line: no category, active).
     ``series`` as written (:func:`series_code`); empty: keep the player's.
-    ``home_club``: the name of the home club of a new player (created when unknown; only
-    where the plan allows it), else the register's club.
+    ``home_club``: the club the input gives a new player: none or the register's club, he is
+    its member (his home club); another club, or ``member`` false, he has no home club
+    (:mod:`clubs.newcomers`: never another club's player).
     """
 
     number: int
@@ -176,6 +179,7 @@ class RegisterEntry:
     active: bool | None = None
     series: str = ""
     home_club: str = ""
+    member: bool = True
 
 
 @dataclass
@@ -199,23 +203,17 @@ class PlannedLine:
 class RegisterPlan:
     """Decides, in memory from a few queries, what a batch of entries does to ``club``'s
     register, then :meth:`store` writes it in bulk. Refused entries are in :attr:`rejected`
-    (their number and the :class:`DomainError`); nothing of them is written.
-
-    ``create_home_clubs``: an entry's ``home_club`` names the home club of a new player
-    (found ignoring case, else created); otherwise new players' home club is ``club``.
+    (their number and the :class:`DomainError`); nothing of them is written. Every entry is
+    put on ``club``'s register; a new player is made by :func:`clubs.newcomers.player_new`.
     """
 
     club: Club
-    create_home_clubs: bool = False
     lines: list[PlannedLine] = field(default_factory=list)
     rejected: list[tuple[int, DomainError]] = field(default_factory=list)
-    clubs_created: list[str] = field(default_factory=list)
     _by_licence: dict[str, Player] = field(default_factory=dict)
     _guests: dict[tuple[str, str], Player] = field(default_factory=dict)
     _memberships: dict[int, Membership] = field(default_factory=dict)  # by id(player)
-    _clubs: dict[str, Club] = field(default_factory=dict)
     _seen: dict[int, int] = field(default_factory=dict)  # id(player) -> first entry number
-    _new_clubs: list[Club] = field(default_factory=list)
     _new_players: list[Player] = field(default_factory=list)
     _new_lines: list[Membership] = field(default_factory=list)
     _changed_lines: dict[int, Membership] = field(default_factory=dict)
@@ -256,10 +254,6 @@ class RegisterPlan:
             for line in Membership.objects.filter(club=self.club, player__in=chunk):
                 line.player = known[line.player_id]
                 self._memberships[id(line.player)] = line
-        if self.create_home_clubs:
-            names = {entry.home_club.strip() for entry, _l in checked} - {""}
-            for club in case_insensitive_candidates(Club.objects.all(), "name", names):
-                self._clubs.setdefault(club.name.casefold(), club)
 
     def _decide(self, entry: RegisterEntry, licence: str | None) -> PlannedLine:
         first, last = names_clean(entry.first_name, entry.last_name)
@@ -272,12 +266,14 @@ class RegisterPlan:
             line = self._memberships[id(player)]
             return PlannedLine(entry.number, player, line, DUPLICATE, first=self._seen[id(player)])
         if player is None:
-            player = Player(
+            named = entry.home_club.strip()
+            player = player_new(
+                club=self.club,
                 first_name=first,
                 last_name=last,
                 licence=licence,
-                club=self._home_club(entry.home_club),
                 series=series,
+                member=entry.member and (not named or names_club(self.club, named)),
             )
             self._new_players.append(player)
             if licence:
@@ -306,21 +302,6 @@ class RegisterPlan:
             entry.number, player, line, outcome, name_differs=differs, series_kept=kept
         )
 
-    def _home_club(self, name: str) -> Club:
-        name = name.strip()
-        if not self.create_home_clubs or not name:
-            return self.club
-        if len(name) > MAX_CLUB_NAME:
-            raise DomainError(
-                "club_name_too_long", _("The club name is at most 120 characters."), field="club"
-            )
-        key = name.casefold()
-        if key not in self._clubs:
-            self._clubs[key] = Club(name=name)
-            self._new_clubs.append(self._clubs[key])
-            self.clubs_created.append(name)
-        return self._clubs[key]
-
     def _new_line(self, player: Player, category: str | None, active: bool | None) -> Membership:
         line = Membership(
             club=self.club,
@@ -343,12 +324,11 @@ class RegisterPlan:
         return UPDATED if changed else UNCHANGED
 
     def store(self) -> None:
-        """Write the plan (inside the caller's transaction): new clubs, new players, the series
-        of known players, new and changed register lines. A licence or club created meanwhile
-        by somebody else refuses the whole batch (``register_conflict``)."""
+        """Write the plan (inside the caller's transaction): new players, the series of known
+        players, new and changed register lines. A licence created meanwhile by somebody else
+        refuses the whole batch (``register_conflict``)."""
         try:
             with transaction.atomic():
-                Club.objects.bulk_create(self._new_clubs, batch_size=CHUNK)
                 Player.objects.bulk_create(self._new_players, batch_size=CHUNK)
                 Player.objects.bulk_update(
                     list(self._changed_players.values()), ["series"], batch_size=CHUNK
@@ -393,13 +373,13 @@ def register_player_add(
     licence: str = "",
     category: str | None = None,
     series: str = "",
-    home_club: Club | None = None,
+    member: bool = True,
 ) -> RegisterAdd:
     """Put a player on ``club``'s register, active: a known licence links that player (never
     renamed), a guest already on the register by that name is reused, else a new player is
-    created (home club: ``home_club`` or ``club``). Refused: ``invalid_licence``,
-    ``last_name_required``, ``first_name_required``, ``name_too_long``, ``category_too_long``,
-    ``invalid_series``, ``register_conflict``."""
+    created (home club: ``club``; none unless ``member``: a player of another club). Refused:
+    ``invalid_licence``, ``last_name_required``, ``first_name_required``, ``name_too_long``,
+    ``category_too_long``, ``invalid_series``, ``register_conflict``."""
     entry = RegisterEntry(
         number=1,
         last_name=last_name,
@@ -408,14 +388,13 @@ def register_player_add(
         category=category,
         active=True,
         series=series,
+        member=member,
     )
     with transaction.atomic():
         plan = RegisterPlan(club).decide([entry])
         if plan.rejected:
             raise plan.rejected[0][1]
         (line,) = plan.lines
-        if home_club is not None and line.outcome == CREATED:
-            line.player.club = home_club
         plan.store()
     return RegisterAdd(
         line.player, line.membership, line.outcome, line.name_differs, line.series_kept

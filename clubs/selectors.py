@@ -1,4 +1,4 @@
-"""Reads of the kernel: a club's register, its organisers and pending invitations.
+"""Reads of the kernel: a club's register, its organisers, owner and pending invitations.
 
 The competitions' pickers offer :func:`register_active_players` of the competition's club (a
 section of a simultaneous: its own club).
@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from clubs.models import Club, Membership, OrganiserInvitation, Player
+from clubs.models import Club, ClubOwnerChange, Membership, OrganiserInvitation, Player
 
 
 def register_active_players(club: Club | int) -> QuerySet[Player]:
@@ -57,6 +57,11 @@ def register_counts(club: Club) -> dict[str, int]:
 def club_organisers(club: Club) -> list[Any]:
     """The accounts that organise ``club``, by username."""
     return list(get_user_model().objects.filter(clubs=club).order_by("username"))
+
+
+def club_owner_changes(club: Club) -> list[ClubOwnerChange]:
+    """The record of ``club``'s owners, newest first."""
+    return list(ClubOwnerChange.objects.filter(club=club).order_by("-at", "-pk"))
 
 
 def club_pending_invitations(club: Club) -> list[OrganiserInvitation]:

@@ -1,8 +1,10 @@
 """Writes of the kernel: clubs and their organisers, and a competition's status changes.
 
-:func:`club_create` makes a club with its first organiser; :func:`club_update` renames it;
-:func:`club_organiser_remove` removes a co-organiser but never the last one (organisers join
-through an invitation: ``clubs.invitations``).
+:func:`club_create` makes a club with its first organiser, its owner; :func:`club_update`
+renames it; :func:`club_organiser_remove` removes a co-organiser, never the owner (organisers
+join through an invitation: ``clubs.invitations``); :func:`club_owner_pass` passes the
+ownership to another organiser: the owner may, and the instance's superuser for any club (the
+way out when the owner is gone). Every change of owner is recorded (``ClubOwnerChange``).
 
 :func:`competition_status_change` is the one state machine of every kind of competition
 (``Competition.TRANSITIONS``): draft → running (start), running → finished (finish), finished →
@@ -18,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
-from clubs.models import Club, Competition, CompetitionStatus
+from clubs.models import Club, ClubOwnerChange, Competition, CompetitionStatus
 from clubs.signals import milestone_reached
 
 C = TypeVar("C", bound=Competition)
@@ -113,8 +115,9 @@ def club_create(*, name: str, city: str = "", organiser: Any) -> Club:
         raise _club_name_taken(name)
     try:
         with transaction.atomic():
-            club = Club.objects.create(name=name, city=city)
+            club = Club.objects.create(name=name, city=city, owner=organiser)
             club.organisers.add(organiser)
+            _owner_recorded(club, ClubOwnerChange.Reason.CREATED, by=organiser, previous=None)
     except IntegrityError as exc:
         raise _club_name_taken(name) from exc
     return club
@@ -134,17 +137,80 @@ def club_update(*, club: Club, name: str, city: str) -> Club:
     return club
 
 
+def _owner_recorded(club: Club, reason: str, *, by: Any, previous: Any) -> None:
+    def name(user: Any) -> str:
+        return "" if user is None else str(user.get_username())
+
+    ClubOwnerChange.objects.create(
+        club=club,
+        reason=reason,
+        by=by,
+        by_name=name(by),
+        previous=previous,
+        previous_name=name(previous),
+        owner=club.owner,
+        owner_name=name(club.owner),
+    )
+
+
 def club_organiser_remove(*, club: Club, user: Any) -> None:
-    """Remove ``user`` from ``club``'s organisers (refused: ``not_an_organiser``, and
-    ``last_organiser``: a club always keeps one)."""
+    """Remove ``user`` from ``club``'s organisers (refused: ``not_an_organiser``;
+    ``club_owner``: the owner is never removed, nor leaves, before he has passed the ownership
+    on; ``last_organiser``: a club always keeps one)."""
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=club.pk).first()  # serialise removals
-        organisers = club.organisers.all()
+        locked = Club.objects.select_for_update().get(pk=club.pk)  # serialise removals
+        organisers = locked.organisers.all()
         if not organisers.filter(pk=user.pk).exists():
             raise DomainError("not_an_organiser", _("This account does not organise the club."))
+        if locked.owner_id == user.pk:
+            raise DomainError(
+                "club_owner",
+                _(
+                    "The club's owner cannot be removed. To leave the club, he first passes "
+                    "the ownership to another organiser."
+                ),
+            )
         if organisers.count() <= 1:
             raise DomainError(
                 "last_organiser",
                 _("The last organiser of a club cannot be removed: invite another one first."),
             )
-        club.organisers.remove(user)
+        locked.organisers.remove(user)
+
+
+def club_owner_pass(*, club: Club, to: Any, by: Any) -> Club:
+    """Make ``to``, an organiser of ``club``, its owner; ``by`` is the owner, or the instance's
+    superuser (for any club). Recorded. Refused: ``not_the_owner`` (``by`` may not),
+    ``not_an_organiser`` (``to`` does not organise the club), ``already_owner``."""
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().select_related("owner").get(pk=club.pk)
+        administrator = bool(getattr(by, "is_superuser", False))
+        if locked.owner_id != by.pk and not administrator:
+            raise DomainError(
+                "not_the_owner",
+                _(
+                    "Only the club's owner, or the administrator of this duplitarot, may pass "
+                    "the ownership on."
+                ),
+            )
+        if not locked.organisers.filter(pk=to.pk).exists():
+            raise DomainError(
+                "not_an_organiser",
+                _("The new owner must be an organiser of the club: invite him first."),
+                field="owner",
+            )
+        if locked.owner_id == to.pk:
+            raise DomainError(
+                "already_owner", _("This account already owns the club."), field="owner"
+            )
+        previous = locked.owner
+        locked.owner = to
+        locked.save(update_fields=["owner"])
+        reason = (
+            ClubOwnerChange.Reason.PASSED
+            if previous is not None and previous.pk == by.pk
+            else ClubOwnerChange.Reason.ADMINISTRATOR
+        )
+        _owner_recorded(locked, reason, by=by, previous=previous)
+    club.owner = to
+    return club

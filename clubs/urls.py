@@ -35,5 +35,6 @@ urlpatterns = [
         views.organiser_remove,
         name="organiser_remove",
     ),
+    path("organiser/clubs/<int:pk>/owner/", views.owner_pass, name="owner_pass"),
     path("invitation/<str:token>/", views.invitation, name="invitation"),
 ]

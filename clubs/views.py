@@ -1,6 +1,6 @@
 """The club's pages (organisers of the club only; another club's is a 404): the club, its
 player register (search, add, edit, deactivate, CSV import), its organisers (invite, revoke,
-remove); and the public page of an invitation link."""
+remove, pass the ownership on); and the public page of an invitation link."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from clubs.errors import DomainError
 from clubs.forms import (
     ClubForm,
     InvitationSignupForm,
+    OwnerPassForm,
     RegisterAddForm,
     RegisterImportForm,
     RegisterLineForm,
@@ -233,14 +234,28 @@ def register_import(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _organisers_page(
-    request: HttpRequest, club: Club, *, link: str = "", status: int = 200
+    request: HttpRequest,
+    club: Club,
+    *,
+    link: str = "",
+    owner_form: OwnerPassForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
+    organisers = selectors.club_organisers(club)
+    others = [user for user in organisers if user.pk != club.owner_id]
+    may_pass = bool(others) and (
+        request.user.pk == club.owner_id or getattr(request.user, "is_superuser", False)
+    )
+    if owner_form is None and may_pass:
+        owner_form = OwnerPassForm(organisers=others)
     return _club_page(
         request,
         club,
         "organisers",
         "clubs/organisers.html",
-        organisers=selectors.club_organisers(club),
+        organisers=organisers,
+        owner_form=owner_form if may_pass else None,
+        owner_changes=selectors.club_owner_changes(club),
         pending=selectors.club_pending_invitations(club),
         link=link,
         validity_days=invitations.VALIDITY.days,
@@ -299,6 +314,30 @@ def organiser_remove(request: HttpRequest, pk: int, user_pk: int) -> HttpRespons
     if organiser.pk == request.user.pk:
         return redirect("organiser:home")
     return redirect("clubs:organisers", pk=club.pk)
+
+
+@login_required
+@require_POST
+def owner_pass(request: HttpRequest, pk: int) -> HttpResponse:
+    """Pass the club's ownership to another organiser (the owner, or the superuser)."""
+    club = club_directed_or_404(request, pk)
+    organisers = selectors.club_organisers(club)
+    form = OwnerPassForm(request.POST, organisers=organisers)
+    if form.is_valid():
+        new = next(user for user in organisers if user.pk == form.cleaned_data["owner"])
+        try:
+            services.club_owner_pass(club=club, to=new, by=request.user)
+        except DomainError as error:
+            if error.code == "not_the_owner":
+                messages.error(request, error.message)
+                return _organisers_page(request, club, status=403)
+            add_error(form, error)
+        else:
+            messages.success(
+                request, _("%(user)s now owns the club.") % {"user": new.get_username()}
+            )
+            return redirect("clubs:organisers", pk=club.pk)
+    return _organisers_page(request, club, owner_form=form, status=400)
 
 
 # --------------------------------------------------------------------------- invitation link

@@ -57,6 +57,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Player
 from clubs.register import register_player_add
+from clubs.services import club_create
 from demo import cups as cup_demo
 from demo import free_deals as free_deal_demo
 from demo.plays import DemoError, play_outcome
@@ -539,8 +540,8 @@ def _simultaneous(
     club: Club, user: Any, rng: random.Random, seed: int, today: dt.date
 ) -> DemoSimultaneous:
     """The league's simultaneous and its sections (:data:`SECTION_PLANS`), played."""
-    league = Club.objects.create(name=DEMO_LEAGUE_NAME, city=DEMO_LEAGUE_CITY)
-    league.organisers.add(user)  # the league's director directs every section
+    # The league's director (its owner) directs every section.
+    league = club_create(name=DEMO_LEAGUE_NAME, city=DEMO_LEAGUE_CITY, organiser=user)
     parent = simultaneous_create(
         club=league, name=SIMULTANEOUS_NAME, date=today, format=Event.Format.INDIVIDUAL,
         deals_per_round=DEALS_PER_ROUND, rounds=SIMULTANEOUS_ROUNDS, public=True, seed=seed,
@@ -622,14 +623,13 @@ def build_demo(*, seed: int = DEFAULT_SEED, password: str | None = None) -> Demo
             "use another database (DATABASE_URL) for the demo"
         )
     demo_reset()
-    club = Club.objects.create(name=DEMO_CLUB_NAME, city=DEMO_CLUB_CITY)
     password = password or secrets.token_urlsafe(9)
     if user is None:
         user = user_model(username=DEMO_USERNAME)
     user.set_password(password)
     user.is_active = True
     user.save()
-    club.organisers.add(user)
+    club = club_create(name=DEMO_CLUB_NAME, city=DEMO_CLUB_CITY, organiser=user)  # its owner
 
     today = timezone.localdate()
     summary = DemoSummary(club=club, username=DEMO_USERNAME, password=password)

@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from django.utils.translation import gettext as _
 
@@ -73,12 +73,94 @@ def ranking_views(kinds: Iterable[str]) -> list[tuple[str, str]]:
     return [(kind, labels[kind]) for kind in kinds]
 
 
-def ranking_lines(entries: Iterable[RankingEntry]) -> list[tuple[str, list[RankingEntry]]]:
+class _Lined(Protocol):
+    line: str
+
+
+L = TypeVar("L", bound=_Lined)
+
+
+def ranking_lines(entries: Iterable[L]) -> list[tuple[str, list[L]]]:
     """Per-line ranking rows grouped by line: (line label, rows) in N, E, S, W order."""
-    lines: dict[str, list[RankingEntry]] = defaultdict(list)
+    lines: dict[str, list[L]] = defaultdict(list)
     for entry in entries:
         lines[entry.line].append(entry)
     return [(seat_label(line) if line else "", rows) for line, rows in sorted(lines.items())]
+
+
+@dataclass(frozen=True)
+class RankedMember:
+    """A team member as a team's ranking row names him: his score card and his name."""
+
+    event_id: int
+    entrant_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class RankedRow:
+    """One row of a ranking table as plain values (what the ranking's cache keeps: data, never
+    markup, so that the template escapes whatever comes back from the cache).
+
+    ``name``: the player's or, in a team ranking, the team's; ``event_id``/``entrant_id``: the
+    player's score card (None for a team); ``team``: the player's team (team events);
+    ``members``: a team's players but phantoms; ``section_*``: a simultaneous's section."""
+
+    rank: int
+    line: str
+    name: str
+    event_id: int | None
+    entrant_id: int | None
+    team: str
+    members: tuple[RankedMember, ...]
+    section_id: int | None
+    section_name: str
+    percentage: Decimal | None
+    penalty: Decimal
+    marks_total: int
+    deals_played: int
+    points_de_match: int | None
+    victory_points: Decimal | None
+
+
+def ranked_rows(entries: Iterable[RankingEntry]) -> list[RankedRow]:
+    """``entries`` (``scoring.selectors.ranking_rows``) as :class:`RankedRow` values."""
+    rows = []
+    for entry in entries:
+        members: tuple[RankedMember, ...] = ()
+        entrant = entry.entrant
+        if entrant is None:  # a team's row (its entrant not read: no entrant_id, no query)
+            team = entry.team
+            name, event_id, team_name = (team.name if team else ""), None, ""
+            if team is not None:
+                members = tuple(
+                    RankedMember(member.event_id, member.pk, str(member))
+                    for member in team.members.all()
+                    if not member.phantom
+                )
+        else:
+            name, event_id = str(entrant), entrant.event_id
+            team_name = entrant.team.name if entrant.team is not None else ""
+        rows.append(
+            RankedRow(
+                rank=entry.rank,
+                line=entry.line,
+                name=name,
+                event_id=event_id,
+                entrant_id=entry.entrant_id,
+                team=team_name,
+                members=members,
+                section_id=getattr(entry, "section_id", None),
+                section_name=getattr(entry, "section_name", None) or "",
+                percentage=entry.percentage,
+                penalty=entry.penalty,
+                marks_total=entry.marks_total,
+                deals_played=entry.deals_played,
+                points_de_match=entry.points_de_match,
+                victory_points=entry.victory_points,
+            )
+        )
+    return rows
 
 
 # ------------------------------------------------------------------------ result rows

@@ -389,22 +389,23 @@ def real_entrant(event: Event, pk: int) -> Entrant | None:
     return real_entrants(event).filter(pk=pk).first()
 
 
-def _matching(entrants: QuerySet[Entrant], query: str) -> QuerySet[Entrant]:
+def _matching(entrants: QuerySet[Entrant], query: str, licences: bool) -> QuerySet[Entrant]:
     """``entrants`` with a player whose names contain every word of ``query`` (any order), or
-    whose licence is one of the words; by name."""
+    whose licence is one of the words when ``licences`` (the competition's organisers: a
+    licence is theirs to see); by name."""
     entrants = entrants.filter(player__isnull=False)
     for word in query.split():
-        entrants = entrants.filter(
-            Q(player__first_name__icontains=word)
-            | Q(player__last_name__icontains=word)
-            | Q(player__licence__iexact=word)
-        )
+        found = Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
+        if licences:
+            found |= Q(player__licence__iexact=word)
+        entrants = entrants.filter(found)
     return entrants.order_by("player__last_name", "player__first_name", "pk")
 
 
-def search_entrants(event: Event, query: str) -> list[Entrant]:
-    """Real entrants whose player's names contain every word of ``query`` (any order)."""
-    return list(_matching(real_entrants(event), query))
+def search_entrants(event: Event, query: str, *, licences: bool = False) -> list[Entrant]:
+    """Real entrants whose player's names contain every word of ``query`` (any order), or
+    (``licences``: the event's organisers) whose licence is one of them."""
+    return list(_matching(real_entrants(event), query, licences))
 
 
 def hand_scores_for_entrant(event: Event, entrant: Entrant) -> list[HandScore]:
@@ -513,7 +514,9 @@ def simultaneous_deal_results(simultaneous: Event, number: int) -> list[TableRes
     )
 
 
-def search_simultaneous_entrants(simultaneous: Event, query: str, limit: int) -> list[Entrant]:
+def search_simultaneous_entrants(
+    simultaneous: Event, query: str, limit: int, *, licences: bool = False
+) -> list[Entrant]:
     """Real entrants of every section whose player matches ``query`` (as :func:`search_entrants`),
     at most ``limit``, each carrying ``section_name`` (one query)."""
     entrants = (
@@ -521,7 +524,7 @@ def search_simultaneous_entrants(simultaneous: Event, query: str, limit: int) ->
         .select_related("player", "team")
         .annotate(section_name=F("event__name"))
     )
-    return list(_matching(entrants, query)[:limit])
+    return list(_matching(entrants, query, licences)[:limit])
 
 
 def section_entrant(simultaneous: Event, entrant_id: int) -> Entrant | None:

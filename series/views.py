@@ -27,6 +27,7 @@ from clubs.access import (
     clubs_directed_by,
     directed_by,
     directed_or_404,
+    user_directs,
     user_directs_a_club,
     visible_or_404,
     visible_to,
@@ -147,14 +148,17 @@ def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
     return render(request, "series/ranking.html", context)
 
 
-def export_table(ranking: SeriesRanking) -> tuple[list[str], list[list[Any]]]:
-    """One row per player (the ranked ones, then the others), a column per counted event."""
+def export_table(
+    ranking: SeriesRanking, *, licences: bool = False
+) -> tuple[list[str], list[list[Any]]]:
+    """One row per player (the ranked ones, then the others), a column per counted event; the
+    players' licences for ``licences`` (the series' organisers) only."""
     series = ranking.series
     counted = ranking.counted_events
     header = [
         _("Place"),
         _("Name"),
-        _("Licence"),
+        *([_("Licence")] if licences else []),
         _("Club"),
         _("Events played"),
         _("Results counted"),
@@ -169,7 +173,7 @@ def export_table(ranking: SeriesRanking) -> tuple[list[str], list[list[Any]]]:
             [
                 standing.place if standing.ranked else _("not ranked"),
                 str(player),
-                player.licence or "",
+                *([player.licence or ""] if licences else []),
                 player.club.name if player.club else "",
                 standing.played,
                 standing.counted,
@@ -188,7 +192,7 @@ def series_export(request: HttpRequest, series_id: int, fmt: str) -> HttpRespons
     if fmt not in ("csv", "xlsx"):
         raise Http404(_("Exports exist as csv or xlsx."))
     series = visible_or_404(request, Series, series_id)
-    header, rows = export_table(series_ranking(series))
+    header, rows = export_table(series_ranking(series), licences=user_directs(request.user, series))
     filename = f"{slugify(series.name) or 'series'}-{series.pk}-ranking"
     if fmt == "csv":
         return csv_response(filename, header, rows)

@@ -199,13 +199,14 @@ def tie_break_of(cup: Cup) -> TieBreak:
 
 
 def player_labels(players: Sequence[Player]) -> dict[int, str]:
-    """A distinct label per player (his name; his licence or id when two share a name)."""
+    """A distinct label per player: his name, and his id when two share a name (never his
+    licence: labels reach the public pages and the rooms' phones)."""
     distinct = list({player.pk: player for player in players}.values())
     names = [str(player) for player in distinct]
     labels = {}
     for player, name in zip(distinct, names, strict=True):
         if names.count(name) > 1:
-            name = f"{name} ({player.licence or player.pk})"
+            name = f"{name} ({player.pk})"
         labels[player.pk] = name
     return labels
 

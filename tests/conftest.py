@@ -24,9 +24,13 @@ def _english_outside_requests() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _empty_cache() -> Iterator[None]:
-    """Nothing cached by one test (rendered rankings) is seen by the next one."""
+    """Nothing cached by one test (rankings, and the fragments a process keeps of its own
+    rendering) is seen by the next one."""
     yield
     cache.clear()
+    from scoring.views.public.ranking import rendered_fragments
+
+    rendered_fragments.clear()
 
 
 @pytest.fixture(autouse=True)

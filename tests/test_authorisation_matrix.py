@@ -222,6 +222,8 @@ MATRIX: dict[str, dict[str, str]] = {
     "clubs:invite": {"GET": "LLLLMMM", "POST": "LLLLADA"},
     "clubs:invitation_revoke": {"GET": "LLLLMMM", "POST": "LLLLADA"},
     "clubs:organiser_remove": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
+    # Passing the ownership on: the owner or the superuser (the form refused here: no data).
+    "clubs:owner_pass": {"GET": "LLLLMMM", "POST": "LLLLVDV"},
     # An invitation link (valid): public; joining needs an account (an empty one is refused).
     "clubs:invitation": {"GET": "AAAAAAA", "POST": "VVVVAAA"},
     "series:organiser_create": {"GET": "LLLLAAA", "POST": "LLLLAAA"},

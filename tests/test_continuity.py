@@ -244,6 +244,7 @@ def test_rows_of_the_previous_release_survive_the_moves_on_this_database() -> No
     moved = Club.objects.get(pk=club.pk)
     assert (moved.name, moved.city) == ("Club ancien", "Lyon")
     assert list(moved.organisers.values_list("username", flat=True)) == ["director"]
+    assert moved.owner is not None and moved.owner.username == "director"  # given on upgrade
     assert Player.objects.get(pk=player.pk).licence == "0123456"
     assert Player.objects.get(pk=player.pk).club == moved
     assert Event.objects.get(pk=event.pk).club == moved

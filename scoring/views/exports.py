@@ -12,11 +12,11 @@ Column headers follow the active language. Text that a spreadsheet would run as 
 never one: following OWASP's CSV injection guidance, a text cell starting with ``=``, ``+``,
 ``-``, ``@``, a tab or a carriage return gets a leading single quote in the CSV, and in the XLSX
 every text cell is stored as a string (with Excel's quote prefix for those starting that way),
-never as a formula. Numbers (negative marks, percentages) are not text and stay numbers. The
-results export leaves out, for anybody but the
-event's organisers, the deals whose outcomes are not public yet
-(``tournaments.publication.deals_hidden_from``). Rows and labels are those of the pages
-(``scoring.presentation``), read through ``scoring.selectors``.
+never as a formula. Numbers (negative marks, percentages) are not text and stay numbers. For
+anybody but the event's organisers, the results export leaves out the deals whose outcomes are
+not public yet (``tournaments.publication.deals_hidden_from``), and the ranking export the
+players' licences. Rows and labels are those of the pages (``scoring.presentation``), read
+through ``scoring.selectors``.
 """
 
 from __future__ import annotations
@@ -45,14 +45,15 @@ def ranking_table(event: Event, *, simultaneous: bool = False, complete: bool = 
 
     A simultaneous's overall ranking gains a Section column (the entrant's or team's section).
     The published ranking (deals finished everywhere), or for ``complete`` (the event's
-    organisers) the ranking on every entered deal.
+    organisers) the ranking on every entered deal, with the players' licences (theirs only to
+    see: nobody else's export has the column).
     """
     header = [
         _("Ranking"),
         _("Line"),
         _("Rank"),
         _("Name"),
-        _("Licence"),
+        *([_("Licence")] if complete else []),
         _("Team"),
         _("Percentage"),
         _("Penalty"),
@@ -84,7 +85,7 @@ def ranking_table(event: Event, *, simultaneous: bool = False, complete: bool = 
                     seat_label(entry.line) if entry.line else "",
                     entry.rank,
                     name,
-                    licence,
+                    *([licence] if complete else []),
                     team,
                     entry.percentage,
                     entry.penalty,

@@ -124,16 +124,22 @@ def test_the_csv_export_follows_the_language(season):
     assert french.status_code == 200
     assert french["Content-Type"].startswith("text/csv")
     text = french.content.decode("utf-8-sig")
-    assert text.splitlines()[0].count(";") == 8
+    assert text.splitlines()[0].count(";") == 7
     rows = _rows(french)
     assert [row[0] for row in rows[1:]] == ["1", "2", "3", "4"]
-    assert rows[1][1:2] + rows[1][4:9] == ["BERNARD X", "2", "2", "56,50", "55,00", "58,00"]
+    assert rows[1][1:2] + rows[1][3:8] == ["BERNARD X", "2", "2", "56,50", "55,00", "58,00"]
     english = _client().get(f"/en/series/{series.pk}/export/ranking.csv")
     rows = _rows(english)
-    assert rows[0][:7] == ["Place", "Name", "Licence", "Club", "Events played",
-                           "Results counted", "Average"]  # fmt: skip
-    assert rows[0][7:] == ["Tournoi 1", "Tournoi 8"]
-    assert rows[2][1:2] + rows[2][6:9] == ["ARNAUD X", "56.00", "60.00", "52.00"]
+    # No licence for a visitor.
+    assert rows[0][:6] == ["Place", "Name", "Club", "Events played", "Results counted",
+                           "Average"]  # fmt: skip
+    assert rows[0][6:] == ["Tournoi 1", "Tournoi 8"]
+    assert rows[2][1:2] + rows[2][5:8] == ["ARNAUD X", "56.00", "60.00", "52.00"]
+    # The series' organisers have the players' licences.
+    rows = _rows(_client(season["organiser"]).get(f"/en/series/{series.pk}/export/ranking.csv"))
+    assert rows[0][:4] == ["Place", "Name", "Licence", "Club"]
+    a = season["players"][0]
+    assert rows[2][1:3] == ["ARNAUD X", a.licence]
     assert _client().get(f"/series/{series.pk}/export/ranking.pdf").status_code == 404
     xlsx = _client().get(f"/series/{series.pk}/export/ranking.xlsx")
     assert xlsx.status_code == 200
@@ -142,7 +148,7 @@ def test_the_csv_export_follows_the_language(season):
 def test_an_unranked_player_is_named_so_in_the_export(season):
     rows = _rows(_client().get(f"/en/series/{season['series'].pk}/export/ranking.csv"))
     assert [row[0] for row in rows[1:]] == ["1", "2", "not ranked", "not ranked"]
-    assert rows[3][6:] == ["7", "", "7"]  # Durand: 2nd of Tournoi 8 only
+    assert rows[3][5:] == ["7", "", "7"]  # Durand: 2nd of Tournoi 8 only
 
 
 def test_a_team_events_players_take_their_teams_place_and_percentage():

@@ -86,8 +86,8 @@ def test_lineup_refusals_name_the_seat():
     with pytest.raises(DomainError) as refused:
         services.match_lineup_set(match=match, quarter=1, seats=stranger)
     assert refused.value.code == "lineup_unknown_player"
-    # two players share a name: the licence tells them apart
-    assert f"{others[0]} ({others[0].licence}) (defender in the open room) is not on the " in (
+    # two players share a name: the id tells them apart
+    assert f"{others[0]} ({others[0].pk}) (defender in the open room) is not on the " in (
         refused.value.message
     )
 

@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext
 
-from clubs.models import Club, Player
+from clubs.models import Club, Membership, Player
 from tests.builders import running_event
 from tests.factories import ClubFactory, EventFactory, OrganiserFactory, PlayerFactory
 from tournaments import services
@@ -161,8 +161,8 @@ def test_players_file_in_any_spreadsheet_encoding_and_separator(
     event = EventFactory(club=organiser.clubs.first())
     rows = [
         ["Nom", "Prénom", "Licence", "Club", "Série"],
-        ["Dupré", "Éloïse", "123456", "Club de Sète", "2"],
-        ["Lefèvre", "Jérôme", "", "", ""],
+        ["Dupré", "Éloïse", "123456", "Tarot Club de Lyon", "2"],
+        ["Lefèvre", "Jérôme", "", "Club de Sète", ""],
     ]
     text = "\r\n".join(separator.join(row) for row in rows) + "\r\n"
     response = post_file(client_in, "organiser:players_import", event, text.encode(encoding))
@@ -171,7 +171,10 @@ def test_players_file_in_any_spreadsheet_encoding_and_separator(
         (e.player.last_name, e.player.first_name) for e in event.entrants.select_related("player")
     ]
     assert names == [("Dupré", "Éloïse"), ("Lefèvre", "Jérôme")]
-    assert Player.objects.get(licence="123456").club.name == "Club de Sète"
+    # The event's club is the newcomer's home club; another club's newcomer has none.
+    assert Player.objects.get(licence="123456").club == event.club
+    assert Player.objects.get(last_name="Lefèvre").club is None
+    assert not Club.objects.filter(name="Club de Sète").exists()
 
 
 def test_a_byte_undefined_in_windows_1252_is_refused_naming_its_line(client_in, organiser) -> None:
@@ -446,10 +449,10 @@ BULK_LINES = 10_000
 
 
 def test_ten_thousand_players_are_imported_in_bulk(django_assert_max_num_queries) -> None:
-    """10,000 lines: new players (with new and known clubs, some without licence), known
+    """10,000 lines: new players (of the event's club or of others, some without licence), known
     licences, known unlicensed names in another case, repeats and bad lines. Bulk: a query per
     few hundred rows (SQLite inserts at most 999 values at once), never one per line; slots
-    1..n in file order."""
+    1..n in file order. No club is created, nobody joins another club's register."""
     lyon = ClubFactory(name="Tarot Club de Lyon")
     known = [PlayerFactory(licence=f"K{i:05d}", club=lyon) for i in range(50)]
     event = EventFactory()
@@ -460,7 +463,7 @@ def test_ten_thousand_players_are_imported_in_bulk(django_assert_max_num_queries
     already = services.entrant_register(event=event, player=known[0]).player
     lines = [HEADER.rstrip("\n")]
     for i in range(BULK_LINES - 100):
-        club = "tarot club de lyon" if i % 3 == 0 else f"Cercle {i % 40}"
+        club = event.club.name.upper() if i % 3 == 0 else f"Cercle {i % 40}"
         licence = "" if i % 10 == 0 else f"N{i:06d}"
         lines.append(f"Nom{i};Prénom{i};{licence};{club};{i % 4 + 1}")
     lines += [f"Autre;Nom;K{i:05d};;" for i in range(50)]  # known licences (the first: entrant)
@@ -479,13 +482,14 @@ def test_ten_thousand_players_are_imported_in_bulk(django_assert_max_num_queries
         BULK_LINES - 100 + 2,  # the known player already registered
         *range(BULK_LINES - 28, BULK_LINES + 2),  # repeats, no last name, bad licence
     ]
-    assert sorted(report.clubs_created) == sorted(f"Cercle {k}" for k in range(40))
+    assert not Club.objects.filter(name__startswith="Cercle").exists()
+    assert not Membership.objects.filter(club=lyon).exclude(player__in=known).exists()
     entrants = list(event.entrants.select_related("player", "player__club").order_by("slot"))
     assert [e.slot for e in entrants] == list(range(1, len(report.registered) + 2))
     assert entrants[0].player == already
     assert [e.player for e in entrants[1:]] == report.registered
-    assert entrants[1].player.club == lyon and entrants[1].player.licence is None
-    assert entrants[2].player.club.name == "Cercle 1" and entrants[2].player.licence == "N000001"
+    assert entrants[1].player.club == event.club and entrants[1].player.licence is None
+    assert entrants[2].player.club is None and entrants[2].player.licence == "N000001"
     assert {e.player for e in entrants[-20:]} == set(unlicensed)
     assert Player.objects.count() == 50 + 20 + new
 
@@ -582,7 +586,9 @@ def test_the_players_import_names_its_columns_in_french_and_reads_them(
     assert response.status_code == 200
     assert "Colonne non lue : Téléphone." in response.text
     player = event.entrants.get().player
-    assert (player.licence, player.series, player.club.name) == ("123456", "2", "Club de Sète")
+    # Another club's newcomer: no home club, and no club created (clubs.newcomers).
+    assert (player.licence, player.series, player.club) == ("123456", "2", None)
+    assert not Club.objects.filter(name="Club de Sète").exists()
 
 
 def test_results_csv_header_errors_name_the_columns_in_french(client_in, started: Event) -> None:

@@ -105,7 +105,7 @@ def test_register_twice_is_refused() -> None:
 
 def test_csv_import_reports_bad_lines_and_imports_good_ones() -> None:
     known = PlayerFactory(licence="0000042", last_name="Connu", first_name="Jean")
-    ClubFactory(name="Tarot Club de Lyon")
+    lyon = ClubFactory(name="Tarot Club de Lyon")
     text = (
         "\ufefflast_name;first_name;licence;club;series\n"
         "Martin;Alice;1000001;Tarot Club de Lyon;2\n"
@@ -113,7 +113,7 @@ def test_csv_import_reports_bad_lines_and_imports_good_ones() -> None:
         "Durand;Chloé;bad licence!;;\n"  # line 4: bad licence
         "Autre;Nom;0000042;;\n"  # line 5: known licence -> the known player
         "\n"
-        "Petit;Denis;;Nouveau Club;4\n"  # line 7: new club created
+        "Petit;Denis;;Nouveau Club;4\n"  # line 7: an unknown club: no club created
         "Martin;Alice;1000001;;\n"  # line 8: already registered
     ).encode()
     event = EventFactory()
@@ -122,11 +122,16 @@ def test_csv_import_reports_bad_lines_and_imports_good_ones() -> None:
     assert "last name" in report.errors[0].message
     assert "already registered" in report.errors[2].message
     assert report.players_created == 2 and report.players_matched == 1
-    assert report.clubs_created == ["Nouveau Club"]
     names = [e.player.last_name for e in event.entrants.select_related("player").order_by("slot")]
     assert names == ["Martin", "Connu", "Petit"]
-    assert Player.objects.get(licence="1000001").club.name == "Tarot Club de Lyon"
     assert known.entries.get().slot == 2
+    # The new players of other clubs join the register of the event's club, without home club:
+    # the file writes neither Lyon's players nor a new club.
+    for player in Player.objects.filter(last_name__in=["Martin", "Petit"]):
+        assert player.club is None
+        assert [line.club for line in player.memberships.all()] == [event.club]
+    assert not Club.objects.filter(name="Nouveau Club").exists()
+    assert not lyon.memberships.exists() and not lyon.players.exists()
 
 
 def test_csv_import_comma_separator_any_column_order() -> None:
@@ -136,14 +141,20 @@ def test_csv_import_comma_separator_any_column_order() -> None:
     assert report.ok and len(report.registered) == 2
 
 
-def test_csv_import_bad_line_leaves_no_club_behind() -> None:
-    text = "last_name;first_name;club\nSolo;;Club Fantôme\nDuo;Eve;Club Fantôme\n"
-    event = EventFactory()
+def test_csv_import_creates_no_club_and_makes_the_event_s_club_its_players_home() -> None:
+    event = EventFactory(club=ClubFactory(name="Tarot Club de Brest"))
+    text = (
+        "last_name;first_name;club\n"
+        "Solo;;Club Fantôme\n"  # line 2: no first name
+        "Duo;Eve;Club Fantôme\n"
+        "Trio;Léa; tarot club de BREST \n"  # the event's club, in another case
+        "Quatuor;Max;\n"  # no club: the event's
+    )
     report = services.players_import_csv(event=event, file=text.encode())
     assert [e.line for e in report.errors] == [2]
-    assert report.clubs_created == ["Club Fantôme"]
-    assert Club.objects.filter(name="Club Fantôme").count() == 1
-    assert Player.objects.get(last_name="Duo").club.name == "Club Fantôme"
+    assert not Club.objects.filter(name="Club Fantôme").exists()
+    homes = dict(Player.objects.values_list("last_name", "club"))
+    assert homes == {"Duo": None, "Trio": event.club.pk, "Quatuor": event.club.pk}
 
 
 @pytest.mark.parametrize(

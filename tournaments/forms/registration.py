@@ -14,18 +14,27 @@ from tournaments.forms.base import checked_upload
 
 
 class PlayerForm(forms.Form):
-    """A new player typed by hand; ``club`` (the event's) is the club chosen by default."""
+    """A new player typed by hand; ``club``: the event's, his home club by default. The other
+    choice, a player of another club or of none, gives him no home club: a club writes only
+    its own players (``clubs.newcomers``)."""
 
     last_name = forms.CharField(label=_("Last name"), max_length=80)
     first_name = forms.CharField(label=_("First name"), max_length=80)
     licence = forms.CharField(label=_("Licence number"), max_length=20, required=False)
-    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all(), required=False)
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=Club.objects.none(),
+        required=False,
+        empty_label=_("Another club, or none"),
+    )
     series = series_field()
 
-    def __init__(self, *args: Any, club: Club | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if club is not None:
-            self.fields["club"].initial = club.pk
+        field = self.fields["club"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = Club.objects.filter(pk=club.pk)
+        field.initial = club.pk
 
 
 class PlayerRegisterForm(forms.Form):

@@ -3,7 +3,8 @@
 Players come from the register of the event's club (a section: its own club): a newcomer typed
 by hand joins it through ``clubs.register.register_player_add``, the lines of a players' file
 through ``clubs.register.RegisterPlan`` (a known licence links that player, never renamed; a
-guest of the register is reused by name).
+guest of the register is reused by name; a newcomer of another club has no home club:
+``clubs.newcomers``).
 
 An *entrant* is a movement slot bound to a player. Registering a player creates an entrant with
 the next free slot, so slot order is registration order (setting the movement renumbers them
@@ -83,7 +84,6 @@ class ImportReport:
     registered: list[Player] = field(default_factory=list)
     players_created: int = 0
     players_matched: int = 0
-    clubs_created: list[str] = field(default_factory=list)
     errors: list[ImportLineError] = field(default_factory=list)
     ignored_columns: list[str] = field(default_factory=list)
 
@@ -137,7 +137,7 @@ def _decide(
     joins the register), then refuse the players already registered."""
     report = ImportReport()
     by_number = {number: _entry(number, values) for number, values in entries}
-    plan = RegisterPlan(event.club, create_home_clubs=True).decide(list(by_number.values()))
+    plan = RegisterPlan(event.club).decide(list(by_number.values()))
     report.errors.extend(ImportLineError(number, error.message) for number, error in plan.rejected)
     registered = set(
         Entrant.objects.filter(event=event, player__isnull=False).values_list(
@@ -166,7 +166,6 @@ def _decide(
         else:
             report.players_matched += 1
         report.registered.append(player)
-    report.clubs_created = plan.clubs_created
     report.errors.sort(key=lambda error: error.line)
     return report, plan
 
@@ -195,13 +194,15 @@ def players_import_csv(*, event: Event, file: IO[bytes] | IO[str] | bytes | str)
     Licence, Club, Série (the others are named in the report). A known
     licence registers that player (and puts him on the register of the event's club); a line
     without licence reuses a guest of that register of the same name (ignoring case); a new
-    player joins that register (his home club: the line's club, created when unknown). A line
-    in error is reported and leaves nothing behind (no player, no club). A file that cannot be
-    read at all (see :mod:`clubs.uploads`: too large, binary, empty, too many or too long
-    lines, unreadable CSV, no header) raises ``DomainError`` and registers nobody.
+    player joins that register: his home club is the event's club when the line's club is
+    empty or that club, else he has none (never another club's player, and no club is
+    created: ``clubs.newcomers``). A line in error is reported and leaves nothing behind. A
+    file that cannot be read at all (see :mod:`clubs.uploads`: too large, binary, empty, too
+    many or too long lines, unreadable CSV, no header) raises ``DomainError`` and registers
+    nobody.
 
-    The whole file is decided in memory from a few queries (the licences, names and clubs it
-    names, the event's entrants) and written with bulk inserts in one transaction.
+    The whole file is decided in memory from a few queries (the licences and names it holds,
+    the event's entrants) and written with bulk inserts in one transaction.
     """
     read = file_entries(
         file,

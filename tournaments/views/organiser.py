@@ -251,7 +251,8 @@ def _stale_notice(request: HttpRequest, had_movement: bool, event: Event) -> Non
 @directs(Event)
 def player_add(request: HttpRequest, event: Event) -> HttpResponse:
     """Register a player typed by hand: he joins the register of the event's club (a known
-    licence registers that player, under his stored name)."""
+    licence registers that player, under his stored name), its member or, a player of
+    another club, without home club."""
     form = forms.PlayerForm(request.POST, club=event.club)
     had_movement = event.movement is not None
     if form.is_valid():
@@ -263,7 +264,7 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
                 last_name=data["last_name"],
                 licence=data["licence"],
                 series=data["series"],
-                home_club=data["club"],
+                member=data["club"] is not None,
             )
             player = added.player
             services.entrant_register(event=event, player=player)

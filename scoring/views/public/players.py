@@ -45,22 +45,26 @@ def player_list(request: HttpRequest, event_id: int) -> HttpResponse:
     event = visible_or_404(request, Event, event_id)
     family = event_family(event)
     query = request.GET.get("q", "").strip()
+    # A licence is the organisers' to see: only they find a player by it.
+    licences = user_directs(request.user, event)
     if family.is_simultaneous:
         # Every section's players; the whole list only on request (it may be thousands long).
         found = (
-            search_simultaneous_entrants(event, query, SIMULTANEOUS_SEARCH_LIMIT + 1)
+            search_simultaneous_entrants(
+                event, query, SIMULTANEOUS_SEARCH_LIMIT + 1, licences=licences
+            )
             if query
             else []
         )
         entrants, more = found[:SIMULTANEOUS_SEARCH_LIMIT], len(found) > SIMULTANEOUS_SEARCH_LIMIT
     else:
-        entrants, more = search_entrants(event, query), False
+        entrants, more = search_entrants(event, query, licences=licences), False
     if query and len(entrants) == 1:
         return redirect(
             "public:scorecard", event_id=entrants[0].event_id, entrant_id=entrants[0].pk
         )
     context = page_context(event, None, family, query=query, entrants=entrants, more=more,
-                           limit=SIMULTANEOUS_SEARCH_LIMIT)  # fmt: skip
+                           limit=SIMULTANEOUS_SEARCH_LIMIT, licences=licences)  # fmt: skip
     return render(request, "scoring/public/players.html", context)
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 from clubs.access import user_directs, visible_or_404
 from scoring.models import RankingEntry
-from scoring.presentation import match_sheet_rows, team_match_sheets
+from scoring.presentation import match_sheet_rows, ranked_rows, team_match_sheets
 from scoring.selectors import (
     event_family,
     ranking_rows,
@@ -40,8 +40,10 @@ def team_ranking(request: HttpRequest, event_id: int) -> HttpResponse:
         standings_status(event),
         family,
         complete=complete,
-        entries=ranking_rows(
-            event, RankingEntry.Kind.TEAM, sections=family.is_simultaneous, complete=complete
+        entries=ranked_rows(
+            ranking_rows(
+                event, RankingEntry.Kind.TEAM, sections=family.is_simultaneous, complete=complete
+            )
         ),
         sections=family.is_simultaneous,
         show_vp=event.format == Event.Format.QUADRETTE,

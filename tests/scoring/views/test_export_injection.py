@@ -20,6 +20,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from clubs.exports import is_formula_like
 from clubs.models import Player
 from tests.builders import team_event
+from tests.factories import OrganiserFactory
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -100,6 +101,7 @@ def test_csv_escapes_text_cells_that_start_like_a_formula(
     expected = texts(event)
     if what == "results":
         expected -= {TEAM, LICENCE}  # results name the players only
+    client.force_login(OrganiserFactory(clubs=[event.club]))  # the licences are theirs
     header, *rows = read_csv(client.get(f"/en/events/{event.pk}/export/{what}.csv").content)
     cells = [cell for row in rows for cell in row]
     # Only numbers (negative marks) may start with a sign; no text starts like a formula.
@@ -121,6 +123,7 @@ def test_xlsx_holds_no_formula_and_numbers_stay_numbers(
     expected = texts(event)
     if what == "results":
         expected -= {TEAM, LICENCE}
+    client.force_login(OrganiserFactory(clubs=[event.club]))  # the licences are theirs
     sheet = read_xlsx(client.get(f"/en/events/{event.pk}/export/{what}.xlsx").content)
     strings = assert_no_formula(sheet)
     # Shown as typed: the original characters, stored as a string.

@@ -294,7 +294,13 @@ def test_the_player_search_spans_every_section(client: Client, sim: Simultaneous
     sud = Entrant.objects.filter(event=sim.sections["Section Sud"]).select_related("player")
     target = sud.first()
     assert target is not None and target.player is not None
+    # By licence: for the simultaneous's organisers only (a visitor finds nobody by it).
     response = client.get(f"/en/events/{sim.parent.pk}/players/", {"q": target.player.licence})
+    assert response.status_code == 200
+    assert "No player matches" in response.content.decode()
+    director = Client()
+    director.force_login(OrganiserFactory(clubs=[sim.parent.club]))
+    response = director.get(f"/en/events/{sim.parent.pk}/players/", {"q": target.player.licence})
     assert response.status_code == 302
     assert response["Location"] == f"/en/events/{target.event_id}/players/{target.pk}/"
     # Every player's first name starts with "Prénom": the search lists all 48, with sections.

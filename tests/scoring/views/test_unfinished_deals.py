@@ -285,14 +285,12 @@ def test_public_rankings_count_only_the_deals_finished_everywhere(
 
     export = client.get(f"/en/events/{event.pk}/export/ranking.csv").content.decode()
     exported = {
-        row["Licence"]: int(row["Marks"])
+        row["Name"]: int(row["Marks"])
         for row in csv.DictReader(io.StringIO(export.removeprefix("\ufeff")))
         if not row["Line"]
     }
-    licences = {
-        e.pk: e.player.licence for e in Entrant.objects.filter(event=event).select_related("player")
-    }
-    assert exported == {licences[pk]: marks for pk, marks in finished.items()}
+    names = {e.pk: str(e) for e in Entrant.objects.filter(event=event).select_related("player")}
+    assert exported == {names[pk]: marks for pk, marks in finished.items()}
 
     enter_last_table(event)
     assert not RankingEntry.objects.filter(event=event, published=False).exists()

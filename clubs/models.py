@@ -2,7 +2,10 @@
 
 - :class:`Club`: a club and its organisers (the accounts that direct its competitions).
 - :class:`Player`: a player of the register; a licence number identifies one player across
-  clubs (unique when given); a player without one (a guest) still plays.
+  clubs (unique when given); a player without one (a guest) still plays. His folded names and
+  his sort key (:mod:`rules.names`) are stored beside his names and kept in step by every write
+  (``save``, ``bulk_create``, ``bulk_update``; ``update`` refuses to change a name): searches
+  and lists use them in the database.
 - :class:`Competition`: the abstract base of every kind of competition (duplicate events,
   team-match cups, free-deal tournaments): club, name, date, public flag and a status that only
   moves along :data:`Competition.TRANSITIONS` (``clubs.services.competition_status_change``).
@@ -18,12 +21,15 @@ them (``clubs/migrations``): moving the models kept every row.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from rules import names as name_rules
 
 
 class Club(models.Model):
@@ -42,6 +48,36 @@ class Club(models.Model):
         return self.name
 
 
+#: The names a player is written with, and the columns derived from them.
+NAME_FIELDS = frozenset({"first_name", "last_name"})
+DERIVED_NAME_FIELDS = ("last_name_folded", "first_name_folded", "name_sort_key")
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    """Writes in bulk keep the derived name columns in step with the names."""
+
+    def bulk_create(self, objs: Iterable[Player], *args: Any, **kwargs: Any) -> list[Player]:
+        players = list(objs)
+        for player in players:
+            player.names_derive()
+        return super().bulk_create(players, *args, **kwargs)
+
+    def bulk_update(
+        self, objs: Iterable[Player], fields: Sequence[str], *args: Any, **kwargs: Any
+    ) -> int:
+        players, fields = list(objs), list(fields)
+        if NAME_FIELDS.intersection(fields):
+            for player in players:
+                player.names_derive()
+            fields += [name for name in DERIVED_NAME_FIELDS if name not in fields]
+        return super().bulk_update(players, fields, *args, **kwargs)
+
+    def update(self, **kwargs: Any) -> int:
+        if NAME_FIELDS.intersection(kwargs) or set(DERIVED_NAME_FIELDS).intersection(kwargs):
+            raise TypeError("a player's names change through save() or bulk_update()")
+        return super().update(**kwargs)
+
+
 class Player(models.Model):
     first_name = models.CharField(_("first name"), max_length=80)
     last_name = models.CharField(_("last name"), max_length=80)
@@ -57,15 +93,39 @@ class Player(models.Model):
         verbose_name=_("club"),
     )
     series = models.CharField(_("series"), max_length=20, blank=True)
+    # Derived from the names (rules.names), never written by hand: see names_derive().
+    last_name_folded = models.CharField(max_length=name_rules.FOLD_LENGTH, editable=False)
+    first_name_folded = models.CharField(max_length=name_rules.FOLD_LENGTH, editable=False)
+    name_sort_key = models.CharField(max_length=name_rules.SORT_KEY_LENGTH, editable=False)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
-        ordering = ["last_name", "first_name"]
+        ordering = ["name_sort_key", "pk"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        indexes = [models.Index(fields=["last_name", "first_name"])]
+        indexes = [
+            models.Index(fields=["name_sort_key"], name="clubs_player_sort_key_idx"),
+            models.Index(
+                fields=["last_name_folded", "first_name_folded"], name="clubs_player_folded_idx"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.last_name.upper()} {self.first_name}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.names_derive()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and NAME_FIELDS.intersection(update_fields):
+            kwargs["update_fields"] = {*update_fields, *DERIVED_NAME_FIELDS}
+        super().save(*args, **kwargs)
+
+    def names_derive(self) -> None:
+        """Fill the folded names and the sort key from the names."""
+        self.last_name_folded = name_rules.fold(self.last_name)
+        self.first_name_folded = name_rules.fold(self.first_name)
+        self.name_sort_key = name_rules.sort_key(self.last_name, self.first_name)
 
 
 class DirectedByClub:
@@ -225,7 +285,7 @@ class Membership(models.Model):
     created_at = models.DateTimeField(_("added on"), auto_now_add=True)
 
     class Meta:
-        ordering = ["player__last_name", "player__first_name"]
+        ordering = ["player__name_sort_key", "pk"]
         verbose_name = _("register line")
         verbose_name_plural = _("register lines")
         constraints = [

@@ -77,6 +77,29 @@ def players_search(
     return list(players[:limit])
 
 
+def previous_event_players(event: Event) -> tuple[Event | None, list[Player]]:
+    """The last evening: the latest other event of ``event``'s club (by date, then creation)
+    not later than it and with registered players, and those of its players still active on
+    the register and not in ``event`` yet, in French order (a few queries)."""
+    previous = (
+        Event.objects.filter(club=event.club_id, date__lte=event.date)
+        .exclude(pk=event.pk)
+        .filter(entrants__phantom=False, entrants__player__isnull=False)
+        .defer("movement")
+        .order_by("-date", "-pk")
+        .first()
+    )
+    if previous is None:
+        return None, []
+    players = (
+        register_active_players(event.club_id)
+        .filter(entries__event=previous)
+        .exclude(entries__event=event)
+        .distinct()
+    )
+    return previous, list(players)
+
+
 def event_deals(event: Event) -> QuerySet[Deal]:
     """The event's deals, by number."""
     return Deal.objects.filter(event=event).order_by("number")

@@ -321,7 +321,8 @@ def player_register(request: HttpRequest, event: Event) -> HttpResponse:
             messages.info(request, _("The players already registered were left as they were."))
         _stale_notice(request, had_movement, event)
         return redirect("organiser:players", pk=event.pk)
-    messages.error(request, " ".join(form.errors.get("player", [])) or _("Choose a known player."))
+    refused = [str(message) for message in form.errors.get("player", [])]
+    messages.error(request, " ".join(refused) or _("Choose a known player."))
     return _players_page(request, event, status=400)
 
 

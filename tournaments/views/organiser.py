@@ -308,9 +308,17 @@ def player_register(request: HttpRequest, event: Event) -> HttpResponse:
             for message in error.messages:
                 messages.error(request, message)
             return _players_page(request, event, status=400)
+        if not added:
+            refusal = (
+                _("%(player)s is already registered.") % {"player": chosen[0]}
+                if len(chosen) == 1
+                else _("These players are already registered.")
+            )
+            messages.error(request, refusal)
+            return _players_page(request, event, status=400)
         if len(added) == 1:
             messages.success(request, _("%(player)s registered.") % {"player": added[0].player})
-        elif added:
+        else:
             count = len(added)
             messages.success(
                 request,

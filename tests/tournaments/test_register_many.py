@@ -21,8 +21,9 @@ from tournaments.services.registration import MAX_AT_ONCE
 
 pytestmark = pytest.mark.django_db
 
-LAST_NAMES = ["VIDAL", "ÉTIENNE", "GIRAUD", "Gaillard", "Dupré", "DUPRE", "LEGALL", "Le Gall",
-              "d'Harcourt", "BÉRARD", "ROUX", "GARÇON", "Martin", "Petit", "Noël", "Simon"]  # fmt: skip
+LAST_NAMES = ["VIDAL", "ÉTIENNE", "GIRAUD", "Gaillard", "Dupré", "DUPRE", "LEGALL",
+              "Le Gall", "d'Harcourt", "BÉRARD", "ROUX", "GARÇON", "Martin", "Petit", "Noël",
+              "Simon"]  # fmt: skip
 
 
 def url(name: str, *args: object) -> str:

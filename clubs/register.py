@@ -376,9 +376,11 @@ def register_namesakes(
     last, first = fold(last_name), fold(first_name)
     if licence.strip() or not last or not first:
         return []
-    same = Q(player__last_name_folded=last, player__first_name_folded=first)
-    swapped = Q(player__last_name_folded=first, player__first_name_folded=last)
-    lines = Membership.objects.filter(same | swapped, club=club)
+    same = Q(last_name_folded=last, first_name_folded=first)
+    swapped = Q(last_name_folded=first, first_name_folded=last)
+    # The players first (two lookups of the folded names' index), then their lines here.
+    namesakes = Player.objects.filter(same | swapped).values("pk")
+    lines = Membership.objects.filter(club=club, player__in=namesakes)
     if active_only:
         lines = lines.filter(active=True)
     typed = name_key(first_name, last_name)

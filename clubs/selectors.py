@@ -39,12 +39,14 @@ def query_terms(query: str) -> list[str]:
     return query.split()[:MAX_QUERY_WORDS]
 
 
-def players_matching(players: QuerySet[Player], query: str) -> QuerySet[Player]:
-    """``players`` whose names contain every word of ``query`` (any order, each in the last
-    or the first name, case and accents ignored) or whose licence contains it."""
+def people_matching(rows: QuerySet[Any], query: str, prefix: str = "") -> QuerySet[Any]:
+    """``rows`` (players, or rows of a player at ``prefix``, e.g. ``"player__"``) whose
+    player's names contain every word of ``query`` (any order, each in the last or the first
+    name, case and accents ignored) or whose licence contains it."""
     for term in query_terms(query):
-        players = players.filter(names_contain(term) | Q(licence__icontains=term))
-    return players
+        licence = Q(**{f"{prefix}licence__icontains": term})
+        rows = rows.filter(names_contain(term, prefix) | licence)
+    return rows
 
 
 def register_active_players(club: Club | int) -> QuerySet[Player]:
@@ -63,8 +65,7 @@ def register_lines(
     every word in the first or last name (case and accents ignored) or the licence;
     ``active``: only active / inactive lines."""
     lines = Membership.objects.filter(club=club).select_related("player", "player__club")
-    for term in query_terms(query):
-        lines = lines.filter(names_contain(term, "player__") | Q(player__licence__icontains=term))
+    lines = people_matching(lines, query, "player__")
     if active is not None:
         lines = lines.filter(active=active)
     return lines.order_by("player__name_sort_key", "pk")

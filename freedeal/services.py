@@ -193,23 +193,14 @@ def free_deal_settings_update(
 def free_deal_player_register(*, tournament: FreeDealTournament, player: Player) -> FreeDealPlayer:
     """Register a known player with the next number (at most 400 players, each once)."""
     with transaction.atomic():
-        locked = competition_lock(tournament)
-        _check_draft(locked)
-        entries = locked.players.all()
-        if entries.filter(player=player).exists():
+        added = free_deal_players_register(tournament=tournament, players=[player])
+        if not added:
             raise DomainError(
                 "already_registered",
                 _("%(player)s is already registered.") % {"player": player},
                 field="player",
             )
-        count = entries.count()
-        if count >= MAX_PLAYERS:
-            raise DomainError(
-                "too_many_players",
-                _("A free-deal tournament seats at most %(max)s players.") % {"max": MAX_PLAYERS},
-                field="player",
-            )
-        return FreeDealPlayer.objects.create(tournament=locked, number=count + 1, player=player)
+        return added[0]
 
 
 def free_deal_players_register(

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from clubs.access import UserLike, directed_by
 from clubs.models import Club, Player
-from clubs.selectors import players_matching, register_active_players
+from clubs.selectors import people_matching, register_active_players
 from tournaments import movements
 from tournaments.models import Deal, Entrant, Event, Table, Team
 
@@ -71,7 +71,7 @@ def players_search(
     order."""
     if not query.split():
         return []
-    players = players_matching(register_active_players(club), query)
+    players = people_matching(register_active_players(club), query)
     if exclude_event is not None:
         players = players.exclude(entries__event=exclude_event)
     return list(players[:limit])

@@ -43,17 +43,14 @@ def _next_slot(event: Event) -> int:
 @transaction.atomic
 def entrant_register(*, event: Event, player: Player) -> Entrant:
     """Register ``player`` (also a late arrival before the start: the movement goes stale)."""
-    event = locked(event)
-    require_draft(event)
-    require_own_tables(event)
-    if Entrant.objects.filter(event=event, player=player).exists():
+    added = entrants_register(event=event, players=[player])
+    if not added:
         raise DomainError(
             "already_registered",
             _("%(player)s is already registered.") % {"player": player},
             field="player",
         )
-    movement_stale(event)
-    return Entrant.objects.create(event=event, player=player, slot=_next_slot(event))
+    return added[0]
 
 
 #: Players registered at most by one confirmation (:func:`entrants_register`).

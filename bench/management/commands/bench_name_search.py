@@ -24,7 +24,7 @@ from django.db import connection, transaction
 
 from clubs.models import Club, Membership, Player
 from clubs.register import register_namesakes
-from clubs.selectors import players_matching, register_active_players, register_lines
+from clubs.selectors import people_matching, register_active_players, register_lines
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.selectors import players_search
 
@@ -120,7 +120,7 @@ class Command(OneLineErrorCommand):
         built = round(time.perf_counter() - start, 1)
 
         def search(query: str) -> Any:
-            return players_matching(register_active_players(club), query)[:20]
+            return people_matching(register_active_players(club), query)[:20]
 
         reads: list[tuple[str, Any, Callable[[], int]]] = [
             ("event search 'chloe guerin'", search("chloe guerin"),

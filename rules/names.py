@@ -22,7 +22,9 @@ The key is written with ``0-9`` and ``a-z`` only, so that every database collati
 Python does (SQLite's binary order, PostgreSQL's C or any language collation, ICU): nothing in
 it is ignorable or case-folded. Digits of a name sort before its letters; ``0`` separates the
 parts. Keys are at most :data:`SORT_KEY_LENGTH` characters and folds :data:`FOLD_LENGTH` (a
-longer name is cut: only absurd names lose their last letters' accents or case).
+longer name is cut: only absurd names lose their last letters' accents or case). Players
+store both (``clubs.models.Player``): a change of :func:`fold` or of the key needs a data
+migration that fills them again, as ``clubs`` migration 0006 first did.
 """
 
 from __future__ import annotations

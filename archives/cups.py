@@ -160,7 +160,7 @@ def archive_cup(cup: Cup) -> dict[str, Any]:
         members = list(
             CupTeamPlayer.objects.filter(cup=cup)
             .select_related("player__club")
-            .order_by("team__seed", "player__last_name", "player__first_name", "player__pk")
+            .order_by("team__seed", "player__name_sort_key", "player__pk")
         )
         matches = list(CupMatch.objects.filter(cup=cup).order_by("round", "slot"))
         lineups = list(

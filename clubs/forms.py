@@ -87,7 +87,33 @@ class RegisterSearchForm(forms.Form):
         return str(self.cleaned_data.get("q") or "") if self.is_valid() else ""
 
 
-class RegisterAddForm(forms.Form):
+class PlayersField(forms.ModelMultipleChoiceField):
+    """Several players ticked at once, at most ``limit`` (refused before any query beyond)."""
+
+    def __init__(self, *args: Any, limit: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.limit = limit
+
+    def clean(self, value: Any) -> Any:
+        if value and len(value) > self.limit:
+            raise forms.ValidationError(
+                _("At most %(max)s players at once.") % {"max": self.limit}, code="too_many"
+            )
+        return super().clean(value)
+
+
+class NewPlayerCheckForm(forms.Form):
+    """A new player typed by hand. ``confirm_new``: the director saw the register's lines of
+    the same names (``clubs.register.register_namesakes``) and still wants a new guest."""
+
+    confirm_new = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def names_data(self) -> dict[str, Any]:
+        """The cleaned data but ``confirm_new`` (what the services take)."""
+        return {k: v for k, v in self.cleaned_data.items() if k != "confirm_new"}
+
+
+class RegisterAddForm(NewPlayerCheckForm):
     last_name = forms.CharField(label=_("Last name"), max_length=80)
     first_name = forms.CharField(label=_("First name"), max_length=80)
     licence = forms.CharField(

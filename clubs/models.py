@@ -4,7 +4,10 @@
   of them its owner; :class:`ClubOwnerChange`: the record of every change of owner.
 - :class:`Player`: a player of the register; a licence number identifies one player across
   clubs (unique when given); a player without one (a guest) still plays; his series
-  (:class:`PlayerSeries`) is the federation's, one per player like his name.
+  (:class:`PlayerSeries`) is the federation's, one per player like his name. His folded names and
+  his sort key (:mod:`rules.names`) are stored beside his names and kept in step by every write
+  (``save``, ``bulk_create``, ``bulk_update``; ``update`` refuses to change a name): searches
+  and lists use them in the database.
 - :class:`Competition`: the abstract base of every kind of competition (duplicate events,
   team-match cups, free-deal tournaments): club, name, date, public flag and a status that only
   moves along :data:`Competition.TRANSITIONS` (``clubs.services.competition_status_change``).
@@ -20,12 +23,15 @@ them (``clubs/migrations``): moving the models kept every row.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from rules import names as name_rules
 
 
 class Club(models.Model):
@@ -69,6 +75,40 @@ class PlayerSeries(models.TextChoices):
     PROMOTION = "P", _("Promotion")
 
 
+#: The names a player is written with, and the columns derived from them.
+NAME_FIELDS = frozenset({"first_name", "last_name"})
+DERIVED_NAME_FIELDS = ("last_name_folded", "first_name_folded", "name_sort_key")
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    """Writes in bulk keep the derived name columns in step with the names."""
+
+    def bulk_create(  # type: ignore[override]
+        self, objs: Iterable[Player], *args: Any, **kwargs: Any
+    ) -> list[Player]:
+        players = list(objs)
+        for player in players:
+            player.names_derive()
+        # (django-stubs leaves the subclass's model unbound in these two calls)
+        return super().bulk_create(players, *args, **kwargs)  # type: ignore[arg-type,return-value]
+
+    def bulk_update(  # type: ignore[override]
+        self, objs: Iterable[Player], fields: Sequence[str], *args: Any, **kwargs: Any
+    ) -> int:
+        players, fields = list(objs), list(fields)
+        if NAME_FIELDS.intersection(fields):
+            for player in players:
+                player.names_derive()
+            fields += [name for name in DERIVED_NAME_FIELDS if name not in fields]
+        return super().bulk_update(players, fields, *args, **kwargs)  # type: ignore[arg-type]
+
+    def update(self, **kwargs: Any) -> int:
+        # bulk_update() comes here with the derived columns; nothing else may change a name.
+        if NAME_FIELDS.intersection(kwargs) and not set(DERIVED_NAME_FIELDS) <= kwargs.keys():
+            raise TypeError("a player's names change through save() or bulk_update()")
+        return super().update(**kwargs)
+
+
 class Player(models.Model):
     first_name = models.CharField(_("first name"), max_length=80)
     last_name = models.CharField(_("last name"), max_length=80)
@@ -84,15 +124,39 @@ class Player(models.Model):
         verbose_name=_("club"),
     )
     series = models.CharField(_("series"), max_length=20, blank=True, choices=PlayerSeries.choices)
+    # Derived from the names (rules.names), never written by hand: see names_derive().
+    last_name_folded = models.CharField(max_length=name_rules.FOLD_LENGTH, editable=False)
+    first_name_folded = models.CharField(max_length=name_rules.FOLD_LENGTH, editable=False)
+    name_sort_key = models.CharField(max_length=name_rules.SORT_KEY_LENGTH, editable=False)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
-        ordering = ["last_name", "first_name"]
+        ordering = ["name_sort_key", "pk"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        indexes = [models.Index(fields=["last_name", "first_name"])]
+        indexes = [
+            models.Index(fields=["name_sort_key"], name="clubs_player_sort_key_idx"),
+            models.Index(
+                fields=["last_name_folded", "first_name_folded"], name="clubs_player_folded_idx"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.last_name.upper()} {self.first_name}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.names_derive()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and NAME_FIELDS.intersection(update_fields):
+            kwargs["update_fields"] = {*update_fields, *DERIVED_NAME_FIELDS}
+        super().save(*args, **kwargs)
+
+    def names_derive(self) -> None:
+        """Fill the folded names and the sort key from the names."""
+        self.last_name_folded = name_rules.fold(self.last_name)
+        self.first_name_folded = name_rules.fold(self.first_name)
+        self.name_sort_key = name_rules.sort_key(self.last_name, self.first_name)
 
 
 class DirectedByClub:
@@ -252,7 +316,7 @@ class Membership(models.Model):
     created_at = models.DateTimeField(_("added on"), auto_now_add=True)
 
     class Meta:
-        ordering = ["player__last_name", "player__first_name"]
+        ordering = ["player__name_sort_key", "pk"]
         verbose_name = _("register line")
         verbose_name_plural = _("register lines")
         constraints = [

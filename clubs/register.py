@@ -12,7 +12,9 @@ Invariants, kept by every write here (the competitions register newcomers throug
   known (even from another club) links that player into the club's register and never renames
   him; a different name is reported (:attr:`PlannedLine.name_differs`, a warning of the import);
 - a player without a licence (a *guest*) may be added and play; within one club's register a
-  guest is one per name (first and last name, ignoring case);
+  guest is one per name (first and last name, ignoring case); before a guest is created by
+  hand, the pages ask :func:`register_namesakes` whether the register already holds that name
+  spelt otherwise (accents, case, order) and offer that player instead;
 - a new player is a member of the register's club (his home club) or has no home club, never
   another club's, and no club is ever created for him (:mod:`clubs.newcomers`);
 - a player's name and series are edited only by his home club's organisers, or by any
@@ -38,12 +40,15 @@ from clubs.errors import DomainError
 from clubs.models import Club, Membership, Player, PlayerSeries
 from clubs.newcomers import names_club, player_new
 from clubs.uploads import table_rows
+from rules.names import fold
 
 LICENCE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9./-]{0,19}$")
 MAX_NAME = 80
 MAX_CATEGORY = 40
 #: Values per ``IN (...)`` query and rows per INSERT (well under SQLite's variable limit).
 CHUNK = 500
+#: Namesakes named at most before a new guest is created (:func:`register_namesakes`).
+MAX_NAMESAKES = 10
 
 #: What a line of the register became.
 CREATED, LINKED, UPDATED, UNCHANGED, DUPLICATE = "created", "linked", "updated", "unchanged", "dup"
@@ -399,6 +404,35 @@ def register_player_add(
     return RegisterAdd(
         line.player, line.membership, line.outcome, line.name_differs, line.series_kept
     )
+
+
+def register_namesakes(
+    *, club: Club, first_name: str, last_name: str, licence: str = "", active_only: bool = False
+) -> list[Membership]:
+    """The lines of ``club``'s register (``active_only``: its active lines) whose player has
+    the names typed, ignoring case, accents and punctuation, in either order (the folded
+    names, :func:`rules.names.fold`): before a new guest is created from these names, the page
+    names them and offers to take that player instead. None when a licence is given (it names
+    the player) and none for the guest :func:`register_player_add` would reuse anyway (same
+    names, ignoring case)."""
+    last, first = fold(last_name), fold(first_name)
+    if licence.strip() or not last or not first:
+        return []
+    same = Q(last_name_folded=last, first_name_folded=first)
+    swapped = Q(last_name_folded=first, first_name_folded=last)
+    # The players first (two lookups of the folded names' index), then their lines here.
+    namesakes = Player.objects.filter(same | swapped).values("pk")
+    lines = Membership.objects.filter(club=club, player__in=namesakes)
+    if active_only:
+        lines = lines.filter(active=True)
+    typed = name_key(first_name, last_name)
+    return [
+        line
+        for line in lines.select_related("player", "player__club").order_by(
+            "player__name_sort_key", "pk"
+        )[:MAX_NAMESAKES]
+        if line.player.licence or name_key(line.player.first_name, line.player.last_name) != typed
+    ]
 
 
 def register_players_link(*, club: Club, players: Sequence[Player]) -> int:

@@ -1,7 +1,10 @@
 """Reads of the kernel: a club's register, its organisers, owner and pending invitations.
 
 The competitions' pickers offer :func:`register_active_players` of the competition's club (a
-section of a simultaneous: its own club).
+section of a simultaneous: its own club). Every search of people matches names with
+:func:`names_contain` (case, accents and punctuation ignored, in the database: the folded
+names stored on each player) and every list of people is in French order (the stored sort
+key), as :mod:`rules.names` defines them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,37 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from clubs.models import Club, ClubOwnerChange, Membership, OrganiserInvitation, Player
+from rules.names import fold
+
+#: Words of a search query taken at most (more narrow nothing a person would type).
+MAX_QUERY_WORDS = 5
+
+
+def names_contain(term: str, prefix: str = "") -> Q:
+    """The players (``prefix``: the path to the player, e.g. ``"player__"``) whose last or
+    first name contains the word ``term``, ignoring case, accents and punctuation (the folded
+    names, :func:`rules.names.fold`); nobody when the word has no letter or digit."""
+    word = fold(term)
+    if not word:
+        return Q(pk__in=[])
+    return Q(**{f"{prefix}last_name_folded__contains": word}) | Q(
+        **{f"{prefix}first_name_folded__contains": word}
+    )
+
+
+def query_terms(query: str) -> list[str]:
+    """The words of a search query (at most :data:`MAX_QUERY_WORDS`)."""
+    return query.split()[:MAX_QUERY_WORDS]
+
+
+def people_matching(rows: QuerySet[Any], query: str, prefix: str = "") -> QuerySet[Any]:
+    """``rows`` (players, or rows of a player at ``prefix``, e.g. ``"player__"``) whose
+    player's names contain every word of ``query`` (any order, each in the last or the first
+    name, case and accents ignored) or whose licence contains it."""
+    for term in query_terms(query):
+        licence = Q(**{f"{prefix}licence__icontains": term})
+        rows = rows.filter(names_contain(term, prefix) | licence)
+    return rows
 
 
 def register_active_players(club: Club | int) -> QuerySet[Player]:
@@ -20,25 +54,21 @@ def register_active_players(club: Club | int) -> QuerySet[Player]:
     return (
         Player.objects.filter(memberships__club=club, memberships__active=True)
         .select_related("club")
-        .order_by("last_name", "first_name", "pk")
+        .order_by("name_sort_key", "pk")
     )
 
 
 def register_lines(
     club: Club, *, query: str = "", active: bool | None = None
 ) -> QuerySet[Membership]:
-    """``club``'s register lines (players and home clubs loaded), by name; ``query``: every
-    word in the first or last name or the licence; ``active``: only active / inactive lines."""
+    """``club``'s register lines (players and home clubs loaded), in French order; ``query``:
+    every word in the first or last name (case and accents ignored) or the licence;
+    ``active``: only active / inactive lines."""
     lines = Membership.objects.filter(club=club).select_related("player", "player__club")
-    for term in query.split()[:5]:
-        lines = lines.filter(
-            Q(player__last_name__icontains=term)
-            | Q(player__first_name__icontains=term)
-            | Q(player__licence__icontains=term)
-        )
+    lines = people_matching(lines, query, "player__")
     if active is not None:
         lines = lines.filter(active=active)
-    return lines.order_by("player__last_name", "player__first_name", "pk")
+    return lines.order_by("player__name_sort_key", "pk")
 
 
 def register_line(club: Club, pk: int) -> Membership | None:

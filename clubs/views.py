@@ -83,7 +83,12 @@ def club_home(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _register_page(
-    request: HttpRequest, club: Club, *, add_form: RegisterAddForm | None = None, status: int = 200
+    request: HttpRequest,
+    club: Club,
+    *,
+    add_form: RegisterAddForm | None = None,
+    status: int = 200,
+    namesakes: list[Membership] | None = None,
 ) -> HttpResponse:
     search = RegisterSearchForm(request.GET or None)
     lines = selectors.register_lines(club, query=search.query(), active=search.active_filter())
@@ -98,6 +103,7 @@ def _register_page(
         more=len(shown) > REGISTER_PAGE,
         add_form=add_form or RegisterAddForm(),
         counts=selectors.register_counts(club),
+        namesakes=namesakes,
         status=status,
     )
 
@@ -114,8 +120,15 @@ def register_add(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_directed_or_404(request, pk)
     form = RegisterAddForm(request.POST)
     if form.is_valid():
+        data = form.names_data()
+        namesakes = [] if form.cleaned_data["confirm_new"] else register.register_namesakes(
+            club=club, first_name=data["first_name"], last_name=data["last_name"],
+            licence=data["licence"],
+        )  # fmt: skip
+        if namesakes:
+            return _register_page(request, club, add_form=form, namesakes=namesakes)
         try:
-            added = register.register_player_add(club=club, **form.cleaned_data)
+            added = register.register_player_add(club=club, **data)
         except DomainError as error:
             add_error(form, error)
         else:

@@ -17,12 +17,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs.errors import DomainError
-from clubs.forms import add_error, reason_field
+from clubs.forms import NewPlayerCheckForm, PlayersField, add_error, reason_field
 from clubs.models import Player
 from freedeal import outcomes, selectors
 from freedeal.models import MAX_DEALS_PER_PARTY, MAX_PARTIES, FreeDealTournament
 from rules.enums import Contract, PoigneeSize, Side
 from rules.ruleset import RulesetName
+from tournaments.movements.free_deal import MAX_PLAYERS
 
 BLANK = ("", "—")
 SIDES = [(Side.ATTACK.value, _("attack")), (Side.DEFENCE.value, _("defence"))]
@@ -83,16 +84,24 @@ class TournamentForm(forms.Form):
 
 
 class RegisterForm(forms.Form):
-    player = forms.ModelChoiceField(label=_("Club player"), queryset=Player.objects.none())
+    """Club players to register (one or several at once: ``player`` repeated)."""
+
+    player = PlayersField(
+        label=_("Club players"),
+        queryset=Player.objects.none(),
+        widget=forms.SelectMultiple(attrs={"size": 10}),
+        help_text=_("Choose one or several (Ctrl-click on a computer)."),
+        limit=MAX_PLAYERS,
+    )
 
     def __init__(self, *args: Any, tournament: FreeDealTournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["player"]
-        assert isinstance(field, forms.ModelChoiceField)
+        assert isinstance(field, forms.ModelMultipleChoiceField)
         field.queryset = selectors.free_deal_registrable_players(tournament)
 
 
-class NewPlayerForm(forms.Form):
+class NewPlayerForm(NewPlayerCheckForm):
     first_name = forms.CharField(label=_("First name"), max_length=80)
     last_name = forms.CharField(label=_("Last name"), max_length=80)
     licence = forms.CharField(label=_("Licence number"), max_length=20, required=False)

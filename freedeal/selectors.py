@@ -84,6 +84,28 @@ def free_deal_registrable_players(tournament: FreeDealTournament) -> QuerySet[Pl
     return register_active_players(tournament.club_id).exclude(pk__in=taken)
 
 
+def free_deal_previous_players(
+    tournament: FreeDealTournament,
+) -> tuple[FreeDealTournament | None, list[Player]]:
+    """The club's latest other free-deal tournament (by date, then creation) not later than
+    ``tournament`` and with players, and those of them still active on the register and not
+    registered in ``tournament`` yet, in French order."""
+    previous = (
+        FreeDealTournament.objects.filter(
+            club=tournament.club_id, date__lte=tournament.date, players__isnull=False
+        )
+        .exclude(pk=tournament.pk)
+        .order_by("-date", "-pk")
+        .first()
+    )
+    if previous is None:
+        return None, []
+    players = free_deal_registrable_players(tournament).filter(
+        free_deal_entries__tournament=previous
+    )
+    return previous, list(players)
+
+
 # --------------------------------------------------------------------------- ranking
 def counted_parties(tournament: FreeDealTournament) -> int:
     """Parties the ranking shows: every party once finished, else those begun."""

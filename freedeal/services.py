@@ -29,7 +29,7 @@ under the tournament's ruleset and the table's size).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -193,23 +193,44 @@ def free_deal_settings_update(
 def free_deal_player_register(*, tournament: FreeDealTournament, player: Player) -> FreeDealPlayer:
     """Register a known player with the next number (at most 400 players, each once)."""
     with transaction.atomic():
-        locked = competition_lock(tournament)
-        _check_draft(locked)
-        entries = locked.players.all()
-        if entries.filter(player=player).exists():
+        added = free_deal_players_register(tournament=tournament, players=[player])
+        if not added:
             raise DomainError(
                 "already_registered",
                 _("%(player)s is already registered.") % {"player": player},
                 field="player",
             )
+        return added[0]
+
+
+def free_deal_players_register(
+    *, tournament: FreeDealTournament, players: Sequence[Player]
+) -> list[FreeDealPlayer]:
+    """Register several known players with one confirmation (those ticked, the players of the
+    last tournament), numbered on from the last one in French order of their names; those
+    already registered are left out. Refused as a whole past the seats
+    (``too_many_players``)."""
+    with transaction.atomic():
+        locked = competition_lock(tournament)
+        _check_draft(locked)
+        entries = locked.players.all()
+        wanted = {player.pk: player for player in players}
+        taken = set(entries.filter(player__in=list(wanted)).values_list("player_id", flat=True))
+        new = sorted(
+            (player for pk, player in wanted.items() if pk not in taken),
+            key=lambda player: (player.name_sort_key, player.pk),
+        )
         count = entries.count()
-        if count >= MAX_PLAYERS:
+        if count + len(new) > MAX_PLAYERS:
             raise DomainError(
                 "too_many_players",
                 _("A free-deal tournament seats at most %(max)s players.") % {"max": MAX_PLAYERS},
                 field="player",
             )
-        return FreeDealPlayer.objects.create(tournament=locked, number=count + 1, player=player)
+        return FreeDealPlayer.objects.bulk_create(
+            FreeDealPlayer(tournament=locked, number=count + n, player=player)
+            for n, player in enumerate(new, start=1)
+        )
 
 
 def free_deal_player_register_new(

@@ -40,6 +40,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs.access import directs, user_directs, visible_or_404
@@ -48,6 +49,7 @@ from clubs.forms import add_error, error_field
 from clubs.late_arrivals import LateRow
 from clubs.phone import PhoneCard, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
+from clubs.register import register_namesakes
 from freedeal import outcomes, selectors, services
 from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
 from freedeal.forms import (
@@ -520,6 +522,9 @@ def _detail_context(tournament: FreeDealTournament, request: HttpRequest) -> dic
         "new_player_form": NewPlayerForm(),
         "confirm_form": ConfirmForm(),
     }
+    if tournament.status == FreeDealTournament.Status.DRAFT:
+        previous, players = selectors.free_deal_previous_players(tournament)
+        context |= {"previous_tournament": previous, "previous_players": players}
     if tournament.status != FreeDealTournament.Status.DRAFT:
         context |= {
             "tables": [
@@ -575,16 +580,28 @@ def _action(
         if not register.is_valid():
             invalid = DomainError("invalid", _("Choose a player of the club."))
             return _refused(request, tournament, invalid, register_form=register)
-        services.free_deal_player_register(
-            tournament=tournament, player=register.cleaned_data["player"]
+        added = services.free_deal_players_register(
+            tournament=tournament, players=list(register.cleaned_data["player"])
         )
-        return _("Player registered.")
+        count = len(added)
+        return ngettext("%(count)s player registered.", "%(count)s players registered.", count) % {
+            "count": count
+        }
     if action == "register_new":
         new = NewPlayerForm(request.POST)
         if not new.is_valid():
             invalid = DomainError("invalid", _("Give the player's first and last names."))
             return _refused(request, tournament, invalid, new_player_form=new)
-        services.free_deal_player_register_new(tournament=tournament, **new.cleaned_data)
+        data = new.names_data()
+        namesakes = [] if new.cleaned_data["confirm_new"] else register_namesakes(
+            club=tournament.club, first_name=data["first_name"], last_name=data["last_name"],
+            licence=data["licence"], active_only=True,
+        )  # fmt: skip
+        if namesakes:
+            context = _detail_context(tournament, request)
+            context |= {"new_player_form": new, "namesakes": namesakes}
+            return render(request, "freedeal/organiser_detail.html", context)
+        services.free_deal_player_register_new(tournament=tournament, **data)
         return _("Player registered.")
     if action == "unregister":
         number = _whole_number(request.POST.get("number"))

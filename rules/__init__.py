@@ -8,7 +8,8 @@ rules), ``simulation`` (heuristic players), ``record`` (complete play records as
 card by card), ``hand_checks`` (an entry checked against the prepared hands), ``feasibility``
 (the exact outcome model), ``duplicate`` (what a duplicate table may play: 4 players, at least
 Garde, the imposed contract, the FFT's rules), ``numbers`` (artificial percentages and penalty
-points as exact hundredths).
+points as exact hundredths), ``names`` (players' names folded for searching and keyed for
+French order, the same in Python and in every database).
 """
 
 from rules.bidding import Bid, BiddingResult, bidding_order, bidding_result, legal_bids

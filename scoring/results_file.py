@@ -166,9 +166,7 @@ def _team_ranking(event: Event, simultaneous: bool) -> tuple[list[dict[str, Any]
     if not event.is_team_event:
         return [], {}
     rows = ranking_rows(event, RankingEntry.Kind.TEAM, sections=simultaneous)
-    ranked = [(row, row.team) for row in rows if row.team is not None]
-    ranked.sort(key=lambda pair: (pair[0].rank, pair[1].name.casefold(), pair[1].number,
-                                  pair[0].pk))  # fmt: skip
+    ranked = [(row, row.team) for row in rows if row.team is not None]  # in the ranking's order
     teams = [
         {
             "rank": row.rank,
@@ -197,7 +195,8 @@ def _team_ranking(event: Event, simultaneous: bool) -> tuple[list[dict[str, Any]
 def _player_ranking(
     event: Event, simultaneous: bool, club_of_section: dict[int, int], team_ranks: dict[int, int]
 ) -> list[dict[str, Any]]:
-    """The individual ranking's rows, by rank then name (a bounded number of queries)."""
+    """The individual ranking's rows in the ranking's order (rank, then equal ranks in French
+    order of the names: ``scoring.core.tie_order``), a bounded number of queries."""
     rows = ranking_rows(event, RankingEntry.Kind.INDIVIDUAL, sections=simultaneous)
     ranked = [(row, row.entrant, row.entrant.player) for row in rows
               if row.entrant is not None and row.entrant.player is not None]  # fmt: skip
@@ -211,7 +210,7 @@ def _player_ranking(
         {player.pk for _, _, player in ranked}, home_club_ids | set(played_in.values())
     )
     home_clubs = club_names(home_club_ids)
-    lines: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    lines: list[dict[str, Any]] = []
     for row, entrant, player in ranked:
         category = categories.get((played_in[row.pk], player.pk), "") or categories.get(
             (player.club_id or 0, player.pk), ""
@@ -233,10 +232,8 @@ def _player_ranking(
             "team_number": team.number if team is not None else None,
             "team_rank": team_ranks.get(team.pk) if team is not None else None,
         }
-        order = (row.rank, player.last_name.casefold(), player.first_name.casefold(),
-                 player.licence or "", row.pk)  # fmt: skip
-        lines.append((order, line))
-    return [line for _, line in sorted(lines, key=lambda item: item[0])]
+        lines.append(line)
+    return lines
 
 
 def _csv_cell(value: Any) -> Any:

@@ -37,6 +37,7 @@ from typing import Any
 
 from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, prefetch_related_objects
 
+from clubs.selectors import names_contain, query_terms
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from tournaments.models import Deal, Entrant, Event, Table, TableResult, Team
 
@@ -220,7 +221,10 @@ def ranking_rows(
         rows = rows.annotate(section_id=F(f"{owner}_id"), section_name=F(f"{owner}__name"))
     if line:
         rows = rows.filter(line=line)
-    return list(rows.order_by("line", "rank", "pk"))
+    # Equal ranks in French order of the names (the recompute stores them so; this also orders
+    # rankings stored before it did), then as stored (scoring.core.tie_order).
+    names = F("entrant__player__name_sort_key").asc(nulls_last=True)
+    return list(rows.order_by("line", "rank", names, "pk"))
 
 
 def ranking_kinds(event: Event) -> list[str]:
@@ -390,16 +394,16 @@ def real_entrant(event: Event, pk: int) -> Entrant | None:
 
 
 def _matching(entrants: QuerySet[Entrant], query: str, licences: bool) -> QuerySet[Entrant]:
-    """``entrants`` with a player whose names contain every word of ``query`` (any order), or
-    whose licence is one of the words when ``licences`` (the competition's organisers: a
-    licence is theirs to see); by name."""
+    """``entrants`` with a player whose names contain every word of ``query`` (any order, case
+    and accents ignored), or whose licence is one of the words when ``licences`` (the
+    competition's organisers: a licence is theirs to see); in French order."""
     entrants = entrants.filter(player__isnull=False)
-    for word in query.split():
-        found = Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
+    for word in query_terms(query):
+        found = names_contain(word, "player__")
         if licences:
             found |= Q(player__licence__iexact=word)
         entrants = entrants.filter(found)
-    return entrants.order_by("player__last_name", "player__first_name", "pk")
+    return entrants.order_by("player__name_sort_key", "pk")
 
 
 def search_entrants(event: Event, query: str, *, licences: bool = False) -> list[Entrant]:

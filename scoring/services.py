@@ -222,7 +222,7 @@ def _event_shape(event: Event) -> _EventShape:
     entrants: list[dict[str, Any]] = [
         dict(row)
         for row in Entrant.objects.filter(event_id__in=ids).values(
-            "id", "event_id", "slot", "phantom", "line", "team_id"
+            "id", "event_id", "slot", "phantom", "line", "team_id", "player__name_sort_key"
         )
     ]
     deals = list(
@@ -431,6 +431,7 @@ def _ranking_input(shape: _EventShape, scored_players: set[str]) -> TournamentIn
         team_ranking="vp" if event.ranking == Event.Ranking.VP else "pm",
         rank_by_line=all(m.schedule.kind == "line" for m in shape.members) and bool(lines),
     )
+    names = {entrant_key(e["id"]): e["player__name_sort_key"] or "" for e in entrants}
     return TournamentInput(
         seats=SeatColumns.from_results([]),
         penalties=tuple(penalties),
@@ -438,6 +439,7 @@ def _ranking_input(shape: _EventShape, scored_players: set[str]) -> TournamentIn
         matches=tuple(matches),
         lines=lines,
         options=options,
+        names=names,
     )
 
 
@@ -469,6 +471,7 @@ def event_scoring_input(event: Event) -> EventData:
         matches=meta.matches,
         lines=meta.lines,
         options=meta.options,
+        names=meta.names,
     )
     return EventData(tournament=tournament)
 

@@ -131,7 +131,8 @@ def series_standings(
     names: Mapping[int, str] | None = None,
 ) -> list[Standing]:
     """Every player's line: the ranked ones by place, then the unranked ones (place None), in
-    the same order; equal players by ``names`` (then id). ``event_order`` orders each line's
+    the same order; equal players by ``names``, their sort keys (``rules.names``: French
+    order), then id. ``event_order`` orders each line's
     results (the series' events, oldest first). A player's results at one event: one only."""
     order = {event_id: index for index, event_id in enumerate(event_order)}
     by_player: dict[int, list[EventResult]] = {}

@@ -161,6 +161,6 @@ def series_ranking(series: Series) -> SeriesRanking:
         counted.append(SeriesEventLine(line.event, None, len(rows)))
         results.extend(rows)
     players = Player.objects.select_related("club").in_bulk({row.player_id for row in results})
-    names = {pk: f"{p.last_name.upper()} {p.first_name}" for pk, p in players.items()}
+    names = {pk: player.name_sort_key for pk, player in players.items()}
     standings = series_standings(results, series.formula, [line.event.pk for line in lines], names)
     return SeriesRanking(series, counted, standings, players)

@@ -91,7 +91,7 @@ class CupTeamPlayer(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
-        ordering = ["team", "player__last_name", "player__first_name"]
+        ordering = ["team", "player__name_sort_key", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["cup", "player"], name="teammatch_one_team_per_cup")
         ]

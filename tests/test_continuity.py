@@ -160,6 +160,14 @@ def _normal(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
+def _by_place(standings: list[dict[str, Any]]) -> list[Any]:
+    """A series ranking with its players of equal place in one order (their ids)."""
+    return sorted(
+        _normal(standings), key=lambda line: (line["place"] is None, line["place"] or 0,
+                                              line["player_id"])
+    )  # fmt: skip
+
+
 def test_the_previous_release_demo_database_migrates_with_its_data(tmp_path: Path) -> None:
     database = tmp_path / "demo.sqlite3"
     with gzip.open(DATA / "demo-00a2a26.sqlite3.gz", "rb") as source, database.open("wb") as out:
@@ -191,6 +199,11 @@ def test_the_previous_release_demo_database_migrates_with_its_data(tmp_path: Pat
         assert expected["rows"][label]["rows"], label
     assert set(now["computed"]) == set(expected["computed"])
     for key, value in expected["computed"].items():
+        if key.startswith("series:"):
+            # Players of equal place: in French order of their names since clubs 0006 (the
+            # release listed them by code points); the places and figures are unchanged.
+            assert _by_place(now["computed"][key]) == _by_place(value), key
+            continue
         assert _normal(now["computed"][key]) == _normal(value), key
     assert now["stored"] and now["recomputed"] == now["stored"]
 

@@ -41,9 +41,10 @@ Input (frozen dataclasses, :mod:`scoring.core.model`)::
     TournamentInput(seats: SeatColumns, scheduled: Mapping[int, int] = {},
                     penalties: tuple[Penalty, ...] = (), teams: tuple[Team, ...] = (),
                     matches: tuple[Match, ...] = (), lines: Mapping[str, str] = {},
-                    options: ScoringOptions = ScoringOptions())
+                    options: ScoringOptions = ScoringOptions(),
+                    names: Mapping[str, str] = {})   # ties: rules.names sort keys
     TournamentInput.from_results(results, *, scheduled=None, penalties=(), teams=(),
-                                 matches=(), lines=None, options=None) -> TournamentInput
+                                 matches=(), lines=None, options=None, names=None)
 
 Output (frozen dataclasses with ``to_dict()``, :mod:`scoring.core.results`)::
 
@@ -75,7 +76,8 @@ Rules applied (each hand = deal × seat; duplicate.md)
 - Percentages are exact fractions, published rounded half-up to 0.01.
 - Player percentage = mean of his hand percentages (exact) − penalties, rounded to 0.01;
   ``marks`` = sum of his real marks. Ranking by the rounded percentage, descending;
-  equal percentages share the rank (1, 2, 2, 4); ties listed by entrant id.
+  equal percentages share the rank (1, 2, 2, 4); ties listed in French order of the
+  names (``names``), then by entrant id; equal teams by their names alike.
 - Team (triplette) percentage = mean of all its members' (member, deal) percentages − team
   penalties. A penalty applies to the player or team whose id it names.
 - Quadrette match: per deal, A's net = sum of A members' marks at the match's two tables;

@@ -2,7 +2,8 @@
 quadrette match sheets (PM scale, WBF victory points) and the team ranking.
 
 Ranking [default]: by the rounded key, best first; equal keys share the rank (competition
-ranking 1, 2, 2, 4); entrants of a shared rank are listed by id so the output is deterministic.
+ranking 1, 2, 2, 4); entrants of a shared rank are listed in French order of their names, then
+by id (:func:`scoring.core.model.tie_order`), so the output is deterministic.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from rules.names import text_sort_key
 from scoring.core.arith import competition_ranks, hundredths_to_decimal
 from scoring.core.model import (
     Match,
@@ -23,6 +25,7 @@ from scoring.core.model import (
     Team,
     TournamentInput,
     points_hundredths,
+    tie_order,
 )
 from scoring.core.results import (
     DealPM,
@@ -93,14 +96,21 @@ class EntrantTotal:
     deals: int
 
 
-def _ranked(totals: Iterable[EntrantTotal]) -> list[tuple[int, EntrantTotal]]:
-    ordered = sorted(totals, key=lambda total: (-total.percentage, total.entrant))
+def _ranked(
+    totals: Iterable[EntrantTotal], names: Mapping[str, str]
+) -> list[tuple[int, EntrantTotal]]:
+    ordered = sorted(
+        totals, key=lambda total: (-total.percentage, *tie_order(total.entrant, names))
+    )
     ranks = competition_ranks([total.percentage for total in ordered])
     return list(zip(ranks, ordered, strict=True))
 
 
 def individual_rows(
-    totals: Sequence[EntrantTotal], lines: Mapping[str, str], options: ScoringOptions
+    totals: Sequence[EntrantTotal],
+    lines: Mapping[str, str],
+    options: ScoringOptions,
+    names: Mapping[str, str],
 ) -> tuple[IndividualRow, ...]:
     """The individual ranking, with per-line ranks when ``options.rank_by_line``."""
     line_rank: dict[str, int] = {}
@@ -111,7 +121,7 @@ def individual_rows(
             if line is not None:
                 by_line[line].append(total)
         for members in by_line.values():
-            for rank, total in _ranked(members):
+            for rank, total in _ranked(members, names):
                 line_rank[total.entrant] = rank
     return tuple(
         IndividualRow(
@@ -124,7 +134,7 @@ def individual_rows(
             line=lines.get(total.entrant),
             line_rank=line_rank.get(total.entrant),
         )
-        for rank, total in _ranked(totals)
+        for rank, total in _ranked(totals, names)
     )
 
 
@@ -253,7 +263,8 @@ def team_rows(
             return int(vp[team.id] * 100)
         return totals[team.id].percentage
 
-    ordered = sorted(teams, key=lambda team: (-key(team), team.id))
+    team_names = {team.id: text_sort_key(team.name) for team in teams}
+    ordered = sorted(teams, key=lambda team: (-key(team), *tie_order(team.id, team_names)))
     ranks = competition_ranks([key(team) for team in ordered])
     rows = []
     for rank, team in zip(ranks, ordered, strict=True):

@@ -31,6 +31,7 @@ from typing import Any, NoReturn
 
 from rules.duplicate import DUPLICATE_PLAYERS, check_duplicate_play
 from rules.errors import RuleError
+from rules.names import text_sort_key
 from rules.numbers import as_decimal, hundredths, percentage_hundredths
 from rules.scoring import outcome_from_dict, score_deal, seat_marks
 from scoring.core.model import (
@@ -154,6 +155,7 @@ class EventFile:
             matches=self.matches,
             lines=self.lines,
             options=self.options,
+            names={ident: text_sort_key(name) for ident, name in self.names.items()},
         )
 
     def _read_entrants(self, root: Mapping[str, Any]) -> None:

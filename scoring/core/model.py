@@ -356,6 +356,8 @@ class TournamentInput:
     ``scheduled`` maps a deal number to the number of tables scheduled to play it (N of the
     Neuberg formula); a deal missing from it is scheduled as many times as it has seat results
     (real or artificial) for the hand. ``lines`` maps a player to his line (e.g. ``"NS"``).
+    ``names`` maps a player to his name's sort key (``rules.names.sort_key``): players of equal
+    rank are listed by it, then by id (:func:`tie_order`; teams by their names' keys).
     """
 
     seats: SeatColumns
@@ -365,6 +367,7 @@ class TournamentInput:
     matches: tuple[Match, ...] = ()
     lines: Mapping[str, str] = field(default_factory=dict)
     options: ScoringOptions = field(default_factory=ScoringOptions)
+    names: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "penalties", tuple(self.penalties))
@@ -387,6 +390,7 @@ class TournamentInput:
         matches: Iterable[Match] = (),
         lines: Mapping[str, str] | None = None,
         options: ScoringOptions | None = None,
+        names: Mapping[str, str] | None = None,
     ) -> TournamentInput:
         """Build the input from readable records."""
         return cls(
@@ -397,4 +401,12 @@ class TournamentInput:
             matches=tuple(matches),
             lines=dict(lines or {}),
             options=options or ScoringOptions(),
+            names=dict(names or {}),
         )
+
+
+def tie_order(ident: str, names: Mapping[str, str]) -> tuple[str, str]:
+    """Where an entrant (or a team) goes among those of equal rank: by its name's sort key
+    (French order, ``rules.names``), then by id. The one rule of every ranking's ties: the
+    stored rankings keep this order, and every page, export and file reads them in it."""
+    return (names.get(ident, ""), ident)

@@ -119,5 +119,5 @@ def compute_standings_reference(tournament: TournamentInput) -> Standings:
             raise ScoringInputError(f"team {team.id}: none of its members has a result")
         team_totals[team.id] = totals_of(team.id, entries, structure.team_penalty.get(team.id, 0))
 
-    ranking = individual_rows(individual, tournament.lines, tournament.options)
+    ranking = individual_rows(individual, tournament.lines, tournament.options, tournament.names)
     return finish(tournament, hand_scores, ranking, team_totals, records)

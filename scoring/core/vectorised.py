@@ -35,6 +35,7 @@ from scoring.core.model import (
     ScoringInputError,
     SeatColumns,
     TournamentInput,
+    tie_order,
 )
 from scoring.core.reference import compute_standings_reference
 from scoring.core.results import HandScores, IndividualRow, Standings, empty_hand_scores
@@ -333,17 +334,17 @@ def _individual_ranking(
     totals: _GroupTotals,
     lines: Mapping[str, str],
     rank_by_line: bool,
+    names: Mapping[str, str],
 ) -> tuple[IndividualRow, ...]:
     """The individual ranking rows, ranked with arrays (same result as
     :func:`scoring.core.assemble.individual_rows`)."""
     ranked = np.flatnonzero(totals.counts > 0)
-    tie_order = np.empty(len(entrant_ids), dtype=np.int64)
-    tie_order[sorted(range(len(entrant_ids)), key=entrant_ids.__getitem__)] = np.arange(
-        len(entrant_ids), dtype=np.int64
-    )
+    tie_rank = np.empty(len(entrant_ids), dtype=np.int64)
+    by_tie = sorted(range(len(entrant_ids)), key=lambda i: tie_order(entrant_ids[i], names))
+    tie_rank[by_tie] = np.arange(len(entrant_ids), dtype=np.int64)
     percentage = totals.percentage[ranked]
     order, ranks = _competition_ranks(
-        percentage, tie_order[ranked], np.zeros(ranked.shape[0], dtype=np.int64)
+        percentage, tie_rank[ranked], np.zeros(ranked.shape[0], dtype=np.int64)
     )
     line_rank = np.full(len(entrant_ids), -1, dtype=np.int64)
     if rank_by_line and lines:
@@ -359,7 +360,7 @@ def _individual_ranking(
         )
         with_line = np.flatnonzero(code >= 0)
         line_order, line_ranks = _competition_ranks(
-            percentage[with_line], tie_order[ranked][with_line], code[with_line]
+            percentage[with_line], tie_rank[ranked][with_line], code[with_line]
         )
         line_rank[ranked[with_line][line_order]] = line_ranks
     entrants = ranked[order]
@@ -469,7 +470,7 @@ def standings_from_hands(tournament: TournamentInput, hands: HandScores) -> Stan
             player_penalty[index_of[name]] = amount
     per_player = _group_totals(columns.entrant, len(names), player_penalty, columns, scored)
     individual = _individual_ranking(
-        entrant_ids, per_player, tournament.lines, tournament.options.rank_by_line
+        entrant_ids, per_player, tournament.lines, tournament.options.rank_by_line, tournament.names
     )
 
     team_totals: dict[str, EntrantTotal] = {}

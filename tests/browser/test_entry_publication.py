@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from clubs.models import Player
 from scoring.models import RankingEntry
 from scoring.services import standings_recompute
 from tests.browser.conftest import answered
@@ -134,7 +133,9 @@ def test_public_pages_in_french_and_english(live_server: Any, phone: Any, event:
     # The player search on a phone leads to the score card.
     entrant = Entrant.objects.filter(event=event, phantom=False).select_related("player").first()
     assert entrant is not None and entrant.player is not None
-    Player.objects.filter(pk=entrant.player.pk).update(first_name="Zoé", last_name="Rivière")
+    player = entrant.player
+    player.first_name, player.last_name = "Zoé", "Rivière"
+    player.save(update_fields=["first_name", "last_name"])  # (update() may not rename)
     phone.goto(f"{live_server.url}/en/events/{event.pk}/players/")
     phone.fill("#player-search", "rivière")
     phone.get_by_role("button", name="Search").click()

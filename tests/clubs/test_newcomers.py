@@ -35,9 +35,12 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("rules", "clubs", "tournaments", "scoring", "series", "freedeal", "teammatch",
             "archives", "instance", "demo", "bench", "config")  # fmt: skip
 #: Where a Player or a register line may be made.
+#: The name-search benchmark builds a synthetic 30,000-player register in bulk (a developer's
+#: tool on its own club, never a path of the product).
+BENCH_REGISTER = "bench/management/commands/bench_name_search.py"
 MAKERS = {
-    "Player": {"clubs/newcomers.py"},
-    "Membership": {"clubs/newcomers.py", "clubs/register.py"},
+    "Player": {"clubs/newcomers.py", BENCH_REGISTER},
+    "Membership": {"clubs/newcomers.py", "clubs/register.py", BENCH_REGISTER},
 }
 CREATING = {"create", "get_or_create", "update_or_create"}
 

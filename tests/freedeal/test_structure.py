@@ -79,6 +79,7 @@ def test_the_services_are_the_writes_of_the_brief() -> None:
         "free_deal_create",
         "free_deal_settings_update",
         "free_deal_player_register",
+        "free_deal_players_register",
         "free_deal_player_register_new",
         "free_deal_player_remove",
         "free_deal_start",

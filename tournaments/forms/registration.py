@@ -8,12 +8,13 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from clubs.forms import series_field
+from clubs.forms import NewPlayerCheckForm, PlayersField, series_field
 from clubs.models import Club, Player
 from tournaments.forms.base import checked_upload
+from tournaments.services.registration import MAX_AT_ONCE
 
 
-class PlayerForm(forms.Form):
+class PlayerForm(NewPlayerCheckForm):
     """A new player typed by hand; ``club``: the event's, his home club by default. The other
     choice, a player of another club or of none, gives him no home club: a club writes only
     its own players (``clubs.newcomers``)."""
@@ -38,14 +39,17 @@ class PlayerForm(forms.Form):
 
 
 class PlayerRegisterForm(forms.Form):
-    """A player of the register chosen from the search; ``players``: those that may be."""
+    """Players of the register chosen from the search or the last evening (one or several:
+    ``player`` repeated); ``players``: those that may be."""
 
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), widget=forms.HiddenInput)
+    player = PlayersField(
+        queryset=Player.objects.none(), widget=forms.MultipleHiddenInput, limit=MAX_AT_ONCE
+    )
 
     def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["player"]
-        assert isinstance(field, forms.ModelChoiceField)
+        assert isinstance(field, forms.ModelMultipleChoiceField)
         field.queryset = players
 
 

@@ -60,6 +60,7 @@ from tournaments.selectors.setup import (
     events_directed_with_counts,
     player_by_pk,
     players_search,
+    previous_event_players,
     table_by_number,
 )
 
@@ -95,6 +96,7 @@ __all__ = [
     "phone_tables",
     "player_by_pk",
     "players_search",
+    "previous_event_players",
     "result_history",
     "result_outcome",
     "result_with_seats",

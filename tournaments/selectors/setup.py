@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from clubs.access import UserLike, directed_by
 from clubs.models import Club, Player
-from clubs.selectors import register_active_players
+from clubs.selectors import people_matching, register_active_players
 from tournaments import movements
 from tournaments.models import Deal, Entrant, Event, Table, Team
 
@@ -39,8 +39,12 @@ def event_entrants(event: Event) -> QuerySet[Entrant]:
 
 
 def event_real_entrants(event: Event) -> list[Entrant]:
-    """The registered (non-phantom) entrants in registration (slot) order."""
-    return [e for e in event_entrants(event) if not e.phantom]
+    """The registered (non-phantom) entrants in French order of their names."""
+    return list(
+        Entrant.objects.filter(event=event, phantom=False)
+        .select_related("player__club", "team")
+        .order_by(F("player__name_sort_key").asc(nulls_last=True), "slot")
+    )
 
 
 def event_teams(event: Event) -> list[Team]:
@@ -62,21 +66,38 @@ def event_register_players(event: Event) -> QuerySet[Player]:
 def players_search(
     *, query: str, club: Club | int, exclude_event: Event | None = None, limit: int = 20
 ) -> list[Player]:
-    """The active players of ``club``'s register whose name or licence contains ``query``
-    (not yet in ``exclude_event``)."""
-    terms = query.split()
-    if not terms:
+    """The active players of ``club``'s register whose names contain every word of ``query``
+    (case and accents ignored) or whose licence does (not yet in ``exclude_event``), in French
+    order."""
+    if not query.split():
         return []
-    players = register_active_players(club)
-    for term in terms:
-        players = players.filter(
-            Q(last_name__icontains=term)
-            | Q(first_name__icontains=term)
-            | Q(licence__icontains=term)
-        )
+    players = people_matching(register_active_players(club), query)
     if exclude_event is not None:
         players = players.exclude(entries__event=exclude_event)
     return list(players[:limit])
+
+
+def previous_event_players(event: Event) -> tuple[Event | None, list[Player]]:
+    """The last evening: the latest other event of ``event``'s club (by date, then creation)
+    not later than it and with registered players, and those of its players still active on
+    the register and not in ``event`` yet, in French order (a few queries)."""
+    previous = (
+        Event.objects.filter(club=event.club_id, date__lte=event.date)
+        .exclude(pk=event.pk)
+        .filter(entrants__phantom=False, entrants__player__isnull=False)
+        .defer("movement")
+        .order_by("-date", "-pk")
+        .first()
+    )
+    if previous is None:
+        return None, []
+    players = (
+        register_active_players(event.club_id)
+        .filter(entries__event=previous)
+        .exclude(entries__event=event)
+        .distinct()
+    )
+    return previous, list(players)
 
 
 def event_deals(event: Event) -> QuerySet[Deal]:

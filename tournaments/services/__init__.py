@@ -26,6 +26,7 @@ from tournaments.services.registration import (
     ImportReport,
     entrant_register,
     entrant_withdraw,
+    entrants_register,
     players_import_csv,
 )
 from tournaments.services.results import (
@@ -59,6 +60,7 @@ __all__ = [
     "deal_seats_set",
     "entrant_register",
     "entrant_withdraw",
+    "entrants_register",
     "event_create",
     "event_deals_generate",
     "event_deals_import",

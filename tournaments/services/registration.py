@@ -14,6 +14,7 @@ withdrawal) makes the movement stale: it is removed and must be regenerated.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -44,17 +45,53 @@ def _next_slot(event: Event) -> int:
 @transaction.atomic
 def entrant_register(*, event: Event, player: Player) -> Entrant:
     """Register ``player`` (also a late arrival before the start: the movement goes stale)."""
-    event = locked(event)
-    require_draft(event)
-    require_own_tables(event)
-    if Entrant.objects.filter(event=event, player=player).exists():
+    added = entrants_register(event=event, players=[player])
+    if not added:
         raise DomainError(
             "already_registered",
             _("%(player)s is already registered.") % {"player": player},
             field="player",
         )
+    return added[0]
+
+
+#: Players registered at most by one confirmation (:func:`entrants_register`).
+MAX_AT_ONCE = 200
+
+
+@transaction.atomic
+def entrants_register(*, event: Event, players: Sequence[Player]) -> list[Entrant]:
+    """Register several players with one confirmation (the players ticked in a search, the
+    players of the last evening): those already registered are left out, the others take the
+    next free slots in French order of their names. Refused as a whole as
+    :func:`entrant_register` is (not a draft, a simultaneous's tables), and beyond
+    :data:`MAX_AT_ONCE` players (``too_many_at_once``)."""
+    if len(players) > MAX_AT_ONCE:
+        raise DomainError(
+            "too_many_at_once",
+            _("At most %(max)s players are registered at once.") % {"max": MAX_AT_ONCE},
+            field="player",
+        )
+    event = locked(event)
+    require_draft(event)
+    require_own_tables(event)
+    wanted = {player.pk: player for player in players}
+    taken = set(
+        Entrant.objects.filter(event=event, player__in=list(wanted)).values_list(
+            "player_id", flat=True
+        )
+    )
+    new = sorted(
+        (player for pk, player in wanted.items() if pk not in taken),
+        key=lambda player: (player.name_sort_key, player.pk),
+    )
+    if not new:
+        return []
     movement_stale(event)
-    return Entrant.objects.create(event=event, player=player, slot=_next_slot(event))
+    first = _next_slot(event)
+    return Entrant.objects.bulk_create(
+        [Entrant(event=event, player=player, slot=first + n) for n, player in enumerate(new)]
+    )
 
 
 @transaction.atomic

@@ -20,13 +20,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.access import clubs_directed_by, directs, user_directs_a_club
 from clubs.errors import DomainError
 from clubs.forms import add_error
 from clubs.models import Player
-from clubs.register import register_player_add
+from clubs.register import register_namesakes, register_player_add
 from tournaments import forms, movements, presentation, selectors, services
 from tournaments.models import Entrant, Event, Seat
 from tournaments.services import late_changes
@@ -204,8 +205,15 @@ def _players_page(
             query=search.cleaned_data["q"], club=event.club_id, exclude_event=event
         )
     entrants = selectors.event_real_entrants(event)
+    previous, previous_players = (
+        selectors.previous_event_players(event)
+        if event.status == Event.Status.DRAFT
+        else (None, [])
+    )
     page = {
         "entrants": entrants,
+        "previous_event": previous,
+        "previous_players": previous_players,
         **_late_change_context(event, entrants),
         "player_form": forms.PlayerForm(club=event.club),
         "import_form": forms.PlayersImportForm(),
@@ -257,6 +265,12 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
     had_movement = event.movement is not None
     if form.is_valid():
         data = form.cleaned_data
+        namesakes = [] if data["confirm_new"] else register_namesakes(
+            club=event.club, first_name=data["first_name"], last_name=data["last_name"],
+            licence=data["licence"], active_only=True,
+        )  # fmt: skip
+        if namesakes:
+            return _players_page(request, event, player_form=form, namesakes=namesakes)
         try:
             added = register_player_add(
                 club=event.club,
@@ -283,21 +297,41 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @directs(Event)
 def player_register(request: HttpRequest, event: Event) -> HttpResponse:
-    """Register a known player found by search."""
+    """Register the known players ticked in the search or in the last evening's list (one or
+    several, one confirmation)."""
     form = forms.PlayerRegisterForm(request.POST, players=selectors.event_register_players(event))
     had_movement = event.movement is not None
     if form.is_valid():
-        player = form.cleaned_data["player"]
+        chosen = list(form.cleaned_data["player"])
         try:
-            services.entrant_register(event=event, player=player)
+            added = services.entrants_register(event=event, players=chosen)
         except DomainError as error:
             for message in error.messages:
                 messages.error(request, message)
             return _players_page(request, event, status=400)
-        messages.success(request, _("%(player)s registered.") % {"player": player})
+        if not added:
+            refusal = (
+                _("%(player)s is already registered.") % {"player": chosen[0]}
+                if len(chosen) == 1
+                else _("These players are already registered.")
+            )
+            messages.error(request, refusal)
+            return _players_page(request, event, status=400)
+        if len(added) == 1:
+            messages.success(request, _("%(player)s registered.") % {"player": added[0].player})
+        else:
+            count = len(added)
+            messages.success(
+                request,
+                ngettext("%(count)s player registered.", "%(count)s players registered.", count)
+                % {"count": count},
+            )
+        if len(added) < len(chosen):
+            messages.info(request, _("The players already registered were left as they were."))
         _stale_notice(request, had_movement, event)
         return redirect("organiser:players", pk=event.pk)
-    messages.error(request, _("Choose a known player."))
+    refused = [str(message) for message in form.errors.get("player", [])]
+    messages.error(request, " ".join(refused) or _("Choose a known player."))
     return _players_page(request, event, status=400)
 
 
@@ -405,7 +439,9 @@ def _late_refused(request: HttpRequest, event: Event, error: DomainError) -> Htt
 
 def _substitute_player(request: HttpRequest, event: Event) -> Player | list[Player]:
     """The substitute chosen (a known player's pk), created (first and last name), or found by
-    a search (``q``): one match is chosen, several are returned for the director to choose."""
+    a search (``q``): one match is chosen, several are returned for the director to choose; a
+    new guest whose names the register already holds (``register_namesakes``) is created only
+    once the director saw them (``confirm_new``): they are returned to choose from first."""
     data = request.POST
     chosen = data.get("player", "").strip()
     if chosen:
@@ -415,6 +451,12 @@ def _substitute_player(request: HttpRequest, event: Event) -> Player | list[Play
         return player
     first_name, last_name = data.get("first_name", ""), data.get("last_name", "")
     if first_name.strip() or last_name.strip():
+        namesakes = [] if data.get("confirm_new") else register_namesakes(
+            club=event.club, first_name=first_name, last_name=last_name,
+            licence=data.get("licence", ""), active_only=True,
+        )  # fmt: skip
+        if namesakes:
+            return [line.player for line in namesakes]
         return register_player_add(
             club=event.club,
             first_name=first_name,
@@ -451,6 +493,7 @@ def entrant_substitute(request: HttpRequest, event: Event, entrant_pk: int) -> H
         with transaction.atomic():  # a new player is kept only if the substitution is
             player = _substitute_player(request, event)
             if isinstance(player, list):
+                typed = {k: request.POST.get(k, "")[:80] for k in ("first_name", "last_name")}
                 return _players_page(
                     request,
                     event,
@@ -458,6 +501,8 @@ def entrant_substitute(request: HttpRequest, event: Event, entrant_pk: int) -> H
                     candidate_for=entrant,
                     candidate_round=from_round,
                     candidate_reason=reason,
+                    # the names typed, when the candidates are the register's namesakes
+                    candidate_new=typed if any(v.strip() for v in typed.values()) else None,
                 )
             late_changes.entrant_substitute(
                 event=event,

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from clubs.access import user_directs, visible_or_404
+from rules.names import text_sort_key
 from scoring.models import RankingEntry
 from scoring.presentation import match_sheet_rows, ranked_rows, team_match_sheets
 from scoring.selectors import (
@@ -75,7 +76,7 @@ def match_sheets(request: HttpRequest, event_id: int) -> HttpResponse:
         status,
         matches=sheets,
         complete=complete,
-        teams=sorted(teams.values(), key=lambda team: (team.name.casefold(), team.pk)),
+        teams=sorted(teams.values(), key=lambda team: (text_sort_key(team.name), team.pk)),
         chosen=chosen,
         team_error=team_error,
     )

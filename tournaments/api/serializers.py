@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from clubs.api import conflict_serializer
 from rules.ruleset import RulesetName
 from tournaments import selectors
 from tournaments.models import (
@@ -248,12 +249,18 @@ class TableResultReplaySerializer(TableResultSerializer):
         return bool(self.context.get("corrected", False))
 
 
-class ResultConflictSerializer(serializers.Serializer):
-    """409: the deal is already entered at that table; ``result`` is the stored one."""
-
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    result = TableResultSerializer()
+#: 409 (problem details): the deal is already entered at that table; ``result`` the stored one.
+ResultConflictSerializer = conflict_serializer(
+    TableResultSerializer(
+        allow_null=True,
+        help_text=(
+            "The stored result (for `idempotency_key_reused`: the one the key stored); null "
+            "when the table code may not read it yet (an earlier round's deal other tables "
+            "still play) or the key's result is gone."
+        ),
+    ),
+    "ResultConflictSerializer",
+)
 
 
 class TableSeatSerializer(serializers.Serializer):

@@ -434,8 +434,9 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
             "event": table.event,
             "table": table,
             "deal": deal,
-            "result": stored,
-            "outcome": selectors.result_outcome(stored),
+            "hidden": error.hidden,  # an earlier round's outcome the code may not read yet
+            "result": None if error.hidden else stored,
+            "outcome": None if error.hidden else selectors.result_outcome(stored),
             "seats": SEATS,
             "back": _table_url(table, round_number),
             "correct_url": correct_url,

@@ -272,10 +272,6 @@ class TableScope:
             if self.result_visible(play.round_number, result.deal)
         }
 
-    def hidden_count(self, play: TableRound) -> int:
-        """How many stored results of ``play`` the code may not read."""
-        return len(play.results) - len(self.visible_results(play))
-
     def visible_result_list(self) -> list[TableResult]:
         """Every result of the table the code may read, by round and deal."""
         listed: list[TableResult] = []

@@ -32,7 +32,8 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
 from rest_framework.request import Request
@@ -40,6 +41,7 @@ from rest_framework.response import Response
 
 from clubs import idempotency
 from clubs.errors import DomainError
+from clubs.outcomes import Contract, PoigneeSize, Seat, Side
 from clubs.phone import PhoneEntry, phone_save
 from clubs.problems import PROBLEM_JSON, problem
 from rules.errors import field_label
@@ -332,3 +334,50 @@ class EntryWriteMixin:
         if answer.key is not None:
             response[idempotency.HEADER] = answer.key
         return response
+
+
+# ------------------------------------------------------------------ the outcome, as sent
+
+
+class PoigneeSerializer(serializers.Serializer):
+    side = serializers.ChoiceField(choices=Side.choices)
+    size = serializers.ChoiceField(choices=PoigneeSize.choices)
+
+
+class ChelemSerializer(serializers.Serializer):
+    announced = serializers.BooleanField(default=False)
+    made_by = serializers.ChoiceField(choices=Side.choices, allow_null=True, required=False)
+
+
+@extend_schema_field({"type": "number", "minimum": 0, "maximum": 91, "multipleOf": 0.5})
+class PointsField(serializers.FloatField):
+    """Attack points: a JSON number, whole or half (``45``, ``45.5``), as stored results answer
+    them; ``rules`` also accepts a numeric string on input."""
+
+
+class OutcomeSerializer(serializers.Serializer):
+    """A deal's outcome as the table reports it (4 players; duplicate: Garde or above)."""
+
+    taker_seat = serializers.ChoiceField(
+        choices=Seat.choices,
+        required=False,
+        help_text=gettext_lazy(
+            "Defaults to the étui's taker seat; another seat is refused at the table."
+        ),
+    )
+    contract = serializers.ChoiceField(choices=Contract.choices)
+    oudlers = serializers.IntegerField(min_value=0, max_value=3)
+    points = PointsField(help_text=gettext_lazy("Points made by the attack (0..91)."))
+    petit_au_bout = serializers.ChoiceField(choices=Side.choices, allow_null=True, required=False)
+    poignees = PoigneeSerializer(many=True, required=False)
+    chelem = ChelemSerializer(required=False)
+
+
+@extend_schema_field(OutcomeSerializer)
+class OutcomeField(serializers.JSONField):
+    """The outcome object, passed as is to ``rules`` (whose messages name the faulty field)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(gettext_lazy("expected an object"))
+        return super().to_internal_value(data)

@@ -321,10 +321,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # One schema name per shared choice set (seats, contracts, sides).
     "ENUM_NAME_OVERRIDES": {
-        "SeatEnum": "tournaments.models.Seat",
-        "ContractEnum": "tournaments.models.Contract",
-        "SideEnum": "tournaments.models.Side",
-        "SizeEnum": "tournaments.models.PoigneeSize",
+        "SeatEnum": "clubs.outcomes.Seat",
+        "ContractEnum": "clubs.outcomes.Contract",
+        "SideEnum": "clubs.outcomes.Side",
+        "SizeEnum": "clubs.outcomes.PoigneeSize",
         "RulesetNameEnum": "tournaments.api.serializers.RULESET_NAME_CHOICES",
         # draft / running / finished: events, cups and free-deal tournaments alike
         "StatusEnum": "clubs.models.CompetitionStatus",

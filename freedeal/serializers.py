@@ -11,10 +11,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.api import conflict_serializer
+from clubs.outcomes import PoigneeSize, Side
 from freedeal.models import FreeDealResult, FreeDealTournament
 from freedeal.outcomes import PASSED
 from rules.enums import ALL_CONTRACTS
-from tournaments.models import PoigneeSize, Side
 
 
 # --------------------------------------------------------------------------- ranking

@@ -45,14 +45,14 @@ from clubs.api import (
     REPLAYED,
     EntryWriteMixin,
     ErrorSerializer,
+    OutcomeField,
     conflict_serializer,
 )
+from clubs.outcomes import Seat
 from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
 from teammatch import selectors, services
 from teammatch.models import Cup, CupMatch, MatchRoom, RoomName
 from teammatch.phone_entry import ROOM_ENTRY
-from tournaments.api.serializers import OutcomeField
-from tournaments.models import Seat
 
 # ---------------------------------------------------------------------------------------------
 # The bracket

@@ -10,12 +10,13 @@ team numbers, section names), so an archive restores on any server.
 - :func:`archive_event` builds the document of an event (a plain event or a simultaneous; a
   section is archived with its simultaneous); ``archives.format.dumps`` writes it (stable key
   order, one line per row).
-- :func:`restore_archive` reads a file, checks it entirely (schema, version, every value and
-  every reference) before writing anything, then in one transaction creates the event in the
-  club given, matches players by licence (or creates them, ``archives.players``), restores
-  results, history,
-  penalties and the archived standings, and finally recomputes the standings and compares
-  them with the archived ones (:attr:`RestoreReport.verified`). Any refusal raises
+- A restore (:func:`archives.kinds.restore_document`, the one entry point of every kind) reads
+  a file, checks it entirely (:func:`check_archive`: schema, version, every value and every
+  reference) before writing anything, then in one transaction (:func:`restore_checked`)
+  creates the event in the club given, matches players by licence (or creates them,
+  ``archives.players``), restores results, history, penalties and the archived standings,
+  and finally recomputes the standings and compares them with the archived ones
+  (:attr:`RestoreReport.verified`). Any refusal raises
   :class:`ArchiveError` (a translated ``DomainError``) and stores nothing.
 - :func:`check_archive` and :func:`restore_checked` are the two halves of a restore, so that
   a series archive (``archives.series``) checks and restores its embedded events with them.
@@ -30,7 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -38,7 +39,6 @@ from django.utils.translation import gettext as _
 
 from archives.format import (
     BIG,
-    MAX_BYTES,
     POSITIVE,
     SMALL,
     TEXT,
@@ -56,7 +56,6 @@ from archives.format import (
     dec,
     filename,
     iso,
-    parse_archive,
     refuse,
 )
 from archives.players import PlayerMatcher, check_player, player_ref
@@ -1217,7 +1216,8 @@ def restore_checked(
     matcher: PlayerMatcher | None = None,
 ) -> RestoreReport:
     """Store a checked archive into ``club`` and verify its standings. Call it inside a
-    transaction (:func:`restore_archive` does; a series restores its events in its own)."""
+    transaction (``archives.kinds.restore_document`` does; a series restores its events in its
+    own)."""
     members: list[tuple[str | None, _Section]] = [(None, checked.event)]
     members += list(checked.sections.items())
     if keep_table_codes:
@@ -1248,17 +1248,3 @@ def restore_checked(
     report.results = len(restored.results)
     report.tables = sum(len(m.tables) for _n, m in members)
     return report
-
-
-def restore_archive(
-    file: IO[bytes] | bytes | str,
-    *,
-    club: Club,
-    keep_table_codes: bool = False,
-    max_bytes: int = MAX_BYTES,
-) -> RestoreReport:
-    """Restore an archive into ``club`` (see the module docstring); :class:`ArchiveError` on
-    any fault, with nothing written."""
-    checked = check_archive(parse_archive(file, max_bytes=max_bytes))
-    with transaction.atomic():
-        return restore_checked(checked, club=club, keep_table_codes=keep_table_codes)

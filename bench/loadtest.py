@@ -752,12 +752,12 @@ def warm_up(base_url: str, plans: Sequence[TablePlan], concurrency: int) -> None
     """Requests not measured, ``2 × concurrency`` at once, so the web threads have loaded the
     code and opened their database connections before the round starts: each reads a table
     and sends another outcome for a deal of round 1 (entered, and that table's round is over:
-    403 ``round_not_open``, nothing stored)."""
+    409 ``result_exists``, nothing stored)."""
     calls: list[tuple[str, dict[str, Any] | None, int]] = []
     for plan in plans[: 2 * concurrency]:
         calls.append((plan.read_path, None, 200))
         if plan.entered:
-            calls.append((plan.path, {"deal": plan.entered, "outcome": plan.outcomes[0]}, 403))
+            calls.append((plan.path, {"deal": plan.entered, "outcome": plan.outcomes[0]}, 409))
     threads = [
         threading.Thread(target=http_ok, args=(base_url + path, body, expect), daemon=True)
         for path, body, expect in calls

@@ -10,8 +10,11 @@ Every refused operation raises :class:`DomainError` (or a subclass) carrying:
 
 A refusal of the pure ``rules`` (a :class:`~rules.errors.RuleError`) becomes one with
 :meth:`DomainError.from_rule`, keeping its code. Nothing stored changes when one is raised.
-Views attach it to their form (:func:`clubs.forms.add_error`), the API answers 400 with
-``code``/``field``/``message`` (:class:`clubs.api.ErrorSerializer`).
+Views attach it to their form (:func:`clubs.forms.add_error`); the API raises it and its one
+exception handler (:func:`clubs.api.exception_handler`) answers problem details with the
+error's :attr:`~DomainError.http_status`: 400, 403 for a stage not open (:class:`StageNotOpen`)
+or another's entry (:class:`NotOwnEntry`), 409 for a conflict (:class:`EntryConflict`, with the
+stored result).
 
 Phone entry (every phone: duplicate tables, cup rooms, free-deal tables) shares one semantics:
 an outcome sent again for a deal already entered is an :class:`EntryReplay` when it is the
@@ -32,6 +35,9 @@ from rules.errors import RuleError, field_label
 
 class DomainError(Exception):
     """A refused operation; see the module docstring."""
+
+    #: The API's status for it (:func:`clubs.api.exception_handler`).
+    http_status = 400
 
     def __init__(
         self, code: str, message: str, field: str | None = None, details: Sequence[str] = ()
@@ -59,10 +65,21 @@ class DomainError(Exception):
 
 class EntryConflict(DomainError):
     """An entry for that deal is already stored with another outcome; ``stored`` is the stored
-    result (the phone shows it; a correction is a separate, explicit action)."""
+    result (the phone shows it; a correction is a separate, explicit action).
 
-    def __init__(self, stored: Any, message: str, *, code: str = "result_exists") -> None:
+    The same answer in every stage of the competition, the round, quarter or party moved on or
+    closed included: 409 with the stored result. ``hidden`` when the channel may not read the
+    stored outcome yet (a duplicate table's earlier round whose deals other tables still play,
+    ``tournaments.publication``): the API's ``result`` is then null, the page shows "entered".
+    """
+
+    http_status = 409
+
+    def __init__(
+        self, stored: Any, message: str, *, code: str = "result_exists", hidden: bool = False
+    ) -> None:
         self.stored = stored
+        self.hidden = hidden
         super().__init__(code, message, field="deal")
 
 
@@ -78,9 +95,21 @@ class EntryReplay(EntryConflict):
         super().__init__(stored, message, code="result_replay")
 
 
+class StageNotOpen(DomainError):
+    """A phone wrote outside the stage of the competition it may write now: a duplicate
+    table's round, a cup room's quarter, a free-deal table's party (not open yet, moved on,
+    closed); ``code`` says which. Nothing stored (403). A deal already entered there with
+    another outcome is a conflict instead (:class:`EntryConflict`, 409 with the stored
+    result), an identical one a replay."""
+
+    http_status = 403
+
+
 class NotOwnEntry(DomainError):
     """A phone tried to correct a result the director recorded: the director corrects it
     (``not_own_entry``; 403 on an API)."""
+
+    http_status = 403
 
     def __init__(self, message: str | None = None) -> None:
         super().__init__(

@@ -1,5 +1,6 @@
 """Stored idempotency keys of phone saves (every phone: duplicate tables, cup rooms, free-deal
-tables, and the table API): the one service.
+tables, and their APIs): the one service, and the only code that reads the
+``Idempotency-Key`` header (a test checks it).
 
 A phone makes one random key per entry and sends it with every attempt (``Idempotency-Key``
 header, or the ``idempotency_key`` form field without the header). The server keeps one
@@ -43,9 +44,18 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 
 
 class IdempotencyKeyReused(DomainError):
-    """A known key came with another deal or outcome: refused (409), nothing written."""
+    """A known key came with another deal or outcome: refused (409), nothing written.
 
-    def __init__(self, deal: int) -> None:
+    ``record`` is the stored key; ``stored`` the result it stored, as stored now (set by the
+    save that reads it: :func:`clubs.phone.phone_save`), which the answer carries like any
+    conflict's."""
+
+    http_status = 409
+
+    def __init__(self, deal: int, record: EntryKey | None = None) -> None:
+        self.record = record
+        self.stored: Any = None
+        self.hidden = False
         super().__init__(
             "idempotency_key_reused",
             _(
@@ -66,6 +76,13 @@ def valid_key(key: str) -> str:
             % {"header": HEADER, "max": MAX_LENGTH},
         )
     return key
+
+
+def header_key(request: HttpRequest | Any) -> str | None:
+    """The request's ``Idempotency-Key`` header as sent, or None (the body is not read: an
+    error answer echoes it whatever the body)."""
+    key = request.headers.get(HEADER)
+    return None if key is None else str(key)
 
 
 def key_of(request: HttpRequest | Any) -> str | None:
@@ -119,7 +136,7 @@ def check(
     manager: Any = model._default_manager
     record = manager.filter(holder=holder, key=key).first()
     if record is not None and (record.deal != deal or record.digest != digest):
-        raise IdempotencyKeyReused(deal)
+        raise IdempotencyKeyReused(deal, record)
     return KeyCheck(model=model, holder=holder, key=key, deal=deal, digest=digest, record=record)
 
 

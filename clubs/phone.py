@@ -190,8 +190,11 @@ def phone_save(
         return refused(DomainError("invalid", message), 422)
     try:
         found = idempotency.check(entry.keys, holder, key, deal=deal, outcome=outcome())
-    except DomainError as reused:
-        return refused(reused, 409)
+    except idempotency.IdempotencyKeyReused as reused:
+        # Answered as a conflict is: with the result the key stored, as stored now.
+        if reused.record is not None:
+            reused.stored = entry.stored_now(reused.record)
+        return refused(reused, 409, result=reused.stored)
     if found is not None and found.record is not None:
         stored = entry.stored_now(found.record)
         if stored is not None:
@@ -224,6 +227,30 @@ def _replayed(deal: int, stored: Any, corrected: bool, key: str | None) -> SaveA
     return SaveAnswer(
         "replayed", deal, 200, message=message, corrected=corrected, result=stored, key=key
     )
+
+
+#: The JSON answer of a phone save (:func:`json_answer`) as a JSON Schema: the contract the
+#: phone's script (``config/static/js/phone.js``) reads.
+ANSWER_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "PhoneSaveAnswer",
+    "type": "object",
+    "required": ["status", "code", "deal", "message", "fix", "corrected", "errors", "card_html"],
+    "additionalProperties": False,
+    "properties": {
+        "status": {"enum": ["stored", "replayed", "invalid", "refused"]},
+        "code": {"type": "string"},
+        "deal": {"type": "integer"},
+        "message": {"type": "string"},
+        "fix": {"type": "string"},
+        "corrected": {"type": "boolean"},
+        "errors": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        },
+        "card_html": {"type": "string"},
+    },
+}
 
 
 def json_answer(answer: SaveAnswer, card_html: str) -> JsonResponse:

@@ -3,8 +3,9 @@
 Every kind of competition states its publication rule in its own ``publication`` module, as a
 function returning a :class:`Publication` for a competition and a viewer:
 
-- duplicate events (``tournaments.publication.event_publication``): a deal's outcomes are
-  withheld while some scheduled table (of any section of a simultaneous) has still to play it;
+- duplicate events (``tournaments.publication.deals_hidden_from``: the deals withheld): a
+  deal's outcomes are withheld while some scheduled table (of any section of a simultaneous)
+  has still to play it;
 - team-match cups (``teammatch.publication.match_publication``): a deal counts once it is
   entered in both rooms (the other room plays the same cards);
 - free-deal tournaments (``freedeal.publication.free_deal_publication``): nobody else plays a

@@ -435,19 +435,6 @@ def register_namesakes(
     ]
 
 
-def register_players_link(*, club: Club, players: Sequence[Player]) -> int:
-    """Put the known ``players`` that are not on ``club``'s register on it (active); the lines
-    they already have are left as they are. How many lines were added."""
-    ids = {player.pk for player in players}
-    with transaction.atomic():
-        known = set(
-            Membership.objects.filter(club=club, player__in=ids).values_list("player", flat=True)
-        )
-        new = [Membership(club=club, player_id=pk) for pk in sorted(ids - known)]
-        Membership.objects.bulk_create(new, batch_size=CHUNK, ignore_conflicts=True)
-    return len(new)
-
-
 # --------------------------------------------------------------------------- one line
 
 

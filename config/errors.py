@@ -50,6 +50,8 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views import defaults
 
+from clubs.problems import PROBLEM_JSON, problem
+
 #: Exceptions that mean "the database cannot be reached right now".
 DATABASE_UNAVAILABLE: tuple[type[BaseException], ...] = (
     db.OperationalError,
@@ -125,13 +127,11 @@ def unavailable_response(request: HttpRequest, *, full: bool = False) -> HttpRes
     response: HttpResponse
     if _is_api(request):
         if full:
-            body = {"code": "disk_full", "detail": disk_full_detail()}
+            body = problem(503, "disk_full", disk_full_detail())
         else:
-            body = {
-                "code": "database_unavailable",
-                "detail": _("The database is briefly unavailable: try again in a moment."),
-            }
-        response = JsonResponse(body, status=503)
+            message = _("The database is briefly unavailable: try again in a moment.")
+            body = problem(503, "database_unavailable", message)
+        response = JsonResponse(body, status=503, content_type=PROBLEM_JSON)
     else:
         response = _page("503.html", 503, {"retry_after": seconds, "disk_full": full})
     response["Retry-After"] = str(seconds)
@@ -149,9 +149,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return unavailable_response(request)
     response: HttpResponse
     if _is_api(request):
+        message = _("Server error: the error has been logged.")
         response = JsonResponse(
-            {"code": "server_error", "detail": _("Server error: the error has been logged.")},
-            status=500,
+            problem(500, "server_error", message), status=500, content_type=PROBLEM_JSON
         )
     else:
         response = _page("500.html", 500, {})
@@ -163,8 +163,9 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler404``: an address no route matches under ``/api/`` answers JSON like every API
     error (``{"code": "not_found", ...}``); elsewhere Django's view renders ``404.html``."""
     if _is_api(request):
+        message = _("No API resource at this address.")
         return JsonResponse(
-            {"code": "not_found", "detail": _("No API resource at this address.")}, status=404
+            problem(404, "not_found", message), status=404, content_type=PROBLEM_JSON
         )
     return defaults.page_not_found(request, exception)
 

@@ -19,13 +19,11 @@ runs: Django's plain 400 page, or 413 JSON with :func:`api_exception_handler`.
 - **400** ``not_an_object``: JSON whose top level is not an object (every request of the API is
   one).
 
-Each body is ``{"code": ..., "detail": <translated message>}``.
-
-:func:`api_exception_handler` (DRF's ``EXCEPTION_HANDLER``) gives every framework error the same
-shape: DRF's own answers (415 unsupported media type, 405, 404, 403, 401...) get their ``code``
-next to ``detail``, and a body past Django's limits while reading a form or multipart body
-(``RequestDataTooBig``: 413 ``request_too_large``; too many fields or files: 400
-``too_many_fields``) is JSON too instead of Django's HTML 400 page.
+Each is answered as problem details with its ``code`` by the API's one exception handler,
+:func:`clubs.api.exception_handler` (DRF's ``EXCEPTION_HANDLER``), which also answers a body
+past Django's limits while reading a form or multipart body (``RequestDataTooBig``: 413
+``request_too_large``; too many fields or files: 400 ``too_many_fields``) instead of Django's
+HTML 400 page.
 """
 
 from __future__ import annotations
@@ -36,14 +34,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
-from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework import status
-from rest_framework.exceptions import APIException, NotFound, ParseError, PermissionDenied
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
-from rest_framework.response import Response
 
 # No request of the API nests deeper than an outcome inside a result (3 levels); leave room.
 MAX_DEPTH = 20
@@ -60,13 +54,13 @@ class RequestTooLarge(APIException):
         super().__init__({"code": self.default_code, "detail": message})
 
 
-def _parse_error(code: str, message: str) -> ParseError:
-    return ParseError({"code": code, "detail": message})
-
-
 def max_body_bytes() -> int | None:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     return None if limit is None else int(limit)
+
+
+def _parse_error(code: str, message: str) -> ParseError:
+    return ParseError({"code": code, "detail": message})
 
 
 class SafeJSONParser(JSONParser):
@@ -132,32 +126,3 @@ def _json_kind(value: Any) -> str:
     if isinstance(value, bool):
         return json.dumps(value)
     return _("a number")
-
-
-def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
-    """DRF's handler, then a ``code`` on every error body; Django's body limits as JSON."""
-    # Here, not at the top: rest_framework.views reads the parser classes of this module.
-    from rest_framework.views import exception_handler
-
-    if isinstance(exc, RequestDataTooBig):
-        too_large = RequestTooLarge(max_body_bytes() or 0)
-        return Response(too_large.detail, status=too_large.status_code)
-    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
-        return Response(
-            {"code": "too_many_fields", "detail": _("The request body has too many fields.")},
-            status=status.HTTP_400_BAD_REQUEST,
-        )
-    response = exception_handler(exc, dict(context))
-    if response is None or not isinstance(response.data, dict) or "code" in response.data:
-        return response
-    if isinstance(exc, Http404):
-        code = NotFound.default_code
-    elif isinstance(exc, DjangoPermissionDenied):
-        code = PermissionDenied.default_code
-    elif isinstance(exc, APIException):
-        codes = exc.get_codes()
-        code = codes if isinstance(codes, str) else exc.default_code
-    else:
-        return response
-    response.data = {"code": str(code), **response.data}
-    return response

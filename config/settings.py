@@ -301,8 +301,9 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
-    # Every error body carries a ``code`` (and Django's body limits answer JSON 413/400).
-    "EXCEPTION_HANDLER": "config.parsers.api_exception_handler",
+    # Every error: RFC 9457 problem details with a ``code``; the kernel's DomainError with its
+    # status (and Django's body limits answer 413/400 problems too).
+    "EXCEPTION_HANDLER": "clubs.api.exception_handler",
     "PAGE_SIZE": 100,
 }
 
@@ -320,10 +321,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # One schema name per shared choice set (seats, contracts, sides).
     "ENUM_NAME_OVERRIDES": {
-        "SeatEnum": "tournaments.models.Seat",
-        "ContractEnum": "tournaments.models.Contract",
-        "SideEnum": "tournaments.models.Side",
-        "SizeEnum": "tournaments.models.PoigneeSize",
+        "SeatEnum": "clubs.outcomes.Seat",
+        "ContractEnum": "clubs.outcomes.Contract",
+        "SideEnum": "clubs.outcomes.Side",
+        "SizeEnum": "clubs.outcomes.PoigneeSize",
         "RulesetNameEnum": "tournaments.api.serializers.RULESET_NAME_CHOICES",
         # draft / running / finished: events, cups and free-deal tournaments alike
         "StatusEnum": "clubs.models.CompetitionStatus",
@@ -331,6 +332,11 @@ SPECTACULAR_SETTINGS = {
         # a stored result and its replay (TableResultReplaySerializer) share it
         "TableResultKindEnum": "tournaments.models.TableResult.Kind",
     },
+    # Every 4xx/5xx answer is application/problem+json (clubs.api.exception_handler).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "clubs.api.problem_media_type",
+    ],
 }
 
 LOGGING = {

@@ -14,12 +14,17 @@
   - ``POST /api/v1/free-deal/tables/<code>/results/``: enter a deal of the open party: 201 with
     the stored result and its marks; the very outcome already stored is a replay (200, the
     stored result, header ``Idempotent-Replayed: true``, nothing written); another outcome for
-    an entered deal a conflict (409 with the stored result, nothing changed); 400 naming the
-    field; 403 outside the open party (``party_closed``, ``party_not_open``,
-    ``free_deal_not_running``);
+    an entered deal a conflict (409 with the stored result, nothing changed, a closed party's
+    deal included); 400 naming the field; 403 outside the open party (``party_closed``,
+    ``party_not_open``, ``free_deal_not_running``);
   - ``POST /api/v1/free-deal/tables/<code>/results/<deal>/correct/``: the explicit correction
     of an entered deal of the open party (200; the same outcome: 200 replay; not entered: 400
     ``result_not_entered``; a closed party: 403), kept in the history as the table's.
+
+Both writes go through the kernel's write path (:class:`clubs.api.EntryWriteMixin`, the phone
+page's save: the ``Idempotency-Key`` stored, replayed, refused on reuse with 409
+``idempotency_key_reused``) and every refusal is problem details
+(:func:`clubs.api.exception_handler`).
 """
 
 from __future__ import annotations
@@ -35,12 +40,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.access import user_directs, visible_or_404
-from clubs.api import ErrorSerializer
-from clubs.errors import DomainError, NotOwnEntry
+from clubs.api import (
+    CONFLICT_DESCRIPTION,
+    IDEMPOTENCY_PARAMETERS,
+    REPLAY_DESCRIPTION,
+    EntryWriteMixin,
+    ErrorSerializer,
+)
 from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
 from freedeal import selectors, services
-from freedeal.errors import PartyNotOpen, ResultConflict, ResultReplay
-from freedeal.models import FreeDealResult, FreeDealTable, FreeDealTournament
+from freedeal.models import FreeDealTable, FreeDealTournament
+from freedeal.phone_entry import FREE_DEAL_ENTRY
 from freedeal.publication import free_deal_publication
 from freedeal.selectors import Ranking, TablePage
 from freedeal.serializers import (
@@ -51,11 +61,6 @@ from freedeal.serializers import (
     FreeDealResultSerializer,
     FreeDealTableSerializer,
 )
-from rules.errors import field_label
-
-REPLAYED = "Idempotent-Replayed"
-# Fields of a request that are not inside the outcome object.
-REQUEST_FIELDS = {"deal", "party"}
 
 
 # --------------------------------------------------------------------------- ranking
@@ -114,51 +119,6 @@ class FreeDealRankingView(APIView):
 
 
 # --------------------------------------------------------------------------- table phone
-def error_response(
-    error: DomainError, *, status_code: int = status.HTTP_400_BAD_REQUEST
-) -> Response:
-    """``code``, ``detail`` and ``errors`` {field: [message naming the field]}; the fields of
-    the outcome are named ``outcome.<field>``."""
-    field = error.field or "non_field_errors"
-    key = field if field in REQUEST_FIELDS or field == "non_field_errors" else f"outcome.{field}"
-    if field == "outcome":
-        key = "outcome"
-    return Response(
-        {"code": error.code, "detail": error.describe(), "errors": {key: [error.describe()]}},
-        status=status_code,
-    )
-
-
-def invalid_input_response(errors: dict[str, Any]) -> Response:
-    """400 for a malformed request body: each message names its field (translated)."""
-    named: dict[str, list[str]] = {}
-    for field, messages in errors.items():
-        items = messages if isinstance(messages, list) else [messages]
-        label = field_label(field, _)
-        named[field] = [f"{label}: {message}" for message in items]
-    first = next(iter(named.values()))[0] if named else _("invalid input")
-    return Response(
-        {"code": "invalid", "detail": first, "errors": named}, status=status.HTTP_400_BAD_REQUEST
-    )
-
-
-def conflict_response(conflict: ResultConflict) -> Response:
-    return Response(
-        {
-            "code": conflict.code,
-            "detail": conflict.message,
-            "result": FreeDealResultSerializer(conflict.result).data,
-        },
-        status=status.HTTP_409_CONFLICT,
-    )
-
-
-def replay_response(replay: ResultReplay) -> Response:
-    response = Response(FreeDealResultSerializer(replay.result).data, status=status.HTTP_200_OK)
-    response[REPLAYED] = "true"
-    return response
-
-
 def table_data(page: TablePage, *, provisional: bool) -> dict[str, Any]:
     tournament = page.tournament
     entries = selectors.free_deal_entries(tournament)
@@ -190,17 +150,7 @@ def table_data(page: TablePage, *, provisional: bool) -> dict[str, Any]:
 
 
 TABLE_CODE_RESPONSES = phone_code_responses("unknown_table_code", "table")
-TABLE_CODE_HEADERS = [
-    RETRY_AFTER,
-    OpenApiParameter(
-        REPLAYED,
-        str,
-        OpenApiParameter.HEADER,
-        enum=["true"],
-        description="Present (`true`) when the answer is a replay of the stored result.",
-        response=[200],
-    ),
-]
+TABLE_CODE_HEADERS = [RETRY_AFTER, *IDEMPOTENCY_PARAMETERS]
 CODE = OpenApiParameter(
     "code", str, OpenApiParameter.PATH, description="The table's entry code (its card's QR code)."
 )
@@ -218,10 +168,6 @@ REFUSED_PARTY = OpenApiResponse(
     ),
 )
 INVALID = OpenApiResponse(ErrorSerializer, description="Invalid entry; messages name the field.")
-REPLAY_DESCRIPTION = (
-    "Replay: this very outcome was already stored for this deal (a retry); nothing was "
-    f"written, the body is the stored result and the header `{REPLAYED}` is `true`."
-)
 
 
 class FreeDealTablePhoneAPIView(PhoneCodeAPIView):
@@ -255,25 +201,25 @@ class FreeDealTableView(FreeDealTablePhoneAPIView):
         return Response(FreeDealTableSerializer(data).data)
 
 
-def _write(
-    write: Any, *, table: FreeDealTable, deal: int, body: dict[str, Any], created: int
-) -> Response:
-    try:
-        result: FreeDealResult = write(
-            table=table, deal=deal, data=body["outcome"], party=body.get("party")
-        )
-    except ResultReplay as replay:
-        return replay_response(replay)
-    except ResultConflict as conflict:
-        return conflict_response(conflict)
-    except (PartyNotOpen, NotOwnEntry) as refused:
-        return error_response(refused, status_code=status.HTTP_403_FORBIDDEN)
-    except DomainError as error:
-        return error_response(error)
-    return Response(FreeDealResultSerializer(result).data, status=created)
+class FreeDealTableWrite(EntryWriteMixin, FreeDealTablePhoneAPIView):
+    """The free-deal table's adaptor of the kernel's write path (:mod:`clubs.api`)."""
+
+    result_serializer = FreeDealResultSerializer
+    body_fields = frozenset({"deal", "party", "outcome"})
+
+    def write(
+        self, request: Request, write: Any, *, table: FreeDealTable, deal: int,
+        body: dict[str, Any], created: int,
+    ) -> Response:  # fmt: skip
+        party, data = body.get("party"), body["outcome"]
+        return self.save_entry(
+            request, FREE_DEAL_ENTRY, holder=table, deal=deal, created=created,
+            outcome={"party": party, **data},
+            write=lambda: write(table=table, deal=deal, data=data, party=party),
+        )  # fmt: skip
 
 
-class FreeDealTableResultsView(FreeDealTablePhoneAPIView):
+class FreeDealTableResultsView(FreeDealTableWrite):
     """Enter a deal of the open party at the table."""
 
     @extend_schema(
@@ -289,8 +235,7 @@ class FreeDealTableResultsView(FreeDealTablePhoneAPIView):
             409: OpenApiResponse(
                 FreeDealConflictSerializer,
                 description=(
-                    "Already entered with another outcome: nothing changed; `result` is the "
-                    "stored one (correct it explicitly: `.../results/<deal>/correct/`)."
+                    f"{CONFLICT_DESCRIPTION} Correct it explicitly: `.../results/<deal>/correct/`."
                 ),
             ),
             **TABLE_CODE_RESPONSES,
@@ -299,10 +244,10 @@ class FreeDealTableResultsView(FreeDealTablePhoneAPIView):
     def post(self, request: Request, code: str) -> Response:
         table = self.phone_object(request, code)
         body = FreeDealResultInputSerializer(data=request.data)
-        if not body.is_valid():
-            return invalid_input_response(body.errors)
+        body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
-        return _write(
+        return self.write(
+            request,
             services.free_deal_result_enter,
             table=table,
             deal=data["deal"],
@@ -311,7 +256,7 @@ class FreeDealTableResultsView(FreeDealTablePhoneAPIView):
         )
 
 
-class FreeDealTableCorrectView(FreeDealTablePhoneAPIView):
+class FreeDealTableCorrectView(FreeDealTableWrite):
     """Correct an entered deal of the open party (kept in the history as the table's)."""
 
     @extend_schema(
@@ -332,15 +277,16 @@ class FreeDealTableCorrectView(FreeDealTablePhoneAPIView):
                 ),
             ),
             403: REFUSED_PARTY,
+            409: OpenApiResponse(FreeDealConflictSerializer, description=CONFLICT_DESCRIPTION),
             **TABLE_CODE_RESPONSES,
         },
     )
     def post(self, request: Request, code: str, deal: int) -> Response:
         table = self.phone_object(request, code)
         body = FreeDealCorrectionInputSerializer(data=request.data)
-        if not body.is_valid():
-            return invalid_input_response(body.errors)
-        return _write(
+        body.is_valid(raise_exception=True)
+        return self.write(
+            request,
             services.free_deal_result_correct,
             table=table,
             deal=deal,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from clubs.errors import DomainError, EntryConflict, EntryReplay
+from clubs.errors import EntryConflict, EntryReplay, StageNotOpen
 
 if TYPE_CHECKING:
     from freedeal.models import FreeDealResult
@@ -59,7 +59,7 @@ class ResultReplay(ResultConflict, EntryReplay):
         )
 
 
-class PartyNotOpen(DomainError):
+class PartyNotOpen(StageNotOpen):
     """A table code wrote outside the open party: the tournament is not running, or ``party``
     is closed (or not begun)."""
 

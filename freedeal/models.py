@@ -34,10 +34,6 @@ def default_ruleset() -> dict[str, object]:
     return ruleset_to_dict(FFT)
 
 
-def empty_list() -> list[object]:
-    return []
-
-
 class FreeDealTournament(Competition):
     code_prefix = "free_deal"
 

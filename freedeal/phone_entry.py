@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs.errors import DomainError, NotOwnEntry
+from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.late_arrivals import mark_handled, unhandled
 from clubs.models import EntryKey
 from clubs.phone import PhoneEntry
-from freedeal.errors import PartyNotOpen
 from freedeal.models import (
     FreeDealEntryKey,
     FreeDealLateArrival,
@@ -36,7 +35,7 @@ def stored_now(record: EntryKey) -> FreeDealResult | None:
 
 
 def refusal_status(error: DomainError) -> int:
-    return 403 if isinstance(error, PartyNotOpen | NotOwnEntry) else 409
+    return 403 if isinstance(error, StageNotOpen | NotOwnEntry) else 409
 
 
 FREE_DEAL_ENTRY = PhoneEntry(

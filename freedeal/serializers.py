@@ -10,10 +10,11 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from clubs.api import conflict_serializer
+from clubs.outcomes import PoigneeSize, Side
 from freedeal.models import FreeDealResult, FreeDealTournament
 from freedeal.outcomes import PASSED
 from rules.enums import ALL_CONTRACTS
-from tournaments.models import PoigneeSize, Side
 
 
 # --------------------------------------------------------------------------- ranking
@@ -93,12 +94,18 @@ class FreeDealResultSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class FreeDealConflictSerializer(serializers.Serializer):
-    """409: the deal is already entered with another outcome; ``result`` is the stored one."""
-
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    result = FreeDealResultSerializer()
+#: 409 (problem details): the deal is already entered with another outcome; ``result`` the
+#: stored one.
+FreeDealConflictSerializer = conflict_serializer(
+    FreeDealResultSerializer(
+        allow_null=True,
+        help_text=(
+            "The stored result (for `idempotency_key_reused`: the one the key stored; null "
+            "when it is gone)."
+        ),
+    ),
+    "FreeDealConflictSerializer",
+)
 
 
 # --------------------------------------------------------------------------- the table

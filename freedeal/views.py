@@ -44,7 +44,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs.access import directs, user_directs, visible_or_404
-from clubs.errors import DomainError, NotOwnEntry
+from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.forms import add_error, error_field
 from clubs.late_arrivals import LateRow
 from clubs.phone import PhoneCard, flash, json_answer, phone_save, wants_json
@@ -392,7 +392,7 @@ def _table_write(
 
     def on_form(error: DomainError) -> bool:
         mine = form is not None and error_field(form, error.field)
-        if mine and form is not None and not isinstance(error, PartyNotOpen | NotOwnEntry):
+        if mine and form is not None and not isinstance(error, StageNotOpen | NotOwnEntry):
             add_error(form, error)
             return True
         return False
@@ -422,7 +422,7 @@ def _table_write(
     assert error is not None
     if isinstance(error, ResultConflict):
         return _render_conflict(request, table, error)
-    if isinstance(error, PartyNotOpen | NotOwnEntry):
+    if isinstance(error, StageNotOpen | NotOwnEntry):
         return _render_table_page(request, table, status=403, error=error.message)
     if invalid_form:
         return _render_table_page(

@@ -51,7 +51,7 @@ from typing import Final
 
 from rules.bidding import Bid, bidding_result
 from rules.cards import Card, format_cards, parse_card
-from rules.deal import SEAT_NAMES, Deal, deal_from_text, deal_to_text, seat_index, validate_deal
+from rules.deal import SEAT_NAMES, Deal, deal_from_text, seat_index, validate_deal
 from rules.enums import PLAYER_COUNTS, Contract, PoigneeSize
 from rules.errors import RuleError
 from rules.i18n import gettext_noop
@@ -137,11 +137,6 @@ def record_to_json(record: PlayRecord, bids: Sequence[Bid] | None = None) -> dic
             for card_pass in record.passes
         ]
     return data
-
-
-def deal_text(record: PlayRecord) -> str:
-    """The record's deal in the text form of :func:`rules.deal.deal_to_text`."""
-    return deal_to_text(record.deal)
 
 
 # ---------------------------------------------------------------------------------- reading

@@ -26,7 +26,7 @@ What each system changes (the engine's docs and ``docs/rulesets.md`` give the de
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from typing import Final
@@ -355,8 +355,3 @@ def ruleset_from_choice(data: Mapping[str, object] | str | None) -> Ruleset:
     """The ruleset of a new choice (an organiser's, a command's option): the current rules
     version unless the choice names one."""
     return ruleset_from_dict(data, default_version=RULES_VERSION)
-
-
-def with_params(ruleset: Ruleset, **changes: object) -> Ruleset:
-    """A copy of ``ruleset`` with some fields changed (tests and the simulator's variants)."""
-    return replace(ruleset, **changes)  # type: ignore[arg-type]

@@ -7,13 +7,17 @@
 - ``GET /api/v1/cups/rooms/<code>/``: the room's match, the quarter being played, its line-up
   and its deals with the results the room may read (its own, never the other room's).
 - ``POST /api/v1/cups/rooms/<code>/results/`` enters a deal: 201 stored; 200 a replay (this
-  very outcome was stored already: nothing written, header ``Idempotent-Replayed: true``);
-  409 another outcome is stored (``result``: the stored one; nothing changed); 403 the deal
-  is not writable now (``deal_not_in_quarter``, ``no_lineup``, ``quarter_closed``); 400 an
-  invalid entry, naming its field.
+  very outcome was stored already, or a known ``Idempotency-Key``: nothing written, header
+  ``Idempotent-Replayed: true``); 409 another outcome is stored, in whatever quarter
+  (``result``: the stored one; nothing changed), or the key was used for another deal or
+  outcome; 403 the deal is not writable now (``deal_not_in_quarter``, ``no_lineup``,
+  ``quarter_closed``); 400 an invalid entry, naming its field.
 - ``POST /api/v1/cups/rooms/<code>/results/correct/`` corrects the room's own entry of the
   quarter being played until it is closed (200 with the stored result; a replay 200 with the
   header; 403 ``quarter_closed``... or ``not_own_entry`` for the director's result).
+
+Both writes go through the kernel's write path (:class:`clubs.api.EntryWriteMixin`, the room
+page's save); every refusal is problem details (:func:`clubs.api.exception_handler`).
 
 The room views reach the room through ``clubs.phone_codes.PhoneCodeAPIView``: an unknown code
 is a 404 ``unknown_room_code``, too many unknown codes from one address a 429 ``throttled``
@@ -27,22 +31,28 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.access import user_directs, visible_or_404
-from clubs.api import ErrorSerializer
-from clubs.errors import DomainError
+from clubs.api import (
+    CONFLICT_DESCRIPTION,
+    IDEMPOTENCY_PARAMETERS,
+    REPLAY_DESCRIPTION,
+    REPLAYED,
+    EntryWriteMixin,
+    ErrorSerializer,
+    OutcomeField,
+    conflict_serializer,
+)
+from clubs.outcomes import Seat
 from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
-from rules.errors import field_label
 from teammatch import selectors, services
-from teammatch.errors import NotOwnEntry, QuarterNotOpen, RoomResultConflict, RoomResultReplay
-from teammatch.models import Cup, CupMatch, MatchRoom, RoomName, RoomResult
-from tournaments.api.serializers import OutcomeField
-from tournaments.models import Seat
+from teammatch.models import Cup, CupMatch, MatchRoom, RoomName
+from teammatch.phone_entry import ROOM_ENTRY
 
 # ---------------------------------------------------------------------------------------------
 # The bracket
@@ -231,71 +241,22 @@ class RoomResultInputSerializer(serializers.Serializer):
     outcome = OutcomeField()
 
 
-class RoomConflictSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    result = RoomResultSerializer()
-
-
-REPLAYED = "Idempotent-Replayed"
-# Fields of a result request that are not inside the outcome object.
-REQUEST_FIELDS = {"deal"}
-
-
-def _error_response(error: DomainError, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:
-    """``code``, ``detail`` and ``errors`` {field: [message naming the field]}; the fields of
-    the outcome are named ``outcome.<field>``."""
-    field = error.field or "non_field_errors"
-    key = field if field in REQUEST_FIELDS or field == "non_field_errors" else f"outcome.{field}"
-    return Response(
-        {"code": error.code, "detail": error.describe(), "errors": {key: [error.describe()]}},
-        status=status_code,
-    )
-
-
-def _invalid_input_response(errors: dict[str, Any]) -> Response:
-    """400 for a malformed body: each message prefixed with its field's translated label."""
-    named: dict[str, list[str]] = {}
-    for field, messages in errors.items():
-        items = messages if isinstance(messages, list) else [messages]
-        label = field_label(field, _)
-        named[field] = [f"{label}: {message}" for message in items]
-    first = next(iter(named.values()))[0] if named else _("invalid input")
-    return Response(
-        {"code": "invalid", "detail": first, "errors": named}, status=status.HTTP_400_BAD_REQUEST
-    )
-
-
-def _result_data(result: RoomResult) -> dict[str, Any]:
-    return dict(RoomResultSerializer(result).data)
-
-
-def _replay_response(replay: RoomResultReplay) -> Response:
-    response = Response(_result_data(replay.result), status=status.HTTP_200_OK)
-    response[REPLAYED] = "true"
-    return response
-
-
-def _conflict_response(conflict: RoomResultConflict) -> Response:
-    body = {
-        "code": conflict.code,
-        "detail": conflict.describe(),
-        "result": _result_data(conflict.result),
-    }
-    return Response(body, status=status.HTTP_409_CONFLICT)
+#: 409 (problem details): the deal is already entered in this room; ``result`` the stored one.
+RoomConflictSerializer = conflict_serializer(
+    RoomResultSerializer(
+        allow_null=True,
+        help_text=(
+            "The room's stored result (for `idempotency_key_reused`: the one the key stored; "
+            "null when it is gone)."
+        ),
+    ),
+    "RoomConflictSerializer",
+)
 
 
 ROOM_CODE_RESPONSES = phone_code_responses("unknown_room_code", "room")
 ROOM_CODE_HEADERS = [RETRY_AFTER]
 
-REPLAY_HEADER = OpenApiParameter(
-    REPLAYED,
-    str,
-    OpenApiParameter.HEADER,
-    enum=["true"],
-    description="Present (`true`) when the answer is a replay of the stored result.",
-    response=[200],
-)
 
 NOT_WRITABLE = OpenApiResponse(
     ErrorSerializer,
@@ -310,8 +271,11 @@ INVALID = OpenApiResponse(
 )
 
 
-class RoomPhoneAPIView(PhoneCodeAPIView):
-    """An API view reached by a room code (404 ``unknown_room_code``, 429 throttled)."""
+class RoomPhoneAPIView(EntryWriteMixin, PhoneCodeAPIView):
+    """An API view reached by a room code (404 ``unknown_room_code``, 429 throttled), the
+    cup room's adaptor of the kernel's write path (:mod:`clubs.api`)."""
+
+    result_serializer = RoomResultSerializer
 
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]  # the room code is the credential
@@ -323,12 +287,17 @@ class RoomPhoneAPIView(PhoneCodeAPIView):
     def phone_queryset(self) -> QuerySet[MatchRoom]:
         return selectors.rooms()
 
-    def body(self, request: Request) -> tuple[int, dict[str, Any]] | Response:
-        """The deal number and the outcome of the request, or the 400 answer."""
+    def write(self, request: Request, code: str, write: Any, created: int) -> Response:
+        """Save the request's deal and outcome in the room of ``code`` with ``write`` (the
+        service) through the kernel's phone save."""
+        room = self.phone_object(request, code)
         body = RoomResultInputSerializer(data=request.data)
-        if not body.is_valid():
-            return _invalid_input_response(body.errors)
-        return body.validated_data["deal"], body.validated_data["outcome"]
+        body.is_valid(raise_exception=True)
+        number, outcome = body.validated_data["deal"], body.validated_data["outcome"]
+        return self.save_entry(
+            request, ROOM_ENTRY, holder=room, deal=number, outcome=outcome, created=created,
+            write=lambda: write(room=room, deal_number=number, outcome=outcome),
+        )  # fmt: skip
 
 
 def _lineup_data(page: selectors.RoomPage) -> dict[str, Any] | None:
@@ -391,43 +360,19 @@ class RoomResultsView(RoomPhoneAPIView):
         request=RoomResultInputSerializer,
         responses={
             201: OpenApiResponse(RoomResultSerializer, description="Stored."),
-            200: OpenApiResponse(
-                RoomResultSerializer,
-                description=(
-                    "Replay: this very outcome was already stored for this deal in this room; "
-                    f"nothing was written, the header `{REPLAYED}` is `true`."
-                ),
-            ),
+            200: OpenApiResponse(RoomResultSerializer, description=REPLAY_DESCRIPTION),
             400: INVALID,
             403: NOT_WRITABLE,
             409: OpenApiResponse(
                 RoomConflictSerializer,
-                description=(
-                    "Already entered in this room with another outcome; `result` is the stored "
-                    "one, nothing changed (a correction is its own endpoint)."
-                ),
+                description=f"{CONFLICT_DESCRIPTION} A correction is its own endpoint.",
             ),
             **ROOM_CODE_RESPONSES,
         },
-        parameters=[REPLAY_HEADER, *ROOM_CODE_HEADERS],
+        parameters=[*IDEMPOTENCY_PARAMETERS, *ROOM_CODE_HEADERS],
     )
     def post(self, request: Request, code: str) -> Response:
-        room = self.phone_object(request, code)
-        body = self.body(request)
-        if isinstance(body, Response):
-            return body
-        number, outcome = body
-        try:
-            result = services.room_result_enter(room=room, deal_number=number, outcome=outcome)
-        except RoomResultReplay as replay:
-            return _replay_response(replay)
-        except RoomResultConflict as conflict:
-            return _conflict_response(conflict)
-        except QuarterNotOpen as refused:
-            return _error_response(refused, status.HTTP_403_FORBIDDEN)
-        except DomainError as error:
-            return _error_response(error)
-        return Response(_result_data(result), status=status.HTTP_201_CREATED)
+        return self.write(request, code, services.room_result_enter, status.HTTP_201_CREATED)
 
 
 class RoomResultCorrectView(RoomPhoneAPIView):
@@ -443,8 +388,8 @@ class RoomResultCorrectView(RoomPhoneAPIView):
                 RoomResultSerializer,
                 description=(
                     "The stored result: corrected (entered, when the deal was not yet); or a "
-                    "replay (the stored outcome again: nothing written, the header "
-                    f"`{REPLAYED}` is `true`)."
+                    "replay (the stored outcome again, or a known key: nothing written, the "
+                    f"header `{REPLAYED}` is `true`)."
                 ),
             ),
             400: INVALID,
@@ -456,22 +401,10 @@ class RoomResultCorrectView(RoomPhoneAPIView):
                     "changed."
                 ),
             ),
+            409: OpenApiResponse(RoomConflictSerializer, description=CONFLICT_DESCRIPTION),
             **ROOM_CODE_RESPONSES,
         },
-        parameters=[REPLAY_HEADER, *ROOM_CODE_HEADERS],
+        parameters=[*IDEMPOTENCY_PARAMETERS, *ROOM_CODE_HEADERS],
     )
     def post(self, request: Request, code: str) -> Response:
-        room = self.phone_object(request, code)
-        body = self.body(request)
-        if isinstance(body, Response):
-            return body
-        number, outcome = body
-        try:
-            result = services.room_result_correct(room=room, deal_number=number, outcome=outcome)
-        except RoomResultReplay as replay:
-            return _replay_response(replay)
-        except (QuarterNotOpen, NotOwnEntry) as refused:
-            return _error_response(refused, status.HTTP_403_FORBIDDEN)
-        except DomainError as error:
-            return _error_response(error)
-        return Response(_result_data(result))
+        return self.write(request, code, services.room_result_correct, status.HTTP_200_OK)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from clubs.errors import DomainError, EntryConflict, EntryReplay, NotOwnEntry
+from clubs.errors import EntryConflict, EntryReplay, NotOwnEntry, StageNotOpen
 
 if TYPE_CHECKING:
     from teammatch.models import RoomResult
@@ -51,7 +51,7 @@ class RoomResultReplay(RoomResultConflict, EntryReplay):
         )
 
 
-class QuarterNotOpen(DomainError):
+class QuarterNotOpen(StageNotOpen):
     """A room phone wrote a deal outside the quarter it may write; ``code`` says why:
     ``deal_not_in_quarter``, ``no_lineup`` or ``quarter_closed``."""
 

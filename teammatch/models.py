@@ -18,9 +18,9 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import ChangeRecord, Competition, EntryKey, LateArrival, Player
+from clubs.outcomes import Contract, Seat
 from clubs.phone_codes import new_phone_code
 from scoring.core.model import IMP_THRESHOLDS
-from tournaments.models import Contract, Seat
 
 MAX_DEALS_PER_QUARTER = 12
 

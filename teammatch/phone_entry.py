@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs.errors import DomainError, NotOwnEntry
+from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.late_arrivals import mark_handled, unhandled
 from clubs.models import EntryKey
 from clubs.phone import PhoneEntry
-from teammatch.errors import QuarterNotOpen
 from teammatch.models import Cup, RoomEntryKey, RoomLateArrival, RoomResult
 
 FORBIDDEN_CODES = frozenset({"match_not_playing"})
@@ -32,7 +31,7 @@ def stored_now(record: EntryKey) -> RoomResult | None:
 
 
 def refusal_status(error: DomainError) -> int:
-    if isinstance(error, QuarterNotOpen | NotOwnEntry) or error.code in FORBIDDEN_CODES:
+    if isinstance(error, StageNotOpen | NotOwnEntry) or error.code in FORBIDDEN_CODES:
         return 403
     return 409
 

@@ -502,10 +502,10 @@ def room_result_enter(
 
     A deal already entered in this room is never overwritten: the very outcome again raises
     :class:`RoomResultReplay` (nothing written), another outcome (or one that is not valid)
-    :class:`RoomResultConflict` with the stored result while the room may still correct it,
-    else :class:`QuarterNotOpen`. Refused: ``match_not_playing``, ``unknown_deal``,
-    :class:`QuarterNotOpen` (``deal_not_in_quarter``, ``no_lineup``, ``quarter_closed``) and
-    the outcome's own refusals (on their fields).
+    :class:`RoomResultConflict` with the stored result, in every quarter (the quarter being
+    played, a closed one, an earlier one: the room's own result, 409). Refused:
+    ``match_not_playing``, ``unknown_deal``, :class:`QuarterNotOpen` (``deal_not_in_quarter``,
+    ``no_lineup``, ``quarter_closed``) and the outcome's own refusals (on their fields).
     """
     with transaction.atomic():
         match = _locked_match(room.match)
@@ -519,7 +519,6 @@ def room_result_enter(
                 values = None
             if values is not None and _same(stored, values):
                 raise RoomResultReplay(stored)
-            _require_room_quarter(match, deal)
             raise RoomResultConflict(stored)
         _require_room_quarter(match, deal)
         values = selectors.room_result_fields(deal, outcome)

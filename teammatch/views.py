@@ -44,19 +44,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs.access import directed_by, directed_or_404, user_directs, visible_or_404, visible_to
-from clubs.errors import DomainError
+from clubs.errors import DomainError, StageNotOpen
 from clubs.forms import add_error, error_field
 from clubs.late_arrivals import LateRow
+from clubs.outcomes import seat_letter
 from clubs.phone import PhoneCard, SaveAnswer, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
 from teammatch import selectors, services
-from teammatch.errors import NotOwnEntry, QuarterNotOpen, RoomResultConflict, RoomResultReplay
+from teammatch.errors import NotOwnEntry, RoomResultConflict, RoomResultReplay
 from teammatch.forms import CupForm, LineupForm, TeamForm
 from teammatch.models import Cup, CupMatch, MatchRoom, RoomName
 from teammatch.phone_entry import ROOM_ENTRY, cup_late_arrivals, late_arrival_handled
 from teammatch.presentation import decided_text
 from tournaments.forms.results import CorrectionForm, DealOutcomeForm
-from tournaments.presentation import seat_letter
 
 # ---------------------------------------------------------------------------------------------
 # Public pages
@@ -282,7 +282,7 @@ def _room_write(
     write = services.room_result_correct if correcting else services.room_result_enter
 
     def on_form(error: DomainError) -> bool:
-        if error_field(form, error.field) and not isinstance(error, QuarterNotOpen | NotOwnEntry):
+        if error_field(form, error.field) and not isinstance(error, StageNotOpen | NotOwnEntry):
             add_error(form, error)
             return True
         return False
@@ -308,7 +308,7 @@ def _room_write(
     assert error is not None
     if isinstance(error, RoomResultConflict):
         return _render_room_page(request, room, status=409, conflict=error)
-    if correcting and isinstance(error, QuarterNotOpen | NotOwnEntry):
+    if correcting and isinstance(error, StageNotOpen | NotOwnEntry):
         return _render_room_page(request, room, status=403, error=error.message)
     if invalid_form:
         return _render_room_page(request, room, bound=form, correct=correct, status=400)

@@ -22,7 +22,7 @@ from tournaments.models import Event, ResultChange, TableResult
 pytestmark = pytest.mark.django_db
 
 OUTCOME = '{"contract": "garde", "oudlers": 2, "points": 46}'
-HANDLER = "config.parsers.api_exception_handler"
+HANDLER = "clubs.api.exception_handler"
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ def client(event: Event) -> Client:
 
 @pytest.fixture
 def exception_handler() -> Iterator[None]:
-    """The settings naming :func:`config.parsers.api_exception_handler` as DRF's
+    """The settings naming :func:`clubs.api.exception_handler` as DRF's
     ``EXCEPTION_HANDLER`` (the framework's own errors and Django's body limits as JSON with a
     ``code``); a no-op once ``config/settings.py`` names it."""
     rest = {**settings.REST_FRAMEWORK, "EXCEPTION_HANDLER": HANDLER}
@@ -57,8 +57,9 @@ def post(client: Client, event: Event, body: bytes | str, content_type: str = "a
 
 def assert_refused(response, status: int, code: str, event: Event) -> dict:
     assert response.status_code == status, response.content[:300]
-    assert response["Content-Type"].startswith("application/json")
+    assert response["Content-Type"] == "application/problem+json"
     data = response.json()
+    assert data["status"] == status and data["type"].endswith(f":{code}") and data["title"]
     assert data["code"] == code and isinstance(data["detail"], str) and data["detail"]
     assert not TableResult.objects.filter(event=event).exists()
     assert not ResultChange.objects.filter(event=event).exists()
@@ -156,7 +157,7 @@ def test_a_table_phone_body_is_parsed_the_same_way(event: Event) -> None:
     assert_refused(response, 400, "invalid_number", event)
 
 
-# --- the framework's own errors: config.parsers.api_exception_handler ------------------------
+# --- the framework's own errors: clubs.api.exception_handler --------------------------------
 
 
 @pytest.mark.usefixtures("exception_handler")

@@ -29,8 +29,9 @@ def test_an_unknown_api_address_is_a_json_404() -> None:
     for path in ("/api/v1/events/-5/rankings/", "/api/v1/events/null/", "/api/v1/nothing/"):
         response = Client().get(path)
         assert response.status_code == 404
-        assert response["Content-Type"].startswith("application/json")
+        assert response["Content-Type"] == "application/problem+json"  # RFC 9457
         assert response.json()["code"] == "not_found"
+        assert (response.json()["status"], response.json()["title"]) == (404, "Not Found")
 
 
 def test_a_huge_page_limit_is_cut_not_a_server_error() -> None:

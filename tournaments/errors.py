@@ -20,12 +20,13 @@ if TYPE_CHECKING:
 class ResultConflict(EntryConflict):
     """A result for that deal and table is already stored; ``result`` is the stored one."""
 
-    def __init__(self, result: TableResult) -> None:
+    def __init__(self, result: TableResult, *, hidden: bool = False) -> None:
         self.result = result
         super().__init__(
             result,
             _("a result for deal %(deal)s at table %(table)s is already stored")
             % {"deal": result.deal.number, "table": result.table.number},
+            hidden=hidden,
         )
 
 

@@ -27,40 +27,17 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import ChangeRecord, Competition, EntryKey, LateArrival, Player
+from clubs.outcomes import SEATS as SEATS
+from clubs.outcomes import Contract as Contract
+from clubs.outcomes import PoigneeSize as PoigneeSize
+from clubs.outcomes import Seat as Seat
+from clubs.outcomes import Side as Side
 from clubs.phone_codes import new_phone_code
-from rules import enums
-from rules.duplicate import DUPLICATE_SEATS
 from rules.ruleset import FFT, Ruleset, ruleset_from_dict, ruleset_to_dict
 from tournaments.movements import Schedule
 
-# The tarot vocabulary as model choices: values (and their order) come from ``rules``, which
-# defines them once; labels are the words the pages show (a tarot term keeps its French name).
-SEATS = DUPLICATE_SEATS  # N, E, S, W
-
-
-class Seat(models.TextChoices):
-    NORTH = SEATS[0], _("North")
-    EAST = SEATS[1], _("East")
-    SOUTH = SEATS[2], _("South")
-    WEST = SEATS[3], _("West")
-
-
-class Contract(models.TextChoices):
-    PRISE = enums.Contract.PRISE.value, _("Prise")
-    GARDE = enums.Contract.GARDE.value, _("Garde")
-    GARDE_SANS = enums.Contract.GARDE_SANS.value, _("Garde sans")
-    GARDE_CONTRE = enums.Contract.GARDE_CONTRE.value, _("Garde contre")
-
-
-class Side(models.TextChoices):
-    ATTACK = enums.Side.ATTACK.value, _("Attack")
-    DEFENCE = enums.Side.DEFENCE.value, _("Defence")
-
-
-class PoigneeSize(models.TextChoices):
-    SIMPLE = enums.PoigneeSize.SIMPLE.value, _("simple")
-    DOUBLE = enums.PoigneeSize.DOUBLE.value, _("double")
-    TRIPLE = enums.PoigneeSize.TRIPLE.value, _("triple")
+# The tarot vocabulary as model choices (``SEATS``, ``Seat``, ``Contract``, ``Side``,
+# ``PoigneeSize``) is the kernel's, shared by every kind: ``clubs.outcomes``.
 
 
 def default_ruleset() -> dict[str, object]:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs.errors import DomainError, NotOwnEntry
+from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.late_arrivals import mark_handled, unhandled
 from clubs.models import EntryKey
 from clubs.phone import PhoneEntry
 from tournaments import selectors
 from tournaments.models import Event, TableEntryKey, TableLateArrival, TableResult
-from tournaments.table_scope import RoundNotOpen
 
 FORBIDDEN_CODES = frozenset({"event_not_running", "event_not_started"})
 
@@ -33,7 +32,7 @@ def stored_now(record: EntryKey) -> TableResult | None:
 
 
 def refusal_status(error: DomainError) -> int:
-    if isinstance(error, RoundNotOpen | NotOwnEntry) or error.code in FORBIDDEN_CODES:
+    if isinstance(error, StageNotOpen | NotOwnEntry) or error.code in FORBIDDEN_CODES:
         return 403
     return 409
 

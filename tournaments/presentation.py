@@ -22,6 +22,7 @@ from typing import Any
 from django.utils import formats
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext
 
+from clubs.outcomes import seat_letter as seat_letter
 from rules import deal as rules_deal
 from rules.cards import PLAIN_SUITS, SUIT_SYMBOLS, Suit
 from tournaments.models import SEATS, Contract, Deal, TableResult
@@ -104,17 +105,6 @@ def french_typography() -> bool:
 def colon() -> str:
     """The colon after a label: preceded by a narrow no-break space in French."""
     return f"{NARROW_NBSP}:" if french_typography() else ":"
-
-
-def seat_letter(seat: object) -> str:
-    """The one-letter label of a seat code in the active language (W is "O" in French)."""
-    letters = {
-        "N": pgettext("seat letter", "N"),
-        "E": pgettext("seat letter", "E"),
-        "S": pgettext("seat letter", "S"),
-        "W": pgettext("seat letter", "W"),
-    }
-    return letters.get(str(seat), str(seat))
 
 
 def percent_text(value: object) -> str:

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
-from clubs.publication import Publication
 from tournaments.models import Deal, Event, TableResult, load_schedules
 
 
@@ -241,13 +240,3 @@ def deals_hidden_from(event: Event, *, directs: bool) -> set[int]:
         for summary in deal_summaries(event)
         if not deal_outcomes_public(event, summary)
     }
-
-
-def event_publication(event: Event, *, directs: bool) -> Publication:
-    """The duplicate rule as the kernel's :class:`~clubs.publication.Publication`: the deals
-    (by number) withheld from a viewer, and whether the figures are provisional."""
-    return Publication(
-        provisional=event.provisional,
-        everything=directs,
-        withheld=frozenset(deals_hidden_from(event, directs=directs)),
-    )

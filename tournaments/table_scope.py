@@ -16,8 +16,10 @@ every player who sits at that table during the event sees it. So the code is sco
   the phone page), nothing stored, except the replay of an identical outcome already stored
   there (a retry after a lost answer: :class:`~tournaments.errors.ResultReplay`, 200 on the
   API), which writes nothing either. Another outcome of a stored result is a
-  :class:`~tournaments.errors.ResultConflict` in the open round (a second device), a refusal
-  elsewhere: changing an entry is an explicit correction.
+  :class:`~tournaments.errors.ResultConflict` (409 with the stored result) in the open round
+  (a second device) and in an earlier or closed round alike (two phones disagreeing about the
+  round's last deal), its outcome hidden while the code may not read it (the reads below); a
+  later round's stays a refusal. Changing an entry is an explicit correction.
 - **Corrections** (:func:`correct`): the table corrects its own entry (not a director's) of
   the open round or of an earlier round until the director closes that round; the history
   keeps it (``ResultChange`` "corrected", by the table). Never a later round.
@@ -47,7 +49,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from clubs.errors import DomainError, NotOwnEntry
+from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.phone_codes import phone_code_lookup
 from tournaments import selectors, services
 from tournaments.errors import ResultConflict, ResultReplay
@@ -59,7 +61,7 @@ from tournaments.services.results import table_result_table_correct
 logger = logging.getLogger(__name__)
 
 
-class RoundNotOpen(DomainError):
+class RoundNotOpen(StageNotOpen):
     """A table code tried to write a deal outside its table's open round."""
 
     def __init__(self, deal: Deal, round_number: int, open_round: int | None) -> None:
@@ -270,10 +272,6 @@ class TableScope:
             if self.result_visible(play.round_number, result.deal)
         }
 
-    def hidden_count(self, play: TableRound) -> int:
-        """How many stored results of ``play`` the code may not read."""
-        return len(play.results) - len(self.visible_results(play))
-
     def visible_result_list(self) -> list[TableResult]:
         """Every result of the table the code may read, by round and deal."""
         listed: list[TableResult] = []
@@ -299,16 +297,23 @@ def _refuse_stored(
     scope: TableScope, deal: Deal, round_number: int, refusal: RoundNotOpen, **kwargs: Any
 ) -> TableResult:
     """Outside the open round: an identical replay of a stored result is kept
-    (:class:`ResultReplay`, nothing written), anything else refused with ``refusal``."""
+    (:class:`ResultReplay`, nothing written); another outcome of a result stored in an
+    earlier or closed round is a conflict (:class:`ResultConflict`, 409 with the stored result:
+    two phones of the table disagreeing about the last deal of a round), its outcome ``hidden``
+    while the code may not read it (:meth:`TableScope.result_visible`); anything else (a
+    later round) refused with ``refusal``."""
     if _stored(scope.table, deal):
         # A stored result (never deleted while the event runs): the service writes nothing for
-        # it, and tells a replay (kept) from another outcome (refused here, never shown).
+        # it, and tells a replay (kept) from another outcome.
         try:
             services.table_result_submit(table=scope.table, deal=deal, **kwargs)
         except ResultReplay:
             raise
         except ResultConflict as conflict:
-            raise refusal from conflict
+            if scope.is_later(round_number):
+                raise refusal from conflict
+            hidden = not scope.result_visible(round_number, deal)
+            raise ResultConflict(conflict.result, hidden=hidden) from None
     raise refusal
 
 

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.access import user_directs, visible_or_404
-from clubs.api import ErrorSerializer
+from clubs.api import ErrorSerializer, problem_response
 from scoring.api.serializers import HandScoreSerializer, RankingSerializer
 from scoring.models import RankingEntry
 from scoring.selectors import (
@@ -79,10 +79,8 @@ class RankingView(APIView):
                 "kind": kind,
                 "choices": ", ".join(RankingEntry.Kind.values),
             }
-            # The documented error shape (code, detail, errors by field).
-            return Response(
-                {"code": "invalid", "detail": message, "errors": {"kind": [message]}}, status=400
-            )
+            # The documented error shape (problem details: code, errors by field).
+            return problem_response(400, "invalid", message, errors={"kind": [message]})
         line = request.query_params.get("line") or None
         status = standings_status(event)
         directs = user_directs(request.user, event)

@@ -30,11 +30,11 @@ from django.views.decorators.http import require_GET
 
 from clubs.access import user_directs, visible_or_404
 from clubs.exports import csv_response, xlsx_response
+from clubs.outcomes import seat_letter
 from scoring.models import RankingEntry
 from scoring.presentation import result_rows, seat_label
 from scoring.selectors import event_family, ranking_rows, results_with_scores
 from tournaments.models import SEATS, Event
-from tournaments.presentation import seat_letter
 from tournaments.publication import deals_hidden_from
 
 Table = tuple[list[str], list[list[Any]]]

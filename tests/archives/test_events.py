@@ -14,6 +14,7 @@ import io
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -22,7 +23,8 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from archives import events as archive
-from archives.format import dumps
+from archives import kinds
+from archives.format import MAX_BYTES, dumps
 from clubs.models import Player
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot
 from scoring.services import standings_recompute
@@ -62,11 +64,27 @@ def normalised(document: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def restore(
+    file: Any, *, club: Any, keep_table_codes: bool = False, max_bytes: int = MAX_BYTES
+) -> SimpleNamespace:
+    """Restore an event archive through the entry point the restore page and command use
+    (``archives.kinds.restore_document``); its report as the tests read it."""
+    restored = kinds.restore_document(
+        file, club=club, keep_codes=keep_table_codes, max_bytes=max_bytes, allowed=["event"]
+    )
+    return SimpleNamespace(
+        event=restored.obj,
+        verified=restored.verified,
+        differences=restored.differences,
+        **restored.counts,
+    )
+
+
 def round_trip(event: Event, **options: Any) -> tuple[dict[str, Any], dict[str, Any], Any]:
     first = archive.archive_event(event)
     text = dumps(first)
     club = ClubFactory(name="Club de restauration")
-    report = archive.restore_archive(text.encode(), club=club, **options)
+    report = restore(text.encode(), club=club, **options)
     second = archive.archive_event(report.event)
     return first, second, report
 
@@ -211,7 +229,7 @@ def test_on_a_new_server_players_are_created_in_the_restoring_club() -> None:
     wipe(event)
     Player.objects.filter(licence__in=licences).delete()
     club = ClubFactory(name="Nouveau club")
-    report = archive.restore_archive(text, club=club)
+    report = restore(text, club=club)
     assert report.players_created == 20 and report.players_matched == 0
     assert report.verified is True
     players = Player.objects.filter(entries__event=report.event)
@@ -223,11 +241,11 @@ def test_table_codes_are_kept_on_request_and_never_twice() -> None:
     text = dumps(archive.archive_event(event))
     before = counts()
     with pytest.raises(archive.ArchiveError, match="already used"):
-        archive.restore_archive(text, club=ClubFactory(), keep_table_codes=True)
+        restore(text, club=ClubFactory(), keep_table_codes=True)
     assert counts() == before
     codes = sorted(event.tables.values_list("code", flat=True))
     wipe(event)
-    report = archive.restore_archive(text, club=ClubFactory(), keep_table_codes=True)
+    report = restore(text, club=ClubFactory(), keep_table_codes=True)
     assert sorted(report.event.tables.values_list("code", flat=True)) == codes
 
 
@@ -236,7 +254,7 @@ def test_a_snapshot_that_differs_from_the_results_is_restored_and_reported() -> 
     document = archive.archive_event(event)
     row = document["standings"]["rankings"][0]
     row["marks_total"] += 10
-    report = archive.restore_archive(dumps(document), club=ClubFactory())
+    report = restore(dumps(document), club=ClubFactory())
     assert report.verified is False and report.differences == ["rankings"]
     # the archived snapshot is what was restored
     stored = archive.archive_event(report.event)["standings"]["rankings"]
@@ -300,7 +318,7 @@ def test_a_bad_archive_is_refused_and_nothing_is_stored(
     _set(document, path, value)
     before = counts()
     with pytest.raises(archive.ArchiveError, match=message):
-        archive.restore_archive(json.dumps(document), club=ClubFactory())
+        restore(json.dumps(document), club=ClubFactory())
     assert counts() == before
 
 
@@ -324,13 +342,13 @@ def test_a_bad_archive_is_refused_and_nothing_is_stored(
 def test_a_file_that_is_not_an_archive_is_refused(content: bytes, message: str) -> None:
     before = counts()
     with pytest.raises(archive.ArchiveError, match=message):
-        archive.restore_archive(content, club=ClubFactory())
+        restore(content, club=ClubFactory())
     assert counts() == before
 
 
 def test_a_file_over_the_size_limit_is_refused() -> None:
     with pytest.raises(archive.ArchiveError, match="larger than 1 MB"):
-        archive.restore_archive(io.BytesIO(b" " * (1024 * 1024 + 1)), club=ClubFactory(),
+        restore(io.BytesIO(b" " * (1024 * 1024 + 1)), club=ClubFactory(),
                                 max_bytes=1024 * 1024)  # fmt: skip
 
 
@@ -450,4 +468,4 @@ def test_a_player_licence_appearing_twice_is_refused(document: dict[str, Any]) -
     players = [e["player"] for e in document["event"]["entrants"] if e["player"]]
     players[1]["licence"] = players[0]["licence"]
     with pytest.raises(archive.ArchiveError, match="appears twice"):
-        archive.restore_archive(json.dumps(document), club=ClubFactory())
+        restore(json.dumps(document), club=ClubFactory())

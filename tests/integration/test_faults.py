@@ -118,7 +118,7 @@ def answer(path: str, error: BaseException, monkeypatch: pytest.MonkeyPatch) -> 
 def test_database_outage_in_an_api_view_is_a_503_json(monkeypatch: pytest.MonkeyPatch):
     response = answer("/api/v1/events/", db.OperationalError("connection refused"), monkeypatch)
     assert response.status_code == 503
-    assert response["Content-Type"] == "application/json"
+    assert response["Content-Type"] == "application/problem+json"
     assert response.json()["code"] == "database_unavailable"
     assert response.json()["detail"]
     assert int(response["Retry-After"]) > 0

@@ -147,7 +147,9 @@ def test_a_quarter_without_lineup_is_403():
     assert api().get(room_url(running)).json()["writable"] is False
 
 
-def test_a_closed_quarter_is_403_for_another_outcome_and_200_for_a_replay(running):
+def test_a_closed_quarter_is_409_with_the_stored_result_for_another_outcome_and_200_for_a_replay(
+    running,
+):
     entered = {}
     for number in (1, 2):
         entered[number], _ = running.enter("open", number)
@@ -155,7 +157,8 @@ def test_a_closed_quarter_is_403_for_another_outcome_and_200_for_a_replay(runnin
     services.match_quarter_close(match=running.match, quarter=1)
     before = stored_state(running.match)
     refused = post(running, "open", {"deal": 1, "outcome": other(entered[1])})
-    assert refused.status_code == 403 and refused.json()["code"] == "deal_not_in_quarter"
+    assert refused.status_code == 409 and refused.json()["code"] == "result_exists"
+    assert refused.json()["result"]["outcome"]["points"] == entered[1]["points"]
     replay = post(running, "open", {"deal": 1, "outcome": entered[1]})
     assert replay.status_code == 200 and replay["Idempotent-Replayed"] == "true"
     corrected = post(running, "open", {"deal": 1, "outcome": other(entered[1])}, "results/correct/")

@@ -161,10 +161,16 @@ def test_a_closed_quarter_is_corrected_by_the_director_only(running):
     running.enter("closed", 2)
     services.match_quarter_close(match=running.match, quarter=1)
     before = stored_state(running.match)
-    for write in (services.room_result_enter, services.room_result_correct):
-        with pytest.raises(QuarterNotOpen) as refused:
-            write(room=running.rooms["open"], deal_number=1, outcome=other(opened))
-        assert refused.value.code == "deal_not_in_quarter"
+    # another outcome of the stored deal is a conflict in every quarter (409 with the result)
+    with pytest.raises(RoomResultConflict) as conflict:
+        services.room_result_enter(room=running.rooms["open"], deal_number=1, outcome=other(opened))
+    assert conflict.value.code == "result_exists"
+    assert conflict.value.result.points == opened["points"]
+    with pytest.raises(QuarterNotOpen) as refused:
+        services.room_result_correct(
+            room=running.rooms["open"], deal_number=1, outcome=other(opened)
+        )
+    assert refused.value.code == "deal_not_in_quarter"
     assert stored_state(running.match) == before
     # a resend of the stored outcome is still a replay once the quarter is closed
     with pytest.raises(RoomResultReplay):

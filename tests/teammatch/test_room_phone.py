@@ -149,7 +149,7 @@ def test_a_closed_quarter_can_no_longer_be_corrected_by_the_room(running):
     assert page.status_code == 403
     assert "Deal 1 is not in quarter 2" in page.content.decode()
     entry = Client().post(url(running, "open", "deals/1/"), form_data(1, other(entered[1])))
-    assert entry.status_code == 409 and 'id="conflict"' not in entry.content.decode()
+    assert entry.status_code == 409 and 'id="conflict"' in entry.content.decode()  # the stored
     assert stored_state(running.match) == before
     assert "Open room · Quarter 2" in Client().get(url(running)).content.decode()
 

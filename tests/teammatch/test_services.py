@@ -125,9 +125,15 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
         room=rooms["closed"], deal_number=1, outcome=feasible(deal, "garde", 60)
     )
     services.match_quarter_close(match=match, quarter=1)
-    # closed: the phone can no longer correct; the director can, with a reason
+    # closed: the phone can no longer correct (another outcome is a conflict showing the
+    # stored result); the director can, with a reason
     with pytest.raises(DomainError) as refused:
         services.room_result_enter(
+            room=rooms["closed"], deal_number=1, outcome=feasible(deal, "garde", 30)
+        )
+    assert refused.value.code == "result_exists"
+    with pytest.raises(DomainError) as refused:
+        services.room_result_correct(
             room=rooms["closed"], deal_number=1, outcome=feasible(deal, "garde", 30)
         )
     assert refused.value.code == "deal_not_in_quarter"

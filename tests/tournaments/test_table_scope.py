@@ -162,7 +162,7 @@ def test_api_open_round_write_is_201(api, event):
     assert TableResult.objects.get().deal == deal
 
 
-def test_api_replay_of_an_earlier_round_is_200_another_outcome_403(api, event):
+def test_api_replay_of_an_earlier_round_is_200_another_outcome_409(api, event):
     code = table(event).code
     first = deals_at(event, 1, 1)
     stored = [api_post(api, code, deal) for deal in first]
@@ -174,11 +174,14 @@ def test_api_replay_of_an_earlier_round_is_200_another_outcome_403(api, event):
     assert replay.json()["id"] == stored[0].json()["id"]
     version = Event.objects.get(pk=event.pk).results_version
     changed = api_post(api, code, first[0], GARDE_50)
-    assert changed.status_code == 403
-    assert changed.json()["code"] == "round_not_open"
-    assert "result" not in changed.json()  # the stored outcome of a deal in play is not shown
-    assert TableResult.objects.get(deal=first[0]).points_half == 92
+    assert changed.status_code == 409  # a conflict, as in the open round
+    assert changed.json()["code"] == "result_exists"
+    assert changed.json()["result"] is None  # the stored outcome of a deal in play is not shown
     assert Event.objects.get(pk=event.pk).results_version == version
+    everywhere_else(event, first[0], but=1)  # played at every table: public, shown
+    shown = api_post(api, code, first[0], GARDE_50)
+    assert shown.status_code == 409 and shown.json()["result"]["id"] == stored[0].json()["id"]
+    assert TableResult.objects.get(table=table(event), deal=first[0]).points_half == 92
 
 
 def test_api_a_table_done_writes_nothing_new_but_replays(api, event):
@@ -189,8 +192,8 @@ def test_api_a_table_done_writes_nothing_new_but_replays(api, event):
     last = deals_at(event, 1, rounds[-1])[0]
     assert api_post(api, code, last).status_code == 200
     refused = api_post(api, code, last, GARDE_50)
-    assert refused.status_code == 403
-    assert "every round of this table is entered" in refused.json()["detail"]
+    assert refused.status_code == 409 and refused.json()["code"] == "result_exists"
+    assert TableResult.objects.get(table=table(event), deal=last).points_half == 92
 
 
 def test_phone_future_round_save_is_403_with_the_reason_and_stores_nothing(client: Client, event):
@@ -221,8 +224,10 @@ def test_phone_open_round_save_and_earlier_round_replay(client: Client, event):
     page = client.get(again["Location"]).content.decode()
     assert "already saved (identical entry)" in page
     other = client.post(f"/en/table/{code}/deal/{first[0].number}/", form_data(first[0], "50"))
-    assert other.status_code == 403
-    assert "Correct this entry" in other.content.decode()  # a change is an explicit correction
+    assert other.status_code == 409  # a conflict, as in the open round
+    text = other.content.decode()
+    assert "Correct this entry" in text  # a change is an explicit correction
+    assert "stays hidden until every table has played this deal" in text  # other tables play it
     assert TableResult.objects.get(deal=first[0]).points_half == 92
 
 

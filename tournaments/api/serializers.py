@@ -9,16 +9,19 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from clubs.api import ChelemSerializer as ChelemSerializer
+from clubs.api import OutcomeField as OutcomeField
+from clubs.api import OutcomeSerializer as OutcomeSerializer
+from clubs.api import PoigneeSerializer as PoigneeSerializer
+from clubs.api import PointsField as PointsField
+from clubs.api import conflict_serializer
 from rules.ruleset import RulesetName
 from tournaments import selectors
 from tournaments.models import (
-    Contract,
     Deal,
     Entrant,
     Event,
-    PoigneeSize,
     Seat,
-    Side,
     TableResult,
 )
 
@@ -39,48 +42,6 @@ class SeatDecimalsSerializer(serializers.Serializer):
     E = serializers.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
     S = serializers.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
     W = serializers.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
-
-
-class PoigneeSerializer(serializers.Serializer):
-    side = serializers.ChoiceField(choices=Side.choices)
-    size = serializers.ChoiceField(choices=PoigneeSize.choices)
-
-
-class ChelemSerializer(serializers.Serializer):
-    announced = serializers.BooleanField(default=False)
-    made_by = serializers.ChoiceField(choices=Side.choices, allow_null=True, required=False)
-
-
-@extend_schema_field({"type": "number", "minimum": 0, "maximum": 91, "multipleOf": 0.5})
-class PointsField(serializers.FloatField):
-    """Attack points: a JSON number, whole or half (``45``, ``45.5``), as stored results answer
-    them; ``rules`` also accepts a numeric string on input."""
-
-
-class OutcomeSerializer(serializers.Serializer):
-    """A deal's outcome as the table reports it (4 players; duplicate: Garde or above)."""
-
-    taker_seat = serializers.ChoiceField(
-        choices=Seat.choices,
-        required=False,
-        help_text=_("Defaults to the étui's taker seat; another seat is refused at the table."),
-    )
-    contract = serializers.ChoiceField(choices=Contract.choices)
-    oudlers = serializers.IntegerField(min_value=0, max_value=3)
-    points = PointsField(help_text=_("Points made by the attack (0..91)."))
-    petit_au_bout = serializers.ChoiceField(choices=Side.choices, allow_null=True, required=False)
-    poignees = PoigneeSerializer(many=True, required=False)
-    chelem = ChelemSerializer(required=False)
-
-
-@extend_schema_field(OutcomeSerializer)
-class OutcomeField(serializers.JSONField):
-    """The outcome object, passed as is to ``rules`` (whose messages name the faulty field)."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if not isinstance(data, dict):
-            raise serializers.ValidationError(_("expected an object"))
-        return super().to_internal_value(data)
 
 
 class TableResultInputSerializer(serializers.Serializer):
@@ -248,12 +209,18 @@ class TableResultReplaySerializer(TableResultSerializer):
         return bool(self.context.get("corrected", False))
 
 
-class ResultConflictSerializer(serializers.Serializer):
-    """409: the deal is already entered at that table; ``result`` is the stored one."""
-
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    result = TableResultSerializer()
+#: 409 (problem details): the deal is already entered at that table; ``result`` the stored one.
+ResultConflictSerializer = conflict_serializer(
+    TableResultSerializer(
+        allow_null=True,
+        help_text=(
+            "The stored result (for `idempotency_key_reused`: the one the key stored); null "
+            "when the table code may not read it yet (an earlier round's deal other tables "
+            "still play) or the key's result is gone."
+        ),
+    ),
+    "ResultConflictSerializer",
+)
 
 
 class TableSeatSerializer(serializers.Serializer):

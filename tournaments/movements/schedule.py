@@ -216,10 +216,6 @@ class Schedule:
         """The round in which ``table`` plays ``deal_set`` (a table meets a deal set once)."""
         return next((p for p in self.plays_of_table(table) if p.deal_set == deal_set), None)
 
-    def tables_playing(self, deal_set: int) -> list[TablePlay]:
-        """The plays of ``deal_set`` at tables that really play, in round then table order."""
-        return [play for play in self.playing() if play.deal_set == deal_set]
-
     def tables_per_deal_set(self) -> Counter[int]:
         """How many real plays each deal set has over the event (Neuberg's N per deal)."""
         return Counter(play.deal_set for play in self.playing())

@@ -118,12 +118,6 @@ class LiveSwiss:
     def byes(self) -> list[int]:
         return [rnd.bye for rnd in self.paired if rnd.bye is not None]
 
-    def home_counts(self) -> dict[int, int]:
-        counts = dict.fromkeys(range(1, self.teams + 1), 0)
-        for home, _away in self.met():
-            counts[home] += 1
-        return counts
-
 
 def live_swiss(doc: Document | None) -> LiveSwiss | None:
     """The live Swiss state of a movement document, or None (not a live Swiss movement)."""

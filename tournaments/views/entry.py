@@ -46,7 +46,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.access import directs, user_directs
-from clubs.errors import DomainError, NotOwnEntry
+from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.forms import add_error, error_field
 from clubs.phone import PhoneCard, SaveAnswer, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
@@ -378,7 +378,7 @@ def _table_save(
     write = table_scope.correct if correcting else table_scope.submit
 
     def on_form(error: DomainError) -> bool:
-        if error_field(form, error.field) and not isinstance(error, RoundNotOpen | NotOwnEntry):
+        if error_field(form, error.field) and not isinstance(error, StageNotOpen | NotOwnEntry):
             add_error(form, error)
             return True
         return False
@@ -434,14 +434,15 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
             "event": table.event,
             "table": table,
             "deal": deal,
-            "result": stored,
-            "outcome": selectors.result_outcome(stored),
+            "hidden": error.hidden,  # an earlier round's outcome the code may not read yet
+            "result": None if error.hidden else stored,
+            "outcome": None if error.hidden else selectors.result_outcome(stored),
             "seats": SEATS,
             "back": _table_url(table, round_number),
             "correct_url": correct_url,
         }
         return render(request, "tournaments/entry/conflict.html", context, status=409)
-    if isinstance(error, RoundNotOpen):
+    if isinstance(error, StageNotOpen):
         return _render_table_page(request, scope, status=403, error=error.message)
     if answer.status == "invalid" and form.is_bound and form.errors:
         return _render_table_page(request, scope, round_number=round_number, bound=form, status=400)
@@ -478,7 +479,7 @@ def deal_correct(request: HttpRequest, table: Table, number: int) -> HttpRespons
         messages.success(request, _("Deal %(deal)s saved.") % {"deal": deal.number})
         return redirect(_table_url(table, answer.result.round_number) + f"#deal-{deal.number}")
     assert error is not None
-    if isinstance(error, RoundNotOpen | NotOwnEntry):  # a closed round, a later one, the director's
+    if isinstance(error, StageNotOpen | NotOwnEntry):  # a closed round, a later one, the director's
         return _render_table_page(
             request, scope, round_number=round_number, status=403, error=error.message
         )

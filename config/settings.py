@@ -248,7 +248,7 @@ else:
 
 # Celery: a broker URL means real workers; none means tasks run in-process: eagerly inside the
 # request in a developer's checkout and the tests, on a background thread of the server in a
-# club's instance (``config.background``: the request that saved answers at once).
+# club's instance (``runner.background``: the request that saved answers at once).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
 DUPLITAROT_BACKGROUND = env.str(
     "DUPLITAROT_BACKGROUND",

@@ -6,7 +6,7 @@ serve --processes N`` (by default one process per core, at most four) binds
 the port once, then forks N-1 more servers after the start-up work (backup, migrations) is
 done, and every process serves requests from the same socket with waitress:
 
-- **one runner**: the first process keeps ``config.background``'s runner thread (recomputes,
+- **one runner**: the first process keeps ``runner.background``'s runner thread (recomputes,
   backups, the periodic reconcile); the others hand their work to it over a pipe
   (``background.forward``: a line of JSON naming a module-level function or task and its
   arguments; a line is far below ``PIPE_BUF``, so lines never interleave);
@@ -39,8 +39,8 @@ from typing import Any
 
 from django.db import connections
 
-from config import background
 from instance.sqlite import base as sqlite_base
+from runner import background
 
 logger = logging.getLogger(__name__)
 

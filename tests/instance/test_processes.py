@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from config import background
 from instance import processes
+from runner import background
 from tests.instance.serving import run_command, serve
 from tests.instance.test_serve import _set_up
 

@@ -17,7 +17,7 @@ start, SQLite in WAL mode there), in this order:
 7. on Linux, one serving process per core (``--processes``, ``instance.processes``): the port
    bound once, the others forked, SQLite's writers taking turns across them; Windows and macOS
    serve from one process unless told otherwise (Windows has no ``fork``);
-8. background work on one runner thread of the first process (``config.background``): standings
+8. background work on one runner thread of the first process (``runner.background``): standings
    recomputed off the request, every ``--reconcile`` seconds the events whose standings are
    behind, and the evening's backups (``instance.backups.BackupSchedule``); the other processes
    hand their work to it; the first process reports in the terminal and in the director's
@@ -43,15 +43,16 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from filelock import FileLock, Timeout
 
-from config import background
-from config.errors import disk_full
 from instance import backups, health, instance_state, network, schema
 from instance.cli import DEFAULT_PORT, DEFAULT_THREADS
 from instance.selectors import competitions_with_cards
 from instance.setup import setup_code_issue
+from runner import background
+from runner.faults import disk_full
 from scoring.services import recompute_markers_clear
 
 
@@ -171,7 +172,9 @@ class Command(BaseCommand):
         public_url: str = settings.DUPLITAROT_PUBLIC_URL
         reprint = self._cards_moved(data_dir, public_url)
         code = setup_code_issue()
-        from config.wsgi import application  # loaded (static files found) before "ready"
+        # The site's WSGI application (``WSGI_APPLICATION``, as runserver finds it), loaded
+        # (static files found) before "ready".
+        application = import_string(settings.WSGI_APPLICATION)
 
         write = self.stdout.write
         write(self.style.SUCCESS("duplitarot is ready."))

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config import environment
 
-BASE_DIR = environment.BASE_DIR
+BASE_DIR: Path = environment.BASE_DIR
 env = environment.env
 
 # The site's own templates, static files and translations (not an app's): inside this package,

@@ -15,13 +15,14 @@ start, SQLite in WAL mode there), in this order:
    its address on the network), with a warning naming the competitions whose printed table
    cards show another address than last time;
 7. on Linux, one serving process per core (``--processes``, ``instance.processes``): the port
-   bound once, the others forked, SQLite's writers taking turns across them; Windows and macOS
+   bound once, the others forked by a supervisor that replaces one that dies, SQLite's writers
+   taking turns across them; Windows and macOS
    serve from one process unless told otherwise (Windows has no ``fork``);
 8. background work on one runner thread of the first process (``runner.background``): standings
    recomputed off the request, every ``--reconcile`` seconds the events whose standings are
    behind, and the evening's backups (``instance.backups.BackupSchedule``); the other processes
    hand their work to it; the first process reports in the terminal and in the director's
-   status box (``instance.health``) another serving process that stops;
+   status box (``instance.health``) another serving process that stops, and its replacement;
 9. waitress, a WSGI server that runs on Windows, macOS and Linux, until Ctrl+C.
 
 A disk too full to start (the backup, the migrations, the static files) is said in one line
@@ -229,18 +230,24 @@ class Command(BaseCommand):
             sock, split = None, None
         self._run_waitress(application, host, port, options, sock, split)
 
-    def _process_died(self, pid: int, status: int) -> None:
-        """Another serving process stopped (it is not replaced): said in the terminal and in
-        the director's status box."""
+    def _process_died(self, pid: int, status: int, replacement: int | None) -> None:
+        """Another serving process stopped: replaced (or not, when it kept dying at once), said
+        in the terminal and in the director's status box."""
         with translation.override("en"):  # the terminal speaks English
             how = health.how_it_ended(status)
-        self.stderr.write(
-            f"A serving process (pid {pid}) stopped ({how}): duplitarot serves on with fewer "
-            "processes, more slowly. Restart it (Ctrl+C, then serve again) when the evening "
-            "allows."
-        )
+        if replacement is not None:
+            self.stderr.write(
+                f"A serving process (pid {pid}) stopped ({how}): a new one (pid {replacement}) "
+                "serves in its place."
+            )
+        else:
+            self.stderr.write(
+                f"A serving process (pid {pid}) stopped ({how}) and keeps stopping: it is not "
+                "replaced again; duplitarot serves on with fewer processes, more slowly. Restart "
+                "it (Ctrl+C, then serve again) when the evening allows."
+            )
         self.stderr.flush()
-        health.process_died(pid=pid, status=status)
+        health.process_died(pid=pid, status=status, replacement=replacement)
 
     def _migrate(self) -> int:
         plan = schema.migration_plan()

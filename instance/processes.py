@@ -125,6 +125,10 @@ def _watch_parent(fd: int) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
+#: The signals the supervisor handles (the Ctrl+C of the terminal, the first process's SIGTERM,
+#: a serving process that ended).
+SUPERVISOR_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD)
+
 #: A process that died this many times within :data:`RESTART_WINDOW` seconds is not replaced.
 RESTARTS = 5
 RESTART_WINDOW = 60.0
@@ -133,9 +137,9 @@ RESTART_WINDOW = 60.0
 class Supervisor:
     """The process that forks the other serving processes and replaces one that dies.
 
-    It runs one thread, in :meth:`run`, and never serves: in the supervisor :meth:`run` ends
-    with ``os._exit``; it *returns* only in a serving process it has just forked, which then
-    serves as the first ones did."""
+    It runs one thread, in :meth:`run`, and never serves: :meth:`run` returns True in a serving
+    process it has just forked, which then serves as the first ones did, and False in the
+    supervisor once the server stops (it then exits)."""
 
     def __init__(self, count: int, alive: int, report: int) -> None:
         self.count = count
@@ -148,16 +152,16 @@ class Supervisor:
         self._handlers: dict[int, Any] = {}
         self._last = 0
 
-    def run(self) -> None:
+    def run(self) -> bool:
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_read, False)
         os.set_blocking(self._wake_write, False)
-        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD):
+        for signum in SUPERVISOR_SIGNALS:
             self._handlers[signum] = signal.signal(signum, self._signalled)
         signal.set_wakeup_fd(self._wake_write)  # a signal wakes the select below at once
         for _ in range(self.count):
             if self._spawn():
-                return
+                return True
         while not self.stopping:
             readable, _w, _x = select.select([self.alive, self._wake_read], [], [], 1.0)
             if self._wake_read in readable:
@@ -166,9 +170,9 @@ class Supervisor:
             if self.alive in readable:  # the first process is gone
                 self.stopping = True
             if self._reap():
-                return
+                return True
         self._stop_workers()
-        os._exit(0)
+        return False
 
     def _signalled(self, signum: int, frame: Any) -> None:
         if signum != signal.SIGCHLD:
@@ -273,7 +277,8 @@ class Processes:
             os.close(work_read)
             os.close(alive_write)
             os.close(report_read)
-            Supervisor(count - 1, alive_read, report_write).run()
+            if not Supervisor(count - 1, alive_read, report_write).run():
+                os._exit(0)  # the supervisor, once the server stops
             # Here only in a serving process the supervisor forked.
             self.is_first = False
             self.children = []

@@ -24,7 +24,7 @@ def lockout_response(
     original_response: HttpResponse | None = None,
     credentials: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    # Set by config.settings_base as a timedelta, or None for no end (django-axes also accepts hours).
+    # A timedelta (config.settings_base), or None for no end (django-axes also accepts hours).
     cool_off: timedelta | None = settings.AXES_COOLOFF_TIME
     seconds = max(1, math.ceil(cool_off.total_seconds())) if cool_off else None
     context = {

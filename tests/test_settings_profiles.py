@@ -69,11 +69,11 @@ def environment_reads(source: str) -> set[str]:
         name = None
         if isinstance(node, ast.Call) and node.args:
             function = node.func
-            if isinstance(function, ast.Name) and function.id == "env":
-                name = name_of(node.args[0])
-            elif isinstance(function, ast.Attribute) and (
+            named_env = isinstance(function, ast.Name) and function.id == "env"
+            reads = isinstance(function, ast.Attribute) and (
                 is_environ(function.value) or function.attr == "getenv"
-            ):
+            )
+            if named_env or reads:
                 name = name_of(node.args[0])
         elif isinstance(node, ast.Subscript) and is_environ(node.value):
             name = name_of(node.slice)

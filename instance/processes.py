@@ -172,6 +172,8 @@ class Supervisor:
             if self._reap():
                 return True
         self._stop_workers()
+        with contextlib.suppress(OSError):  # a stop, not a death: the first process says nothing
+            os.write(self.report, b'{"stopped": true}\n')
         return False
 
     def _signalled(self, signum: int, frame: Any) -> None:
@@ -319,6 +321,8 @@ class Processes:
                         return
                     try:
                         told = json.loads(line)
+                        if told.get("stopped"):  # Ctrl+C or SIGTERM reached it too
+                            return
                         on_death(int(told["pid"]), int(told["status"]), told["replacement"])
                     except Exception:
                         logger.exception("reporting the end of a serving process failed")

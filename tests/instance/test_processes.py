@@ -162,6 +162,7 @@ def test_two_processes_serve_share_the_throttle_and_stop_together(tmp_path: Path
     assert _wait_gone(children, 15) == []
     assert "duplitarot stopped." in served.log.read_text()
     assert "Traceback" not in served.log.read_text()
+    assert "supervisor of the serving processes stopped" not in served.log.read_text()
 
 
 @pytest.mark.integration
@@ -307,6 +308,32 @@ def test_stopping_kills_a_process_that_ignores_sigterm(monkeypatch: Any) -> None
     assert _wait_gone([stubborn, polite], 5) == []
 
 
+class _Heard(list[tuple[int, int, "int | None"]]):
+    """What the first process hears (``Processes.watch``'s callback)."""
+
+    def __call__(self, pid: int, status: int, replacement: int | None) -> None:
+        self.append((pid, status, replacement))
+
+
+def test_a_supervisor_that_stopped_on_a_signal_is_not_reported(caplog: Any) -> None:
+    """Ctrl+C (or a service manager's SIGTERM) reaches the supervisor with the first process:
+    it says it stopped, and the first process reports no death; a supervisor gone without a word
+    (kill -9) is logged."""
+    for lines, logged in ((b'{"stopped": true}\n', False), (b"", True)):
+        caplog.clear()
+        heard = _Heard()
+        split = processes.Processes()
+        split._reports, report_write = os.pipe()
+        split.watch(heard)
+        if lines:
+            os.write(report_write, lines)
+        os.close(report_write)
+        assert split._watcher is not None
+        split._watcher.join(10)
+        assert heard == []
+        assert ("supervisor of the serving processes stopped" in caplog.text) is logged
+
+
 def test_the_first_process_hears_of_each_end_until_it_stops() -> None:
     """``watch`` reads the supervisor's lines and calls back; a bad line is logged and
     skipped; after ``stop_children`` nothing more is reported."""
@@ -357,9 +384,10 @@ def test_the_supervisor_forks_replaces_up_to_its_limit_and_stops_with_the_first_
         for signum, handler in saved.items():
             signal.signal(signum, handler)
         closer.join()
-    told = _reports(report_read)
+    *told, last = _reports(report_read)
     assert [entry["replacement"] is not None for entry in told] == [True, True, False]
     assert all(os.waitstatus_to_exitcode(entry["status"]) == 0 for entry in told)
+    assert last == {"stopped": True}  # a stop, which the first process does not report
     assert supervisor.workers == set()
     for fd in (alive_read, report_read, report_write):
         os.close(fd)

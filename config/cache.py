@@ -14,7 +14,7 @@ from typing import Any
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.filebased import FileBasedCache
 
-from config.errors import NO_SPACE
+from runner.faults import NO_SPACE
 
 logger = logging.getLogger(__name__)
 

@@ -31,18 +31,12 @@ With ``DEBUG`` on, Django shows its technical error page instead and this handle
 
 from __future__ import annotations
 
-import errno
 import logging
-import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import psycopg
-import psycopg.errors
-from django import db
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
@@ -51,53 +45,12 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 
 from clubs.problems import PROBLEM_JSON, problem
-
-#: Exceptions that mean "the database cannot be reached right now".
-DATABASE_UNAVAILABLE: tuple[type[BaseException], ...] = (
-    db.OperationalError,
-    db.InterfaceError,
-    psycopg.OperationalError,
-    psycopg.InterfaceError,
-)
+from runner.faults import database_unavailable, disk_full
 
 #: Seconds a client is asked to wait (``Retry-After``); a restart takes a few seconds.
 RETRY_AFTER_SECONDS = 5
 
 API_PREFIX = "/api/"
-
-
-def _chain(error: BaseException | None) -> Iterator[BaseException]:
-    """The exception, then its causes and contexts (bounded: a chain may loop)."""
-    seen: set[int] = set()
-    while error is not None and id(error) not in seen and len(seen) < 20:
-        seen.add(id(error))
-        yield error
-        error = error.__cause__ or error.__context__
-
-
-def database_unavailable(error: BaseException | None) -> bool:
-    """Whether ``error`` (or what caused it) says the database is unreachable."""
-    return any(isinstance(link, DATABASE_UNAVAILABLE) for link in _chain(error))
-
-
-#: What SQLite says when it cannot grow the database or its journal (``SQLITE_FULL``).
-SQLITE_FULL = "database or disk is full"
-#: The system's "no space left on device" and "disk quota exceeded".
-NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT})
-
-
-def disk_full(error: BaseException | None) -> bool:
-    """Whether ``error`` (or what caused it) says the disk is full."""
-    for link in _chain(error):
-        if isinstance(link, OSError) and link.errno in NO_SPACE:
-            return True
-        if isinstance(link, psycopg.errors.DiskFull):
-            return True
-        if isinstance(link, db.OperationalError | sqlite3.OperationalError) and (
-            SQLITE_FULL in str(link)
-        ):
-            return True
-    return False
 
 
 def disk_full_detail() -> str:

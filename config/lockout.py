@@ -1,4 +1,4 @@
-"""Login throttling hooks of django-axes (config.settings, "Login throttling").
+"""Login throttling hooks of django-axes (config.settings_base, "Login throttling").
 
 ``lockout_response`` (``AXES_LOCKOUT_CALLABLE``): the page of a locked-out login, HTTP 429 with
 ``Retry-After``, on /login/ and /admin/login/ alike. It says how long the username is locked for
@@ -24,7 +24,7 @@ def lockout_response(
     original_response: HttpResponse | None = None,
     credentials: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    # Set by config.settings as a timedelta, or None for no end (django-axes also accepts hours).
+    # A timedelta (config.settings_base), or None for no end (django-axes also accepts hours).
     cool_off: timedelta | None = settings.AXES_COOLOFF_TIME
     seconds = max(1, math.ceil(cool_off.total_seconds())) if cool_off else None
     context = {

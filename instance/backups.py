@@ -45,9 +45,9 @@ from django.db import connections
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config import background
 from instance import datadir, instance_state, schema
 from instance.selectors import positions_finished, results_fingerprint
+from runner import background
 
 logger = logging.getLogger(__name__)
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from instance import datadir, network
+from instance.demo_database import choose_demo_database
 
 DEFAULT_PORT = 8000
 DEFAULT_THREADS = 8  # waitress request threads of ``serve``
@@ -118,8 +119,6 @@ def prepare(
         environ["DJANGO_DEBUG"] = "0"
         serve_addresses(args[1:], environ)
     # The demo works on its own database, chosen before Django reads its settings.
-    from demo.database import choose_demo_database
-
     choose_demo_database(["duplitarot", *args], environ, base_dir)
     return args
 

@@ -6,8 +6,8 @@ box by ``instance.apps``:
 
 - **a serving process died** (:func:`process_lines`): ``serve`` records its start and, from its
   first process, every other serving process that stops on its own (:func:`serving_started`,
-  :func:`process_died`, in ``instance_state``); the others serve on, and the box says so until
-  the next start;
+  :func:`process_died`, in ``instance_state``) and the one that replaced it; one that kept
+  dying is not replaced, the others serve on, and the box says so until the next start;
 - **the disk is full** (:func:`disk_lines`): the free space of the data folder's disk, read at
   each look (under :data:`DISK_FULL_BYTES` the database can no longer be written; under
   :data:`DISK_LOW_BYTES`, a warning);
@@ -79,9 +79,10 @@ def serving_started(*, processes: int) -> None:
     instance_state.update(data_dir, change)
 
 
-def process_died(*, pid: int, status: int) -> None:
+def process_died(*, pid: int, status: int, replacement: int | None = None) -> None:
     """A serving process other than the first stopped on its own, with the wait ``status``
-    ``os.waitpid`` gave."""
+    ``os.waitpid`` gave; ``replacement``: the pid of the one that serves in its place (None:
+    not replaced)."""
     data_dir = _data_dir()
     if data_dir is None:
         return
@@ -89,7 +90,14 @@ def process_died(*, pid: int, status: int) -> None:
     def change(state: dict[str, Any]) -> None:
         serving = state.setdefault("serving", {})
         dead = serving.setdefault("dead", [])
-        dead.append({"pid": pid, "status": status, "at": timezone.now().isoformat()})
+        dead.append(
+            {
+                "pid": pid,
+                "status": status,
+                "at": timezone.now().isoformat(),
+                "replacement": replacement,
+            }
+        )
         del dead[:-10]  # bounded: the box names the last ones
 
     instance_state.update(data_dir, change)
@@ -111,23 +119,39 @@ def process_lines() -> list[StatusLine]:
         return []
     lines = []
     dead = [entry for entry in serving.get("dead") or [] if isinstance(entry, dict)]
-    alive = max(1, int(serving.get("processes") or 1) - len(dead))
+    gone = [entry for entry in dead if not entry.get("replacement")]
+    alive = max(1, int(serving.get("processes") or 1) - len(gone))
     for entry in dead:
         at = parse_datetime(str(entry.get("at") or ""))
-        text = ngettext(
-            "A serving process of duplitarot (number %(pid)s) stopped %(when)s (%(how)s). "
-            "The server goes on with %(alive)s process, more slowly: restart duplitarot "
-            "(Ctrl+C in its window, then serve again) when the evening allows.",
-            "A serving process of duplitarot (number %(pid)s) stopped %(when)s (%(how)s). "
-            "The server goes on with %(alive)s processes, more slowly: restart duplitarot "
-            "(Ctrl+C in its window, then serve again) when the evening allows.",
-            alive,
-        ) % {
+        values = {
             "pid": entry.get("pid"),
             "when": _when(at) if at else "?",
             "how": how_it_ended(int(entry.get("status") or 0)),
             "alive": alive,
+            "replacement": entry.get("replacement"),
         }
+        if entry.get("replacement"):
+            text = (
+                _(
+                    "A serving process of duplitarot (number %(pid)s) stopped %(when)s "
+                    "(%(how)s). Another one (number %(replacement)s) took its place."
+                )
+                % values
+            )
+            lines.append(StatusLine("warning", "process", text))
+            continue
+        text = (
+            ngettext(
+                "A serving process of duplitarot (number %(pid)s) stopped %(when)s (%(how)s). "
+                "The server goes on with %(alive)s process, more slowly: restart duplitarot "
+                "(Ctrl+C in its window, then serve again) when the evening allows.",
+                "A serving process of duplitarot (number %(pid)s) stopped %(when)s (%(how)s). "
+                "The server goes on with %(alive)s processes, more slowly: restart duplitarot "
+                "(Ctrl+C in its window, then serve again) when the evening allows.",
+                alive,
+            )
+            % values
+        )
         lines.append(StatusLine("error", "process", text))
     return lines
 

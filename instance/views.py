@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from axes.helpers import get_client_ip_address
 from django.contrib import messages
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
@@ -10,7 +11,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from clubs.errors import DomainError
-from config.lockout import client_address
 from instance.forms import SetupForm
 from instance.setup import SetupThrottled, instance_setup, setup_needed, setup_throttle_check
 
@@ -22,7 +22,8 @@ def setup(request: HttpRequest) -> HttpResponse:
             return redirect("organiser:home")
         messages.info(request, _("This duplitarot is already set up: log in."))
         return redirect("login")
-    address = client_address(request) or ""
+    # The address the login throttle sees (``AXES_CLIENT_IP_CALLABLE``: behind trusted proxies too).
+    address = get_client_ip_address(request) or ""
     form = SetupForm(request.POST or None)
     status = 200
     try:

@@ -2,7 +2,7 @@
 
 ``results_changed`` is sent on commit; the receiver sends the recompute task only when none is
 queued for the event (``scoring.services.standings_request``: the work coalesces), where
-``config.background`` says: to the Celery workers, on the runner thread of a club's instance
+``runner.background`` says: to the Celery workers, on the runner thread of a club's instance
 (the request answers at once), or at once in a developer's checkout. A failure is logged and
 never breaks the request that stored the result (the result is committed; the next change or
 ``manage.py recompute`` brings the standings up to date).
@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 
-from config import background
+from runner import background
 from scoring.services import standings_request, standings_request_failed
 from scoring.tasks import standings_recompute_task
 

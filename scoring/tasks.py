@@ -19,7 +19,7 @@ import logging
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from config import background
+from runner import background
 from scoring.services import events_behind, standings_refresh, standings_request
 from tournaments.models import Event
 

@@ -19,7 +19,8 @@ from django.db.backends.utils import CursorWrapper
 from django.test import Client
 
 from config.cache import FileCache
-from config.errors import DiskFullLogFilter, disk_full
+from config.errors import DiskFullLogFilter
+from runner.faults import disk_full
 
 FULL = db.OperationalError("database or disk is full")
 

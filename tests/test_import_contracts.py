@@ -91,79 +91,144 @@ def test_the_tree_keeps_every_contract(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("module", "statement", "contract", "reported"),
+    ("module", "statement", "contracts", "reported"),
     [
         pytest.param(
             "teammatch.planted",
             "from demo.services import play_outcome",
-            "no-demo-no-bench",
+            ("no-demo-no-bench", "layers"),
             "teammatch.planted -> demo.services",
             id="an app imports demo",
         ),
         pytest.param(
             "clubs.planted",
             "from tournaments.models import Event",
-            "kernel",
+            ("kernel", "layers"),
             "clubs.planted -> tournaments.models",
             id="the kernel imports a feature app",
         ),
         pytest.param(
             "scoring.planted",
             "import archives.events",
-            "archives-on-top",
+            ("archives-on-top", "layers"),
             "scoring.planted -> archives.events",
             id="a competition app imports archives",
         ),
         pytest.param(
             "demo.planted",
             "import bench.scale",
-            "no-demo-no-bench",
+            ("no-demo-no-bench", "layers"),
             "demo.planted -> bench.scale",
             id="demo imports bench",
         ),
         pytest.param(
             "series.planted",
             "from teammatch.views import bracket_rounds",
-            "no-foreign-views",
+            ("no-foreign-views", "layers"),
             "series.planted -> teammatch.views",
             id="an app imports another app's views",
         ),
         pytest.param(
             "tournaments.movements.planted",
             "from django.db import models",
-            "pure",
+            ("pure",),
             "tournaments.movements.planted -> django",
             id="a pure package imports django",
         ),
         pytest.param(
             "scoring.core.planted",
             "from scoring import models",
-            "pure",
+            ("pure",),
             "scoring.core.planted -> scoring.models",
             id="the scoring core imports its app",
         ),
         pytest.param(
             "rules.planted",
             "from tournaments.movements import schedule",
-            "pure",
+            ("pure", "layers"),
             "rules.planted -> tournaments.movements.schedule",
             id="rules imports an app",
         ),
         pytest.param(
             "tournaments.planted",
             "from scoring.services import standings_recompute",
-            "tournaments-not-scoring",
+            ("tournaments-not-scoring", "layers"),
             "tournaments.planted -> scoring.services",
             id="tournaments imports scoring",
+        ),
+        pytest.param(
+            "tournaments.planted",
+            "from freedeal.models import FreeDealTournament",
+            ("layers",),
+            "tournaments.planted -> freedeal.models",
+            id="tournaments imports a kind above it",
+        ),
+        pytest.param(
+            "runner.planted",
+            "from scoring import services",
+            ("layers",),
+            "runner.planted -> scoring.services",
+            id="a cycle: the runner imports scoring, which sends work to the runner",
+        ),
+        pytest.param(
+            "instance.planted",
+            "from config import urls",
+            ("layers",),
+            "instance.planted -> config.urls",
+            id="a cycle: instance imports config, whose settings read the data folder",
         ),
     ],
 )
 def test_a_planted_import_breaks_its_contract(
-    tmp_path: Path, module: str, statement: str, contract: str, reported: str
+    tmp_path: Path, module: str, statement: str, contracts: tuple[str, ...], reported: str
 ) -> None:
     tree = source_copy(tmp_path)
     plant(tree, module, statement)
     result = lint_imports(tree)
     assert result.returncode != 0, result.stdout
-    assert broken_contracts(result.stdout) == {CONTRACTS[contract]}, result.stdout
+    assert broken_contracts(result.stdout) == {CONTRACTS[c] for c in contracts}, result.stdout
     assert reported in result.stdout
+
+
+CYCLES_SCRIPT = """
+import itertools, json, sys
+import grimp
+roots = json.loads(sys.argv[1])
+graph = grimp.build_graph(*roots, cache_dir=None)
+found = [
+    [a, b]
+    for a, b in itertools.combinations(roots, 2)
+    if graph.direct_import_exists(importer=a, imported=b, as_packages=True)
+    and graph.direct_import_exists(importer=b, imported=a, as_packages=True)
+]
+print(json.dumps(found))
+"""
+
+
+def package_cycles(tree: Path) -> list[list[str]]:
+    """The pairs of top-level packages of ``tree`` that import each other (grimp's graph, the
+    one lint-imports reads: lazy imports included)."""
+    import json
+
+    done = subprocess.run(
+        [sys.executable, "-c", CYCLES_SCRIPT, json.dumps(ROOT_PACKAGES)],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    found: list[list[str]] = json.loads(done.stdout)
+    return found
+
+
+def test_no_two_packages_import_each_other(tmp_path: Path) -> None:
+    """The layers contract's promise, checked on the graph itself: no package cycle, and a
+    planted one (the runner importing the scoring that sends it work) is seen and breaks it."""
+    tree = source_copy(tmp_path)
+    assert package_cycles(tree) == []
+    plant(tree, "runner.planted", "from scoring import tasks")
+    assert package_cycles(tree) == [["scoring", "runner"]]
+    result = lint_imports(tree)
+    assert result.returncode != 0, result.stdout
+    assert broken_contracts(result.stdout) == {CONTRACTS["layers"]}, result.stdout

@@ -1,4 +1,4 @@
-"""Login throttling (django-axes, config.settings "Login throttling", config/lockout.py).
+"""Login throttling (django-axes, config.settings_base "Login throttling", config/lockout.py).
 
 A username is locked for one client address after ``AXES_FAILURE_LIMIT`` (5) failures in a row:
 even the right password is then refused with the 429 lockout page, on /login/ and /admin/login/.

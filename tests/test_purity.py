@@ -42,6 +42,7 @@ APPS = (
     "demo",
     "bench",
     "config",
+    "runner",
 )
 FORBIDDEN_IN_PURE = FRAMEWORKS + APPS
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from config.settings import _proxy_ssl_header
+from config.settings_base import proxy_ssl_header
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 EXAMPLE = BASE_DIR / ".env.example"
@@ -211,4 +211,4 @@ def test_throttle_settings_out_of_range_are_refused(
 def test_the_proxy_header_is_named_as_on_the_wire_or_as_django_names_it(
     name: str, expected: tuple[str, str] | None
 ) -> None:
-    assert _proxy_ssl_header(name) == expected
+    assert proxy_ssl_header(name) == expected

@@ -9,8 +9,14 @@ room's burst of saves that is the slow tail of the latency (seconds), not the wo
 
 Here a writer of this process first takes :data:`WRITE_QUEUE`, a FIFO lock handed directly from
 one writer to the next: a write transaction (``BEGIN IMMEDIATE``, i.e. an ``atomic`` block of a
-club's instance) from its BEGIN to its COMMIT or ROLLBACK, and a write statement run outside a
-transaction (autocommit) for that statement. Reads never take it (WAL: they never wait), nor
+club's instance: the ``transaction_mode`` option) from its BEGIN to its COMMIT or ROLLBACK, and
+a write statement run outside a transaction (autocommit) for that statement.
+
+Only public interfaces are used: Django's ``create_cursor`` and ``get_new_connection`` of the
+backend, Python's ``sqlite3.Connection`` (its ``factory``: ``commit``, ``rollback`` and
+``close`` end a queued transaction) and its cursor's ``execute`` (the BEGIN of a write
+transaction and the autocommit writes take the queue). Nothing of Django's private transaction
+methods is overridden. Reads never take it (WAL: they never wait), nor
 does a deferred transaction (``scoring.bulk.consistent_read``). Another process on the same
 file (a command, a backup) still meets SQLite's own busy handler, as before. A writer that
 waited :data:`QUEUE_TIMEOUT` (SQLite's own ``timeout``) goes on without the queue: it can then
@@ -24,6 +30,7 @@ SQLite's polling either.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections import deque
 from typing import Any, Protocol
@@ -31,6 +38,7 @@ from typing import Any, Protocol
 from django.db.backends.sqlite3 import base
 
 WRITE_VERBS = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+BEGIN_WRITE = frozenset({"IMMEDIATE", "EXCLUSIVE"})
 QUEUE_TIMEOUT = 20.0
 
 
@@ -108,11 +116,63 @@ def _is_write(query: str) -> bool:
     return query.lstrip()[:7].upper().startswith(WRITE_VERBS)
 
 
+def _begins_write(query: str) -> bool:
+    """``BEGIN IMMEDIATE`` or ``BEGIN EXCLUSIVE``: Django's BEGIN of a write transaction."""
+    words = query.split(None, 2)
+    return len(words) >= 2 and words[0].upper() == "BEGIN" and words[1].upper() in BEGIN_WRITE
+
+
+class QueuedConnection(sqlite3.Connection):
+    """Python's SQLite connection whose end of transaction (commit, rollback, close) leaves the
+    queue its write transaction took (:class:`QueuedCursorWrapper`)."""
+
+    queued_write = False
+
+    def leave_queue(self) -> None:
+        if self.queued_write:
+            self.queued_write = False
+            _leave()
+
+    def commit(self) -> None:
+        try:
+            super().commit()
+        finally:
+            self.leave_queue()
+
+    def rollback(self) -> None:
+        try:
+            super().rollback()
+        finally:
+            self.leave_queue()
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.leave_queue()
+
+
 class QueuedCursorWrapper(base.SQLiteCursorWrapper):
-    """A write statement outside a transaction (autocommit) takes the queue for its run."""
+    """The BEGIN of a write transaction takes the queue (until the connection's commit or
+    rollback); a write statement outside a transaction (autocommit) takes it for its run."""
+
+    def _queued(self) -> QueuedConnection | None:
+        connection = self.connection
+        return connection if isinstance(connection, QueuedConnection) else None
 
     def execute(self, query: str, params: Any = None) -> Any:
-        if self.connection.in_transaction or not _is_write(query):
+        connection = self._queued()
+        if connection is None or connection.in_transaction:
+            return super().execute(query, params)
+        if _begins_write(query):
+            if not connection.queued_write:
+                connection.queued_write = _enter()
+            try:
+                return super().execute(query, params)
+            except BaseException:
+                connection.leave_queue()
+                raise
+        if not _is_write(query):
             return super().execute(query, params)
         queued = _enter()
         try:
@@ -122,7 +182,8 @@ class QueuedCursorWrapper(base.SQLiteCursorWrapper):
                 _leave()
 
     def executemany(self, query: str, param_list: Any) -> Any:
-        if self.connection.in_transaction or not _is_write(query):
+        connection = self._queued()
+        if connection is None or connection.in_transaction or not _is_write(query):
             return super().executemany(query, param_list)
         queued = _enter()
         try:
@@ -135,40 +196,8 @@ class QueuedCursorWrapper(base.SQLiteCursorWrapper):
 class DatabaseWrapper(base.DatabaseWrapper):
     """SQLite whose write transactions and autocommit writes queue in the process."""
 
-    queued_write = False
+    def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
+        return super().get_new_connection({**conn_params, "factory": QueuedConnection})
 
     def create_cursor(self, name: str | None = None) -> Any:
         return self.connection.cursor(factory=QueuedCursorWrapper)
-
-    def _start_transaction_under_autocommit(self) -> None:
-        mode = getattr(self, "transaction_mode", None)  # Django's, not in the type stubs
-        if mode in ("IMMEDIATE", "EXCLUSIVE") and not self.queued_write:
-            self.queued_write = _enter()
-        try:
-            super()._start_transaction_under_autocommit()  # type: ignore[misc]  # not in stubs
-        except BaseException:
-            self._leave_queue()
-            raise
-
-    def _leave_queue(self) -> None:
-        if self.queued_write:
-            self.queued_write = False
-            _leave()
-
-    def _commit(self) -> None:
-        try:
-            super()._commit()  # type: ignore[misc]  # not in the type stubs
-        finally:
-            self._leave_queue()
-
-    def _rollback(self) -> None:
-        try:
-            super()._rollback()  # type: ignore[misc]  # not in the type stubs
-        finally:
-            self._leave_queue()
-
-    def close(self) -> None:
-        try:
-            super().close()
-        finally:
-            self._leave_queue()

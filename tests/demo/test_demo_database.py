@@ -1,6 +1,6 @@
 """The demo never touches real data (issue 22): it runs on a database of its own, chosen before
-Django opens a connection (:mod:`demo.database`), refuses a database that holds anything but the
-demo, and checks its port before building anything.
+Django opens a connection (:mod:`instance.demo_database`), refuses a database that holds
+anything but the demo, and checks its port before building anything.
 
 The end-to-end test plays a club's evening: a "real instance" (its own SQLite file named by its
 ``.env``, a club, an event with results, an organiser) served by its own server, then the demo
@@ -29,13 +29,13 @@ from django.core.management.base import CommandError
 
 from bench.loadtest import free_port
 from clubs.models import Club, Player
-from demo.database import (
+from demo.services import DEMO_CLUB_NAME, DEMO_USERNAME, foreign_data
+from instance.demo_database import (
     DEMO_DATABASE_ENV,
     DEMO_DATABASE_FILE,
     choose_demo_database,
     demo_database_url,
 )
-from demo.services import DEMO_CLUB_NAME, DEMO_USERNAME, foreign_data
 from tests.factories import ClubFactory
 from tournaments.models import Event
 

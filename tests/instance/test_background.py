@@ -1,4 +1,4 @@
-"""Background work on the runner thread of a club's instance (``config.background``)."""
+"""Background work on the runner thread of a club's instance (``runner.background``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from config import background
+from runner import background
 from scoring.models import StandingsSnapshot
 from tests.builders import first_play, random_outcome, running_event
 from tournaments import services

@@ -121,7 +121,7 @@ import django
 django.setup()
 import instance.management.commands.serve, instance.management.commands.restore_backup
 import instance.management.commands.backup, instance.backups, instance.setup
-import config.background, waitress, filelock
+import runner.background, waitress, filelock
 from config.wsgi import application
 from django.core.management import call_command
 call_command("migrate", verbosity=0)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -165,7 +166,8 @@ def test_after_a_crash_mid_recompute_the_restart_ranks_at_once(tmp_path: Path) -
     assert _versions(database, event)[1] is None  # behind: the runner recomputes at its start
 
     first = serve(data, extra=("--processes", "2"))
-    children = _wait_children(first.process.pid, 1, 30)
+    (supervisor,) = _wait_children(first.process.pid, 1, 30)
+    children = [supervisor, *_wait_children(supervisor, 1, 30)]
     try:
         assert _until(lambda: _lease(database, event) != "", 60, interval=0.005), (
             first.log.read_text()[-3000:]
@@ -210,27 +212,49 @@ def test_after_a_crash_mid_recompute_the_restart_ranks_at_once(tmp_path: Path) -
     )
 
 
-def test_a_serving_process_that_dies_is_said_in_the_terminal_and_the_status_box(
+def test_a_serving_process_killed_is_replaced_said_and_its_replacement_acknowledges_saves(
     tmp_path: Path,
 ) -> None:
+    """kill -9 of a serving process: the supervisor forks another in its place, the terminal
+    and the status box say both, and the new one serves: with the first process and the other
+    survivor frozen (SIGSTOP), only it can answer the saves."""
     data = tmp_path / "club"
     built = _build(data, tables=4, recompute=True)
-    served = serve(data, extra=("--processes", "2"))
+    served = serve(data, extra=("--processes", "3"))
+    frozen: list[int] = []
     try:
-        (child,) = _wait_children(served.process.pid, 1, 30)
+        (supervisor,) = _wait_children(served.process.pid, 1, 30)
+        workers = _wait_children(supervisor, 2, 30)
+        assert len(workers) == 2, workers
         _direct_the_event(served, data, built["event"])
-        os.kill(child, signal.SIGKILL)
-        said = f"A serving process (pid {child}) stopped (killed by signal 9)"
+        victim, survivor = workers
+        os.kill(victim, signal.SIGKILL)
+        said = f"A serving process (pid {victim}) stopped (killed by signal 9): a new one (pid "
         assert _until(lambda: said in served.log.read_text(), 30), served.log.read_text()[-3000:]
-        # The first process serves on, and the control room says what happened.
+        found = re.search(re.escape(said) + r"(\d+)\)", served.log.read_text())
+        assert found is not None
+        replacement = int(found.group(1))
+        assert sorted(_wait_children(supervisor, 2, 10)) == sorted([survivor, replacement])
+        # Only the replacement can accept a connection now: its saves are acknowledged.
+        frozen = [served.process.pid, survivor]
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        assert [_save(served, built, index)[0] for index in (0, 1)] == [201, 201]
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+        frozen = []
+        assert [_save(served, built, index)[0] for index in (2, 3)] == [201, 201]
+        # The control room says what happened, the replacement included.
         status, _headers, page = served.get(_control_url(built["event"]))
         assert status == 200
         assert 'id="computer-status"' in page
-        assert f"(numéro {child})" in page and "signal 9" in page, page[-3000:]
-        status, answer = _save(served, built)
-        assert status == 201, answer
+        assert f"(numéro {victim})" in page and "signal 9" in page, page[-3000:]
+        assert f"Un autre (numéro {replacement}) a pris sa place" in page, page[-3000:]
     finally:
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
         assert served.stop() == 0
+    assert _wait_gone([supervisor, survivor, replacement], 15) == []
 
 
 # ----------------------------------------------------------------------------- a full disk

@@ -193,3 +193,97 @@ def _write_from_threads(
     for worker in workers:
         worker.join(60)
     return failures
+
+
+def _held_handler(tmp_path: Path) -> ConnectionHandler:
+    return ConnectionHandler(
+        {
+            "default": {
+                "ENGINE": "instance.sqlite",
+                "NAME": str(tmp_path / "held.sqlite3"),
+                "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            }
+        }
+    )
+
+
+def test_a_write_transaction_holds_the_queue_from_begin_to_commit_or_rollback(
+    tmp_path: Path, django_db_blocker: Any
+) -> None:
+    """The queue is taken by the BEGIN IMMEDIATE of an atomic block and left by its commit, its
+    rollback, or the connection's close; a read-only autocommit statement never takes it."""
+
+    with django_db_blocker.unblock():
+        db = _held_handler(tmp_path)["default"]
+        with db.cursor() as cursor:
+            cursor.execute("CREATE TABLE row (number INTEGER)")
+            cursor.execute("SELECT count(*) FROM row")
+        assert not WRITE_QUEUE.locked()
+        with _atomic(db):
+            assert WRITE_QUEUE.locked()  # from the BEGIN, before any write
+            with db.cursor() as cursor:
+                cursor.execute("INSERT INTO row VALUES (1)")
+            assert WRITE_QUEUE.locked()
+        assert not WRITE_QUEUE.locked()  # committed
+        try:
+            with _atomic(db):
+                with db.cursor() as cursor:
+                    cursor.execute("INSERT INTO row VALUES (2)")
+                raise KeyError("rolled back")
+        except KeyError:
+            pass
+        assert not WRITE_QUEUE.locked()  # rolled back
+        db.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
+        assert WRITE_QUEUE.locked()
+        db.close()  # a connection closed in a transaction leaves the queue too
+        assert not WRITE_QUEUE.locked()
+        db = _held_handler(tmp_path)["default"]
+        with db.cursor() as cursor:
+            cursor.execute("SELECT number FROM row")
+            assert cursor.fetchall() == [(1,)]
+        db.close()
+
+
+class _atomic:
+    """An atomic block on a connection of this test's own handler (as ``transaction.atomic``
+    does: BEGIN IMMEDIATE, then commit or rollback)."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        if kind is None:
+            self.db.commit()
+        else:
+            self.db.rollback()
+        self.db.set_autocommit(True)
+
+
+def test_the_engine_overrides_no_private_method_of_django() -> None:
+    """Only Django's public backend interface is overridden (``create_cursor``,
+    ``get_new_connection``): a private method may change in any Django release."""
+    from django.db.backends.sqlite3 import base as django_sqlite
+
+    from instance.sqlite import base
+
+    overridden = {
+        name
+        for cls, parent in (
+            (base.DatabaseWrapper, django_sqlite.DatabaseWrapper),
+            (base.QueuedCursorWrapper, django_sqlite.SQLiteCursorWrapper),
+        )
+        for name in vars(cls)
+        if any(name in vars(ancestor) for ancestor in parent.__mro__)
+    }
+    assert {
+        name for name in overridden if name.startswith("_") and not name.endswith("__")
+    } == set()
+    assert overridden - {"__module__", "__doc__", "__qualname__"} == {
+        "create_cursor",
+        "get_new_connection",
+        "execute",
+        "executemany",
+    }

@@ -48,7 +48,7 @@ from django.utils import translation
 
 from bench.scale import _fill_results, _first_plays, scale_event_build
 from config.celery import app as celery_app
-from config.errors import database_unavailable
+from runner.faults import database_unavailable
 from scoring.models import HandScore, RankingEntry, RecomputeState, StandingsSnapshot
 from scoring.services import LEASE, standings_recompute
 from scoring.tasks import standings_recompute_task

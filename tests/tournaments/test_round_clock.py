@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from clubs.errors import DomainError
-from config import background
+from runner import background
 from tests.builders import random_outcome, running_event
 from tests.factories import OrganiserFactory
 from tournaments import services
@@ -434,7 +434,7 @@ def test_on_a_served_instance_the_follow_goes_to_the_runner(
     event: Event, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Several serving processes: a save on any of them hands the follow to the one runner
-    (``config.background.forward``, by reference); a section's results are announced with its
+    (``runner.background.forward``, by reference); a section's results are announced with its
     simultaneous's id, and its clock is followed all the same."""
     settings.DUPLITAROT_BACKGROUND = "thread"
     sent: list[tuple[str, tuple[Any, ...]]] = []

@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
-from config import background
+from runner import background
 from tournaments import selectors
 from tournaments.models import Event, RoundClock
 

@@ -1,6 +1,6 @@
 """``python manage.py demo``: a ready-to-click demonstration of duplitarot on this machine.
 
-Works on the demo's own database (:mod:`demo.database`: ``demo.sqlite3`` beside the default
+Works on the demo's own database (:mod:`instance.demo_database`: ``demo.sqlite3`` beside the default
 ``db.sqlite3`` unless ``DUPLITAROT_DEMO_DATABASE_URL`` or an explicit ``DATABASE_URL`` names
 another), never on a club's: a database holding anything but the demo (another club, player or
 account) is refused, exit code 2, nothing changed. Checks first that it can serve on its port (a
@@ -34,7 +34,6 @@ from django.db import connections
 from django.utils.text import slugify
 
 from clubs.errors import DomainError
-from demo.database import DEMO_DATABASE_ENV, DEMO_DATABASE_FILE
 from demo.plays import DemoError
 from demo.selectors import finished_deal, ranking_leader, table_in_play
 from demo.services import (
@@ -48,6 +47,7 @@ from demo.services import (
     build_demo,
     foreign_data,
 )
+from instance.demo_database import DEMO_DATABASE_ENV, DEMO_DATABASE_FILE
 from instance.network import bind_problem, lan_address
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.models import Entrant, Event

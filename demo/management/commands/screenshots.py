@@ -2,7 +2,7 @@
 
 Builds the demo (:func:`demo.services.build_demo`) in a fresh temporary SQLite database, or with
 ``--database configured`` reuses the demo already in the demo's own database (``demo.sqlite3``
-unless configured otherwise: :mod:`demo.database`; building it only when it is missing, and
+unless configured otherwise: :mod:`instance.demo_database`; building it only when it is missing, and
 refusing a database that holds anything but the demo), serves the site in-process on a free
 loopback port and has Debian's Chromium (``/usr/bin/chromium``, through Playwright) save a
 full-page screenshot of the main public and organiser pages (logged in as the demo organiser) at
@@ -536,8 +536,8 @@ class Command(OneLineErrorCommand):
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
 
-        from demo.database import DEMO_DATABASE_ENV, DEMO_DATABASE_FILE
         from demo.services import build_demo, foreign_data
+        from instance.demo_database import DEMO_DATABASE_ENV, DEMO_DATABASE_FILE
 
         foreign = foreign_data()
         if foreign is not None:

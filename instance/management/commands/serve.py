@@ -15,13 +15,14 @@ start, SQLite in WAL mode there), in this order:
    its address on the network), with a warning naming the competitions whose printed table
    cards show another address than last time;
 7. on Linux, one serving process per core (``--processes``, ``instance.processes``): the port
-   bound once, the others forked, SQLite's writers taking turns across them; Windows and macOS
+   bound once, the others forked by a supervisor that replaces one that dies, SQLite's writers
+   taking turns across them; Windows and macOS
    serve from one process unless told otherwise (Windows has no ``fork``);
-8. background work on one runner thread of the first process (``config.background``): standings
+8. background work on one runner thread of the first process (``runner.background``): standings
    recomputed off the request, every ``--reconcile`` seconds the events whose standings are
    behind, and the evening's backups (``instance.backups.BackupSchedule``); the other processes
    hand their work to it; the first process reports in the terminal and in the director's
-   status box (``instance.health``) another serving process that stops;
+   status box (``instance.health``) another serving process that stops, and its replacement;
 9. waitress, a WSGI server that runs on Windows, macOS and Linux, until Ctrl+C.
 
 A disk too full to start (the backup, the migrations, the static files) is said in one line
@@ -43,15 +44,16 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from filelock import FileLock, Timeout
 
-from config import background
-from config.errors import disk_full
 from instance import backups, health, instance_state, network, schema
 from instance.cli import DEFAULT_PORT, DEFAULT_THREADS
 from instance.selectors import competitions_with_cards
 from instance.setup import setup_code_issue
+from runner import background
+from runner.faults import disk_full
 from scoring.services import recompute_markers_clear
 
 
@@ -171,7 +173,9 @@ class Command(BaseCommand):
         public_url: str = settings.DUPLITAROT_PUBLIC_URL
         reprint = self._cards_moved(data_dir, public_url)
         code = setup_code_issue()
-        from config.wsgi import application  # loaded (static files found) before "ready"
+        # The site's WSGI application (``WSGI_APPLICATION``, as runserver finds it), loaded
+        # (static files found) before "ready".
+        application = import_string(settings.WSGI_APPLICATION)
 
         write = self.stdout.write
         write(self.style.SUCCESS("duplitarot is ready."))
@@ -226,18 +230,24 @@ class Command(BaseCommand):
             sock, split = None, None
         self._run_waitress(application, host, port, options, sock, split)
 
-    def _process_died(self, pid: int, status: int) -> None:
-        """Another serving process stopped (it is not replaced): said in the terminal and in
-        the director's status box."""
+    def _process_died(self, pid: int, status: int, replacement: int | None) -> None:
+        """Another serving process stopped: replaced (or not, when it kept dying at once), said
+        in the terminal and in the director's status box."""
         with translation.override("en"):  # the terminal speaks English
             how = health.how_it_ended(status)
-        self.stderr.write(
-            f"A serving process (pid {pid}) stopped ({how}): duplitarot serves on with fewer "
-            "processes, more slowly. Restart it (Ctrl+C, then serve again) when the evening "
-            "allows."
-        )
+        if replacement is not None:
+            self.stderr.write(
+                f"A serving process (pid {pid}) stopped ({how}): a new one (pid {replacement}) "
+                "serves in its place."
+            )
+        else:
+            self.stderr.write(
+                f"A serving process (pid {pid}) stopped ({how}) and keeps stopping: it is not "
+                "replaced again; duplitarot serves on with fewer processes, more slowly. Restart "
+                "it (Ctrl+C, then serve again) when the evening allows."
+            )
         self.stderr.flush()
-        health.process_died(pid=pid, status=status)
+        health.process_died(pid=pid, status=status, replacement=replacement)
 
     def _migrate(self) -> int:
         plan = schema.migration_plan()

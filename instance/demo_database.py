@@ -1,6 +1,7 @@
 """Which database the demo uses: its own, never the one a club's real evening runs on.
 
-``manage.py`` calls :func:`choose_demo_database` before Django reads its settings (no
+The command line (``instance.cli``, for ``manage.py`` and ``duplitarot`` alike) calls
+:func:`choose_demo_database` before Django reads its settings (no
 connection exists yet), so that ``manage.py demo`` (``./dev demo``) and ``manage.py screenshots
 --database configured`` work on the demo's database:
 

@@ -70,15 +70,23 @@ def new_page() -> Iterator[Callable[..., Any]]:
             browser.close()
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedInstance]:
-    """The real served instance (``tests.browser.served``), started once for the module's
-    tests, on a data folder of its own."""
+@pytest.fixture(scope="session")
+def served_instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedInstance]:
+    """The real served instance (``tests.browser.served``) on a data folder of its own,
+    started once for the test run (once for each pytest-xdist worker that needs it): each test
+    builds its own competitions there."""
     instance = ServedInstance(tmp_path_factory.mktemp("served") / "club")
     try:
         yield instance
     finally:
         instance.close()
+
+
+@pytest.fixture
+def served(served_instance: ServedInstance) -> ServedInstance:
+    """The served instance, serving (a test that stopped it and failed leaves it stopped)."""
+    served_instance.ensure_serving()
+    return served_instance
 
 
 def answered(page: Any, deal: int, how: str = "sent") -> Any:

@@ -123,6 +123,10 @@ class ServedInstance:
         """Start the server again, on the same port."""
         self.server = self._serve()
 
+    def ensure_serving(self) -> None:
+        if self.server.process.poll() is not None:
+            self.start_server()
+
     def close(self) -> None:
         try:
             if self._helper.stdin is not None:
@@ -132,6 +136,8 @@ class ServedInstance:
             except subprocess.TimeoutExpired:
                 self._helper.kill()
                 self._helper.wait(timeout=30)
+            if self._helper.stdout is not None:
+                self._helper.stdout.close()
         finally:
             if self.server.process.poll() is None:
                 self.stop_server()

@@ -20,7 +20,7 @@ from tests.builders import running_event
 from tournaments.models import TableResult
 
 PHONE = {"width": 390, "height": 844}
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("served-phone-offline")]
+pytestmark = [pytest.mark.browser]
 
 CACHED_PATHS = (
     "caches.keys().then(names => Promise.all(names.map(n => caches.open(n)"

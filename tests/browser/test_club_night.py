@@ -15,7 +15,7 @@
   table's result of a deal.
 
 Debian's Chromium, headless, driven by Playwright's sync API against the served instance
-(``tests.browser.served``: its club and organiser are the first run's), the phones on
+(``tests.browser.served``: its club is the first run's), the phones on
 ``club.test``; every wait is bounded by the page's default timeout (conftest).
 """
 
@@ -32,7 +32,7 @@ from django.utils import timezone
 from scoring.models import HandScore, RankingEntry
 from tests.browser import world
 from tests.browser.conftest import answered
-from tests.browser.served import ORGANISER, ORGANISER_PASSWORD, ServedInstance
+from tests.browser.served import ServedInstance
 from tests.browser.test_charts import chart_state
 from tests.browser.test_organiser_setup import players_csv
 from tests.factories import DEFAULT_PASSWORD, EventFactory, OrganiserFactory
@@ -211,7 +211,7 @@ def test_a_club_night_from_creation_to_the_final_ranking(
     director = new_page(viewport=DESKTOP, **FRENCH)
 
     # --- Set-up by the director -----------------------------------------------------------
-    log_in(director, base, ORGANISER, ORGANISER_PASSWORD)
+    log_in(director, base, served.call(world.club_organiser))
     director.get_by_role("link", name="Créer un tournoi").click()
     director.wait_for_url(re.compile(r"/organiser/events/new/$"))
     # Proposed: today's date, the director's only club, public results.

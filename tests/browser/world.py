@@ -22,6 +22,15 @@ def club_id() -> int:
     return club().pk
 
 
+def club_organiser() -> str:
+    """A new organiser of the instance's club, and of no other (the first run's account is
+    the instance's superuser: it directs every club); their username (the factories'
+    password)."""
+    from tests.factories import OrganiserFactory
+
+    return str(OrganiserFactory(clubs=[club()]).username)
+
+
 def running_table(
     *, tables: int, rounds: int, deals_per_round: int, number: int = 1
 ) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.instance.serving import ROOT, Served, clean_environment, free_port, run_command, serve
+from tests.instance.serving import ROOT, Served, clean_environment, free_port, serve
 from tests.instance.test_serve import _set_up
 
 PHONE_HOST = "club.test"
@@ -110,10 +110,6 @@ class ServedInstance:
             name = function.__qualname__
             raise AssertionError(f"{name} failed in the helper:\n{answer['error']}")
         return answer["value"]
-
-    def command(self, *args: str) -> subprocess.CompletedProcess[str]:
-        """A command of the instance (``duplitarot --data-dir <folder> ...``)."""
-        return run_command(self.data, *args)
 
     def stop_server(self) -> None:
         """Stop the server, as Ctrl+C does."""

@@ -7,7 +7,8 @@ Where one registers, it caches only the static assets and the **offline shell**,
 page: a cached page could show a result that the next players at the table may not see (the
 publication rule), and the worker cannot know when the open round moved on. The shell lists
 the entries waiting on the phone for the code in the address (deal numbers only, never an
-outcome) and reloads the page once the phone is back online.
+outcome) and opens the page again once the phone is back online, and every few seconds while
+it is online (the server did not answer: restarting, or the Wi-Fi still connecting).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -79,9 +81,13 @@ self.addEventListener("fetch", (event) => {
 @require_GET
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker, served at the root so that its scope covers every phone page."""
+    """The service worker, served at the root so that its scope covers every phone page.
+
+    What it caches are the static files the offline shell names (their hashed names outside
+    debug): the prefix is ``STATIC_URL`` itself, never ``static("")``, which the hashed storage
+    refuses (no file has an empty name: a 500 on every server with debug off)."""
     script = SERVICE_WORKER % {
-        "static": json.dumps(static("")),
+        "static": json.dumps(settings.STATIC_URL),
         "phone": json.dumps(PHONE_PATH),
         "shell": json.dumps(reverse("phone_offline")),
     }

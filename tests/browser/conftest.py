@@ -1,5 +1,8 @@
 """Headless Chromium for the browser tests: Debian's ``chromium`` driven by Playwright's sync API.
 
+The phone and control-room tests run against the real served instance (``served``,
+``tests.browser.served``), the way a club runs it: debug off, collected static files.
+
 A missing browser fails the test with a clear message (never a silent skip): install it with
 ``apt-get install -y chromium`` (``./dev test`` and ``.ci/run`` do it when they can).
 """
@@ -12,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.browser.served import PHONE_HOST_RULE, ServedInstance
 
 # Playwright's sync API runs an asyncio loop in the test thread; Django's ORM (used by the live
 # server's fixtures and the tests' checks) refuses to run there unless told it is safe.
@@ -41,7 +46,7 @@ def new_page() -> Iterator[Callable[..., Any]]:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, PHONE_HOST_RULE]
         )
         contexts: list[Any] = []
 
@@ -63,6 +68,25 @@ def new_page() -> Iterator[Callable[..., Any]]:
             for context in contexts:
                 context.close()
             browser.close()
+
+
+@pytest.fixture(scope="session")
+def served_instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedInstance]:
+    """The real served instance (``tests.browser.served``) on a data folder of its own,
+    started once for the test run (once for each pytest-xdist worker that needs it): each test
+    builds its own competitions there."""
+    instance = ServedInstance(tmp_path_factory.mktemp("served") / "club")
+    try:
+        yield instance
+    finally:
+        instance.close()
+
+
+@pytest.fixture
+def served(served_instance: ServedInstance) -> ServedInstance:
+    """The served instance, serving (a test that stopped it and failed leaves it stopped)."""
+    served_instance.ensure_serving()
+    return served_instance
 
 
 def answered(page: Any, deal: int, how: str = "sent") -> Any:

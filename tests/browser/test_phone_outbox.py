@@ -2,45 +2,42 @@
 reload and a browser restart, is sent once the phone is back online, and is stored once.
 
 Each of the three phone pages (a duplicate table, a cup room, a free-deal table) is opened as a
-club room serves it: plain HTTP through a non-loopback name (``club.test``, mapped to
-127.0.0.1), an insecure origin where no service worker registers. Chromium runs on a
-persistent profile (what survives closing the browser is on disk). Nothing is timed: each step
-waits for what the page says, then the database is read.
+club room serves it: the served instance (``tests.browser.served``: debug off, collected static
+files), plain HTTP through a non-loopback name (``club.test``, mapped to 127.0.0.1), an
+insecure origin where no service worker registers. Chromium runs on a persistent profile (what
+survives closing the browser is on disk). Nothing is timed: each step waits for what the page
+says, then the instance's database is read (through its helper process).
 
 ``PHONE_OUTBOX_SHOTS=<folder>`` saves screenshots at 390 px in French (the pending notice and
-badge, the sent notice, a refusal); ``PHONE_OUTBOX_FR=<json>`` (default
-/tmp/phone-outbox-fr.json, when present) lends them the French texts not yet in the catalogue.
+badge, the sent notice, a refusal).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
-import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from tests.browser import world
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS
+from tests.browser.served import PHONE_HOST_RULE, ServedInstance
 from tests.builders import random_outcome, running_event
-from tests.factories import OrganiserFactory, RunningFreeDealFactory
+from tests.factories import DEFAULT_PASSWORD, OrganiserFactory, RunningFreeDealFactory
 from tests.teammatch.worlds import feasible, running_match
 
 PHONE = {"width": 390, "height": 844}
 SHOTS = os.environ.get("PHONE_OUTBOX_SHOTS")
-FRENCH = Path(os.environ.get("PHONE_OUTBOX_FR", "/tmp/phone-outbox-fr.json"))
-HOST = "club.test"
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser]
 
+CHECKED = "<checked>"
 WAITING = "Saved on this phone, waiting to be sent"
 REFUSED = "Not saved: the server refused this entry."
 
@@ -64,29 +61,27 @@ class Kind:
     path: str  # the phone page
     deal: int  # the deal the tests enter
     other_deal: int  # another open deal of the page
-    fill: Callable[[Any], None]  # fills the deal's form as a player would
+    fill: list[tuple[str, str]]  # the deal's form as a player fills it: (field, value)
     results: Callable[[], int]  # how many results the deal has
     overwrite: Callable[[], None]  # the director stores another outcome meanwhile
     control_url: str  # the director's page listing the late arrivals
     organiser: Any
 
 
-def check(page: Any, name: str, value: object) -> None:
-    page.locator(f"input[name='{name}'][value='{value}']").check()
+def check(name: str, value: object) -> tuple[str, str]:
+    """A choice a player taps (a radio button): checked by :meth:`Page.fill`."""
+    return (f"input[name='{name}'][value='{value}']", CHECKED)
 
 
 def duplicate_table() -> Kind:
-    event = running_event(tables=3, rounds=2, deals_per_round=3)
+    event = running_event(tables=3, rounds=2, deals_per_round=3, club=world.club())
     table = event.tables.get(number=1)
     play = event.schedule.play(table=1, round=1)
     assert play is not None
     first, second, _third = event.deals.filter(deal_set=play.deal_set).order_by("number")
     n = first.number
 
-    def fill(page: Any) -> None:
-        check(page, f"d{n}-contract", "garde")
-        check(page, f"d{n}-oudlers", 2)
-        page.locator(f"#id_d{n}-points").fill("46")
+    fill = [check(f"d{n}-contract", "garde"), check(f"d{n}-oudlers", 2), (f"#id_d{n}-points", "46")]
 
     def overwrite() -> None:
         from tournaments import services
@@ -115,10 +110,11 @@ def cup_room() -> Kind:
     room = running.rooms["open"]
     outcome = feasible(running.deal(1), "garde", 50)
 
-    def fill(page: Any) -> None:
-        check(page, "d1-contract", outcome["contract"])
-        check(page, "d1-oudlers", outcome["oudlers"])
-        page.locator("#id_d1-points").fill(str(outcome["points"]))
+    fill = [
+        check("d1-contract", outcome["contract"]),
+        check("d1-oudlers", outcome["oudlers"]),
+        ("#id_d1-points", str(outcome["points"])),
+    ]
 
     def overwrite() -> None:
         points = outcome["points"] + 10 if outcome["points"] <= 70 else outcome["points"] - 10
@@ -147,11 +143,12 @@ def free_deal_table() -> Kind:
     table = tournament.tables.get()
     seated = tournament.table_players(1, 1)
 
-    def fill(page: Any) -> None:
-        check(page, "d1-contract", "garde")
-        check(page, "d1-taker", seated[0])
-        check(page, "d1-oudlers", 2)
-        page.locator("#id_d1-points").fill("46")
+    fill = [
+        check("d1-contract", "garde"),
+        check("d1-taker", seated[0]),
+        check("d1-oudlers", 2),
+        ("#id_d1-points", "46"),
+    ]
 
     def overwrite() -> None:
         data = {"contract": "garde", "taker": seated[1], "oudlers": 2, "points": 56}
@@ -172,57 +169,80 @@ def free_deal_table() -> Kind:
 
 
 KINDS = {"duplicate": duplicate_table, "cup": cup_room, "free-deal": free_deal_table}
+#: (In the instance's helper process) the kinds built, by key: their closures read and write
+#: the instance's database.
+KEPT: dict[int, Kind] = {}
+
+
+def build(name: str) -> dict[str, Any]:
+    """(In the instance) a kind of phone page, kept for :func:`results` and
+    :func:`overwrite`; what the test needs of it."""
+    with translation.override("fr"):  # the French pages, at / (no language prefix)
+        kind = KINDS[name]()
+    key = len(KEPT) + 1
+    KEPT[key] = kind
+    return {
+        "key": key,
+        "name": kind.name,
+        "path": kind.path,
+        "deal": kind.deal,
+        "other_deal": kind.other_deal,
+        "control_url": kind.control_url,
+        "organiser": kind.organiser.username,
+        "fields": kind.fill,
+    }
+
+
+def results(key: int) -> int:
+    """(In the instance) how many results the kind's deal has."""
+    return KEPT[key].results()
+
+
+def overwrite(key: int) -> None:
+    """(In the instance) the director stores another outcome for the kind's deal."""
+    KEPT[key].overwrite()
+
+
+@dataclass
+class Page:
+    """A kind of phone page, as the test sees it (built in the instance)."""
+
+    served: ServedInstance
+    key: int
+    name: str
+    path: str
+    deal: int
+    other_deal: int
+    control_url: str
+    organiser: str
+    fields: list[tuple[str, str]]
+
+    def fill(self, page: Any) -> None:
+        """Fill the deal's form as a player would."""
+        for selector, value in self.fields:
+            if value == CHECKED:
+                page.locator(selector).check()
+            else:
+                page.locator(selector).fill(value)
+
+    def results(self) -> int:
+        return int(self.served.call(results, self.key))
+
+    def overwrite(self) -> None:
+        self.served.call(overwrite, self.key)
 
 
 @pytest.fixture(params=list(KINDS))
-def kind(request: Any) -> Kind:
-    with translation.override("fr"):  # the French pages, at / (no language prefix)
-        return KINDS[request.param]()
-
-
-def _po_string(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
+def kind(request: Any, served: ServedInstance) -> Page:
+    return Page(served=served, **served.call(build, request.param))
 
 
 @pytest.fixture
-def french_texts(settings: Any, tmp_path: Path) -> None:
-    """For the screenshots only: the French of the new texts, from the JSON file, in a
-    catalogue of their own (``LOCALE_PATHS``) while the project's does not have them yet."""
-    if not (SHOTS and FRENCH.exists()):
-        return
-    texts = json.loads(FRENCH.read_text(encoding="utf-8"))
-    lines = [
-        'msgid ""',
-        'msgstr "Content-Type: text/plain; charset=UTF-8\\nPlural-Forms: nplurals=2; '
-        'plural=(n > 1);\\n"',
-        "",
-    ]
-    for singular, plural, fr_one, fr_other in texts.pop("_plurals", []):
-        lines += [
-            f"msgid {_po_string(singular)}",
-            f"msgid_plural {_po_string(plural)}",
-            f"msgstr[0] {_po_string(fr_one)}",
-            f"msgstr[1] {_po_string(fr_other)}",
-            "",
-        ]
-    for msgid, msgstr in texts.items():
-        lines += [f"msgid {_po_string(msgid)}", f"msgstr {_po_string(msgstr)}", ""]
-    folder = tmp_path / "locale" / "fr" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    (folder / "django.po").write_text("\n".join(lines), encoding="utf-8")
-    subprocess.run(
-        ["msgfmt", "-o", str(folder / "django.mo"), str(folder / "django.po")], check=True
-    )
-    settings.LOCALE_PATHS = [str(tmp_path / "locale"), *settings.LOCALE_PATHS]
-
-
-@pytest.fixture
-def browser(live_server: Any, tmp_path: Path, french_texts: None) -> Iterator[Any]:
+def browser(served: ServedInstance, tmp_path: Path) -> Iterator[Any]:
     """``browser.open()``: Chromium on one persistent profile (a phone); ``browser.url(path)``
     the phone page at http://club.test:<port>; the last context opened is closed at the end."""
     from playwright.sync_api import sync_playwright
 
-    port = urlparse(live_server.url).port
     profile = tmp_path / "profile"
     with sync_playwright() as playwright:
         opened: list[Any] = []
@@ -230,7 +250,7 @@ def browser(live_server: Any, tmp_path: Path, french_texts: None) -> Iterator[An
         class Phone:
             @staticmethod
             def url(path: str) -> str:
-                return f"http://{HOST}:{port}{path}"
+                return f"{served.phone_url}{path}"
 
             @staticmethod
             def open() -> Any:
@@ -238,7 +258,7 @@ def browser(live_server: Any, tmp_path: Path, french_texts: None) -> Iterator[An
                     str(profile),
                     executable_path=CHROMIUM,
                     headless=True,
-                    args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"],
+                    args=[*CHROMIUM_ARGS, PHONE_HOST_RULE],
                     viewport=PHONE,
                     is_mobile=True,
                     has_touch=True,
@@ -253,9 +273,6 @@ def browser(live_server: Any, tmp_path: Path, french_texts: None) -> Iterator[An
         try:
             yield Phone
         finally:
-            from django.db import connections
-
-            connections.close_all()
             for context in opened:
                 with contextlib.suppress(Exception):  # closed by the test already
                     context.close()
@@ -279,7 +296,7 @@ def outbox(page: Any) -> list[dict[str, Any]]:
     return page.evaluate("JSON.parse(localStorage.getItem('duplitarot-outbox') || '[]')")
 
 
-def block_saves(context: Any, kind: Kind) -> str:
+def block_saves(context: Any, kind: Page) -> str:
     """The server unreachable for this page's saves (the page itself loads)."""
     pattern = f"**{kind.path}deal*/**"
     context.route(pattern, lambda route: route.abort("internetdisconnected"))
@@ -287,7 +304,7 @@ def block_saves(context: Any, kind: Kind) -> str:
 
 
 def test_an_entry_saved_offline_waits_survives_a_restart_and_is_stored_once(
-    kind: Kind, browser: Any
+    kind: Page, browser: Any
 ) -> None:
     context = browser.open()
     page = tab(context)
@@ -350,7 +367,7 @@ def test_an_entry_saved_offline_waits_survives_a_restart_and_is_stored_once(
     assert kind.results() == 1
 
 
-def test_one_entry_sent_from_two_tabs_is_stored_once(kind: Kind, browser: Any) -> None:
+def test_one_entry_sent_from_two_tabs_is_stored_once(kind: Page, browser: Any) -> None:
     context = browser.open()
     first = tab(context)
     blocked = block_saves(context, kind)
@@ -374,7 +391,7 @@ def test_one_entry_sent_from_two_tabs_is_stored_once(kind: Kind, browser: Any) -
     assert outbox(first) == []
 
 
-def test_an_entry_whose_code_no_longer_exists_leaves_the_phone(kind: Kind, browser: Any) -> None:
+def test_an_entry_whose_code_no_longer_exists_leaves_the_phone(kind: Page, browser: Any) -> None:
     """The table's code changed while an entry waited (another code's page sends it to its own
     address): nothing can take it any more, so it is cleared from the phone, never shown."""
     context = browser.open()
@@ -403,7 +420,7 @@ def test_an_entry_whose_code_no_longer_exists_leaves_the_phone(kind: Kind, brows
 
 
 def test_an_entry_refused_on_arrival_shows_why_and_reaches_the_director(
-    kind: Kind, browser: Any
+    kind: Page, browser: Any
 ) -> None:
     context = browser.open()
     page = tab(context)
@@ -428,45 +445,14 @@ def test_an_entry_refused_on_arrival_shows_why_and_reaches_the_director(
         refused.scroll_into_view_if_needed()
         page.screenshot(path=f"{SHOTS}/{kind.name}-refused.png")
 
-    director = Client()
-    director.force_login(kind.organiser)
-    html = director.get(kind.control_url).content.decode()
+    director = kind.served.server
+    status, _headers, _html = director.get("/login/")
+    assert status == 200
+    status, _headers, _html = director.post(
+        "/login/", {"username": kind.organiser, "password": DEFAULT_PASSWORD}
+    )
+    assert status == 302, _html[-2000:]
+    status, _headers, html = director.get(kind.control_url)
+    assert status == 200
     assert 'id="late-arrivals"' in html
     assert html.count('id="late-') == 2  # the section and its one row
-
-
-def test_on_a_secure_origin_a_phone_page_opens_with_no_network(
-    live_server: Any, new_page: Any, french_texts: None
-) -> None:
-    """localhost is a secure context: the service worker registers, caches the static assets
-    and the offline shell, never a phone page; with no network the page opens as the shell,
-    which lists the entry waiting on the phone (its deal, no outcome)."""
-    with translation.override("fr"):
-        kind = duplicate_table()
-    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
-    page.goto(live_server.url + kind.path)
-    assert page.evaluate("window.isSecureContext") is True
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
-    page.context.set_offline(True)
-    kind.fill(page)
-    save(page, kind.deal)
-    waiting_at(page, kind.deal)
-    page.reload()
-    page.locator(".offline-shell").wait_for()
-    listed = page.locator(".outbox-elsewhere li")
-    assert listed.count() == 1 and str(kind.deal) in listed.inner_text()
-    assert page.locator(".outbox-count").inner_text() == french_count(1)
-    cached = page.evaluate(
-        "caches.keys().then(names => Promise.all(names.map(n => caches.open(n)"
-        ".then(c => c.keys())))).then(all => all.flat().map(r => new URL(r.url).pathname))"
-    )
-    with translation.override("fr"):  # the French page's shell, whatever this thread speaks
-        assert reverse("phone_offline") in cached
-    assert any(path.endswith("/js/phone.js") for path in cached)
-    assert not [path for path in cached if "/table/" in path]  # never a phone page
-    if SHOTS:
-        page.screenshot(path=f"{SHOTS}/offline-shell.png")
-    page.context.set_offline(False)  # back online: the page itself, which sends the entry
-    page.locator(f"#deal-{kind.deal}").wait_for()

@@ -2,7 +2,8 @@
 
 The demo (:func:`demo.services.build_demo`: a running individual event with results, a finished
 triplette and quadrette, a simultaneous with its sections, a team-match cup and a free-deal
-tournament) is built once, then Chromium visits
+tournament) is built once in the served instance (``tests.browser.served``), then Chromium, on
+the phones' address, visits
 every page that ``manage.py screenshots`` knows (:data:`ROUTES`), logged in as the demo's
 organiser, and checks that the document is no wider than the window
 (``scrollWidth <= innerWidth``): a wide table scrolls inside its own box or reflows. The public
@@ -28,6 +29,7 @@ from demo.management.commands.screenshots import (
     site_pages,
 )
 from demo.services import DEMO_USERNAME, build_demo
+from tests.browser.served import ServedInstance
 
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "phone-width-demo"
@@ -87,15 +89,22 @@ def test_the_page_list_covers_every_public_and_organiser_url() -> None:
     assert all(reason.strip() for reason in EXCLUDED.values())
 
 
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_no_public_or_organiser_page_is_wider_than_a_phone(live_server, new_page: Any) -> None:
+def the_demo() -> list[dict[str, str]]:
+    """(In the instance) the demo, built; every page of :data:`ROUTES`, by name and path."""
     build_demo(password=PASSWORD)
-    pages = site_pages(demo_targets())
-    assert {page.name for page in pages} == set(ROUTES)
+    return [{"name": page.name, "path": page.path} for page in site_pages(demo_targets())]
+
+
+@pytest.mark.browser
+def test_no_public_or_organiser_page_is_wider_than_a_phone(
+    served: ServedInstance, new_page: Any
+) -> None:
+    pages = served.call(the_demo)
+    assert {page["name"] for page in pages} == set(ROUTES)
+    base = served.phone_url
 
     tab = new_page(viewport=PHONE, locale="fr-FR")
-    tab.goto(f"{live_server.url}/login/?next=/organiser/")
+    tab.goto(f"{base}/login/?next=/organiser/")
     tab.fill("#id_username", DEMO_USERNAME)
     tab.fill("#id_password", PASSWORD)
     tab.click("#login-form button[type=submit]")
@@ -104,26 +113,27 @@ def test_no_public_or_organiser_page_is_wider_than_a_phone(live_server, new_page
 
     problems: list[str] = []
     for page in pages:
-        response = tab.goto(live_server.url + page.path)
+        path, name = page["path"], page["name"]
+        response = tab.goto(base + path)
         assert response is not None
         if response.status != 200:
-            problems.append(f"{page.path} ({page.name}): HTTP {response.status}")
+            problems.append(f"{path} ({name}): HTTP {response.status}")
             continue
         assert tab.evaluate("window.innerWidth") == PHONE["width"]
         overflow = tab.evaluate(OVERFLOW_JS)
         if overflow is not None:
-            problems.append(f"{page.path} ({page.name}): {overflow}")
+            problems.append(f"{path} ({name}): {overflow}")
         hidden = tab.evaluate(OUTSIDE_JS, ".event-nav a")
         if hidden:
-            problems.append(f"{page.path}: event menu entries outside the window: {hidden}")
-        if page.name == "public:deal":
+            problems.append(f"{path}: event menu entries outside the window: {hidden}")
+        if name == "public:deal":
             cells = tab.evaluate(OUTSIDE_JS, "table.frequency td")
             if cells:
-                problems.append(f"{page.path}: frequency cells outside the window: {cells}")
+                problems.append(f"{path}: frequency cells outside the window: {cells}")
     assert problems == [], "\n".join(problems)
 
     # The checks saw what they are about: the menu's Players entry, a frequency sheet's marks.
-    tab.goto(live_server.url + next(p.path for p in pages if p.name == "public:ranking"))
+    tab.goto(base + next(p["path"] for p in pages if p["name"] == "public:ranking"))
     assert tab.locator(".event-nav a", has_text="Joueurs").is_visible()
-    tab.goto(live_server.url + next(p.path for p in pages if p.name == "public:deal"))
+    tab.goto(base + next(p["path"] for p in pages if p["name"] == "public:deal"))
     assert tab.locator("table.frequency td").count() > 0

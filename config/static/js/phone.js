@@ -15,6 +15,7 @@
   var FLASH = "duplitarot-outbox-said"; // sessionStorage: the last answer, across the reload
   var TIMEOUT_MS = 15000;
   var RETRY_MS = 20000;
+  var SHELL_RETRY_MS = 5000; // the offline shell opens the page again
 
   var root = document.getElementById("phone-outbox");
   var page = document.querySelector(".table-phone");
@@ -491,10 +492,19 @@
 
   // ------------------------------------------------------------------- when to send again
   if (shell) {
-    // No form, no token here: the page itself, once it loads, sends what waits.
+    // No form, no token here: the page itself, once it loads, sends what waits. It is tried
+    // again when the phone comes back online, and every few seconds while the phone says it
+    // is online: the shell then opened because the server did not answer (restarting, the
+    // laptop asleep, the Wi-Fi still connecting when "online" came), and nothing else would
+    // try again.
     var reload = function () { window.location.reload(); };
     root.querySelector(".outbox-resend").hidden = true; // the shell's own "Try again"
     window.addEventListener("online", reload);
+    window.setInterval(function () {
+      if (navigator.onLine) {
+        reload();
+      }
+    }, SHELL_RETRY_MS);
     badge();
     return;
   }

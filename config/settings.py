@@ -97,11 +97,16 @@ if importlib.util.find_spec("bench") is not None:
     INSTALLED_APPS.append("bench")
 
 MIDDLEWARE = [
+    # Drops Cross-Origin-Opener-Policy from answers over plain HTTP (a club's Wi-Fi), where the
+    # browser ignores it with a console error on every page; around SecurityMiddleware, which
+    # sets it (SECURE_CROSS_ORIGIN_OPENER_POLICY) on every answer.
+    "config.middleware.SecureOnlyOpenerPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Compresses the pages (HTML, JSON, CSV) for a client that accepts gzip, with Django's BREACH
     # mitigation (random bytes in the gzip header). Before every middleware that reads or changes
-    # the body, so that it compresses their final answer; after WhiteNoise (inserted at 1 below),
-    # which serves the static files' own precompressed copies and never reaches it.
+    # the body, so that it compresses their final answer; after WhiteNoise (inserted after
+    # SecurityMiddleware below), which serves the static files' own precompressed copies and
+    # never reaches it.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -120,7 +125,10 @@ MIDDLEWARE = [
 if not DEBUG:
     # Production serves the collected static files itself (collectstatic in the image); in
     # development runserver and the test live server serve them from the apps and static/.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "whitenoise.middleware.WhiteNoiseMiddleware",
+    )
 
 ROOT_URLCONF = "config.urls"
 

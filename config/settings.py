@@ -345,8 +345,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # A full disk: one line now and then, not a traceback per refused save (config.errors).
-    "filters": {"disk_full": {"()": "config.errors.DiskFullLogFilter"}},
+    "filters": {
+        "disk_full": {"()": "config.errors.DiskFullLogFilter"},
+        "disallowed_host": {"()": "config.errors.DisallowedHostLogFilter"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["disk_full"]}},
+    # A host name not in ALLOWED_HOSTS: one line per request, not a traceback.
+    "loggers": {"django.security.DisallowedHost": {"filters": ["disallowed_host"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
 

@@ -14,6 +14,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clubs.errors import DomainError
 from clubs.models import PlayerSeries
@@ -74,7 +75,11 @@ class OwnerPassForm(forms.Form):
 
 
 class RegisterSearchForm(forms.Form):
-    ACTIVE_CHOICES = [("", _("All")), ("1", _("Active")), ("0", _("Inactive"))]
+    ACTIVE_CHOICES = [
+        ("", pgettext_lazy("players", "All")),
+        ("1", pgettext_lazy("players", "Active")),
+        ("0", pgettext_lazy("players", "Inactive")),
+    ]
 
     q = forms.CharField(label=_("Name or licence"), max_length=80, required=False)
     active = forms.ChoiceField(label=_("Players"), choices=ACTIVE_CHOICES, required=False)

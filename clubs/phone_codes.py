@@ -3,7 +3,11 @@ credential of the phones there (QR code on the card), and the one path that look
 
 - **Generation** (:func:`new_phone_code`): 10 characters of an alphabet without look-alikes
   (no 0/O, 1/I/L, U), read aloud or typed from the card; older codes (any URL-safe
-  characters) stay valid: a code is looked up as it is.
+  characters) stay valid.
+- **Case** (:func:`code_candidates`): a code typed in lower case from the card is the card's
+  code: the lookup tries the code as typed, then upper-cased; a page reached by a code in
+  another case redirects to its canonical address, and a valid code in any case never counts
+  as a failure.
 - **Lookup** (:func:`phone_code_lookup`): the object of the code in a queryset. A code that
   does not exist counts one failure for the client address (:class:`UnknownCodeThrottle`, a
   DRF throttle in the Django cache); past :data:`DEFAULT_FAILURE_RATE` failures the next
@@ -27,8 +31,9 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db.models import Model, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import status
@@ -134,12 +139,22 @@ class UnknownCode(Exception):
     """Nothing has this code."""
 
 
+def code_candidates(code: str) -> list[str]:
+    """The codes ``code`` may stand for, best first: as typed, then upper-cased (the printed
+    codes are upper case; an older code in mixed case is still found as typed)."""
+    upper = code.upper()
+    return [code] if upper == code else [code, upper]
+
+
 def phone_code_lookup(request: HttpRequest | Any, queryset: QuerySet[M], code: str) -> M:
-    """The object of ``queryset`` whose code is ``code``; :class:`UnknownCode` if none (one
-    failure counted for the address), :class:`CodeThrottled` once it has failed too often."""
-    found = queryset.filter(code=code).first()
-    if found is not None:
-        return found
+    """The object of ``queryset`` whose code is ``code`` in any case (:func:`code_candidates`);
+    :class:`UnknownCode` if none (one failure counted for the address), :class:`CodeThrottled`
+    once it has failed too often."""
+    candidates = code_candidates(code)
+    matches = {getattr(obj, "code", None): obj for obj in queryset.filter(code__in=candidates)}
+    for candidate in candidates:
+        if candidate in matches:
+            return matches[candidate]
     throttle = UnknownCodeThrottle()
     if throttle.blocked(request):
         raise CodeThrottled(throttle.retry_after())
@@ -153,7 +168,8 @@ def phone_page(
     """Decorator of a phone page: the view receives the object of the ``code`` in the URL
     (``lookup(request, code)``, which goes through :func:`phone_code_lookup`); an unknown code
     is a 404 (``not_found()``, translated), too many unknown codes from the address a 429
-    page with ``Retry-After``."""
+    page with ``Retry-After``. A ``GET`` by a code in another case than the object's (typed in
+    lower case from the card) redirects to the canonical address."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -171,12 +187,25 @@ def phone_page(
                 )
                 response["Retry-After"] = str(throttled.retry_after)
                 return response
+            canonical = getattr(found, "code", code)
+            if canonical != code and request.method in ("GET", "HEAD"):
+                return _canonical_redirect(request, canonical)
             return view(request, found, *args, **kwargs)
 
         wrapper.phone_code_route = True  # type: ignore[attr-defined]
         return wrapper
 
     return decorate
+
+
+def _canonical_redirect(request: HttpRequest, canonical: str) -> HttpResponse:
+    """A redirect to the address of this page with the object's own code (query kept)."""
+    match = request.resolver_match
+    assert match is not None  # a routed view
+    kwargs = {**match.kwargs, "code": canonical}
+    url = reverse(match.view_name, args=match.args, kwargs=kwargs)
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponseRedirect(f"{url}?{query}" if query else url)
 
 
 class UnknownPhoneCode(APIException):

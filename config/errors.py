@@ -27,6 +27,12 @@ The failed connection is not reused: Django marks it (``errors_occurred``) and c
 end of the request (``close_if_unusable_or_obsolete``), so a persistent connection
 (``CONN_MAX_AGE``) broken by a database restart fails one request, not every later one.
 With ``DEBUG`` on, Django shows its technical error page instead and this handler is not called.
+
+A request for a host name the server does not answer to (``DisallowedHost``: a phone that
+reached the laptop under another name than the ones ``ALLOWED_HOSTS`` lists) is a **400** page
+naming the address to use (``DUPLITAROT_PUBLIC_URL``, the address of the table cards) from
+``handler400`` (:func:`bad_request`), and one log line without traceback
+(:class:`DisallowedHostLogFilter`).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.cache import add_never_cache_headers
@@ -121,6 +128,43 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
             problem(404, "not_found", message), status=404, content_type=PROBLEM_JSON
         )
     return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400``: a host name the server does not answer to gets a page naming the address
+    to use; anything else Django's view (``400.html``)."""
+    if isinstance(exception, DisallowedHost):
+        public_url = str(getattr(settings, "DUPLITAROT_PUBLIC_URL", "") or "")
+        if _is_api(request):
+            if public_url:
+                detail = _("This computer does not answer to the address typed: use %(url)s.") % {
+                    "url": public_url
+                }
+            else:
+                detail = _("This server does not answer to the address typed.")
+            return JsonResponse({"code": "wrong_host", "detail": detail}, status=400)
+        return _page("400_host.html", 400, {"public_url": public_url})
+    return defaults.bad_request(request, exception)
+
+
+class DisallowedHostLogFilter(logging.Filter):
+    """``django.security.DisallowedHost``: one line naming the refused host and the client,
+    without the traceback Django attaches (a phone on a wrong address would otherwise print a
+    traceback per request)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        meta = getattr(request, "META", {}) or {}
+        host = str(meta.get("HTTP_HOST") or meta.get("SERVER_NAME") or "?")
+        client = str(meta.get("REMOTE_ADDR") or "?")
+        public_url = str(getattr(settings, "DUPLITAROT_PUBLIC_URL", "") or "")
+        use = f"; the address to use is {public_url}" if public_url else ""
+        record.msg = "Refused host name %r from %s (not in ALLOWED_HOSTS)%s"
+        record.args = (host, client, use)
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        return True
 
 
 class DiskFullLogFilter(logging.Filter):

@@ -89,12 +89,16 @@ if importlib.util.find_spec("bench") is not None:
     INSTALLED_APPS.append("bench")
 
 MIDDLEWARE = [
+    # Drops Cross-Origin-Opener-Policy from answers over plain HTTP (a club's Wi-Fi), where the
+    # browser ignores it with a console error on every page; around SecurityMiddleware, which
+    # sets it (SECURE_CROSS_ORIGIN_OPENER_POLICY) on every answer.
+    "config.middleware.SecureOnlyOpenerPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Compresses the pages (HTML, JSON, CSV) for a client that accepts gzip, with Django's BREACH
     # mitigation (random bytes in the gzip header). Before every middleware that reads or changes
-    # the body, so that it compresses their final answer; after WhiteNoise (inserted at 1 outside
-    # debug: :data:`WHITENOISE`), which serves the static files' own precompressed copies and
-    # never reaches it.
+    # the body, so that it compresses their final answer; after WhiteNoise (inserted after
+    # SecurityMiddleware outside debug: :func:`with_whitenoise`), which serves the static files'
+    # own precompressed copies and never reaches it.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -115,7 +119,8 @@ def with_whitenoise(middleware: list[str]) -> list[str]:
     """Outside debug the server serves the collected static files itself (production: collected
     in the image; a club's instance: in its data folder); in debug runserver and the test live
     server serve them from the apps and static/."""
-    return [middleware[0], "whitenoise.middleware.WhiteNoiseMiddleware", *middleware[1:]]
+    after = middleware.index("django.middleware.security.SecurityMiddleware") + 1
+    return [*middleware[:after], "whitenoise.middleware.WhiteNoiseMiddleware", *middleware[after:]]
 
 
 ROOT_URLCONF = "config.urls"
@@ -330,8 +335,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # A full disk: one line now and then, not a traceback per refused save (config.errors).
-    "filters": {"disk_full": {"()": "config.errors.DiskFullLogFilter"}},
+    "filters": {
+        "disk_full": {"()": "config.errors.DiskFullLogFilter"},
+        "disallowed_host": {"()": "config.errors.DisallowedHostLogFilter"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["disk_full"]}},
+    # A host name not in ALLOWED_HOSTS: one line per request, not a traceback.
+    "loggers": {"django.security.DisallowedHost": {"filters": ["disallowed_host"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
 

@@ -131,5 +131,6 @@ urlpatterns += i18n_patterns(
 
 # An unhandled exception: 503 (Retry-After) when the database is unreachable, else 500; JSON
 # under /api/, a standalone page elsewhere (config/errors.py).
+handler400 = "config.errors.bad_request"
 handler404 = "config.errors.page_not_found"
 handler500 = "config.errors.server_error"

@@ -23,6 +23,7 @@ from freedeal import outcomes, selectors
 from freedeal.models import MAX_DEALS_PER_PARTY, MAX_PARTIES, FreeDealTournament
 from rules.enums import Contract, PoigneeSize, Side
 from rules.ruleset import RulesetName
+from tournaments.forms.results import named_error_lines
 from tournaments.movements.free_deal import MAX_PLAYERS
 
 BLANK = ("", "—")
@@ -246,13 +247,10 @@ class DealForm(forms.Form):
             }
         return values
 
-    def named_errors(self) -> list[str]:
-        """Every error as one line naming its field (the live preview's answer)."""
-        lines: list[str] = []
-        for name, errors in self.errors.items():
-            label = self.fields[name].label if name in self.fields else ""
-            lines.extend(f"{label}: {error}" if label else str(error) for error in errors)
-        return lines
+    def named_errors(self, *, required: bool = True) -> list[str]:
+        """Every error as one line naming its field (the live preview's answer), with the
+        language's colon; ``required=False`` leaves out the fields only left empty."""
+        return named_error_lines(self, required=required)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -366,7 +366,8 @@ def table_deal_preview(request: HttpRequest, table: FreeDealTable, deal: int) ->
             context["scored"] = scored
             context["marks"] = [(n, name, int(scored["marks"][str(n)])) for n, name in page.players]
         else:
-            context["errors"] = form.named_errors()
+            # Only what was typed: a field not filled in yet is no error while the table taps.
+            context["errors"] = form.named_errors(required=False)
     status = 200 if context["scored"] is not None else 422
     return render(request, "freedeal/_preview.html", context, status=status)
 

@@ -257,7 +257,8 @@ def room_deal_preview(request: HttpRequest, room: MatchRoom, number: int) -> Htt
         request.POST, deal=selectors.rules_deal_of(deal), prefix=_deal_prefix(number)
     )
     if not form.is_valid() or form.scored is None:
-        context = {"errors": form.named_errors()}
+        # Only what was typed: a field not filled in yet is no error while the room taps.
+        context = {"errors": form.named_errors(required=False), "incomplete": True}
         return render(request, "teammatch/room/_preview.html", context, status=422)
     scored = form.scored
     context = {"value": scored.value, "taker_mark": scored.marks[scored.taker_seat]}

@@ -22,6 +22,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -38,8 +39,16 @@ from tournaments.models import Event
 FORMATS = ("json", "csv")
 
 
+def _slug(name: str, default: str) -> str:
+    """``name`` in safe characters for a file name (ASCII letters, digits, hyphens), 50 at most."""
+    return slugify(name)[:50].strip("-") or default
+
+
 def _filename(event: Event, fmt: str) -> str:
-    return f"results-{event.pk}-{event.date.isoformat()}.{fmt}"
+    """``results-<club>-<event>-<date>.<fmt>``: the club and the event named, as the director
+    finds it among downloads."""
+    club = _slug(event.club.name, "club")
+    return f"results-{club}-{_slug(event.name, 'event')}-{event.date.isoformat()}.{fmt}"
 
 
 def _unavailable(request: HttpRequest, event: Event, problem: str) -> HttpResponse:

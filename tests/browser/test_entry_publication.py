@@ -154,7 +154,7 @@ def test_public_pages_in_french_and_english(
     base = f"{served.phone_url}/events/{pk}/"
     phone.goto(base + "ranking/")
     assert phone.locator("html").get_attribute("lang") == "fr"
-    assert phone.locator("#ranking-live[hx-trigger='every 15s']").count() == 1
+    assert phone.locator("#ranking-live[data-hx-trigger='every 15s']").count() == 1
 
     # The language switch keeps the page and moves it under /en/.
     phone.locator(".lang-switch button[value='en']").click()

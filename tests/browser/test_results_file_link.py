@@ -40,7 +40,8 @@ def test_the_results_file_link_shows_and_downloads(live_server, new_page: Any, w
 
     with tab.expect_download() as csv_download:
         tab.click("#results-file-csv")
-    assert csv_download.value.suggested_filename == f"results-{event.pk}-2026-12-05.csv"
+    expected = "results-tarot-club-de-lyon-individuel-de-decembre-2026-12-05.csv"
+    assert csv_download.value.suggested_filename == expected
     with open(csv_download.value.path(), encoding="utf-8") as stream:
         assert stream.readline().startswith("format,event_id,event_name,")
     with tab.expect_download() as json_download:

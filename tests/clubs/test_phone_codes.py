@@ -124,3 +124,69 @@ def test_unknown_codes_are_throttled_on_every_phone_route(route: Route) -> None:
     assert int(blocked["Retry-After"]) >= 1
     other = Client(REMOTE_ADDR="127.0.0.8")
     assert getattr(other, method)(route.url("NOPE")).status_code == 404
+
+
+def _phone_object_code(route: Route) -> str:
+    """A valid code of the kind of phone ``route`` serves (a table of a duplicate event, a cup
+    room, a free-deal table)."""
+    from teammatch.models import MatchRoom, RoomName
+    from tests.factories import CupMatchFactory, RunningFreeDealFactory, TableFactory
+
+    if route.name.startswith(("api:cup_room", "teammatch:")):
+        return MatchRoom.objects.create(match=CupMatchFactory(), room=RoomName.OPEN).code
+    if route.name.startswith(("api:free_deal", "freedeal:")):
+        return str(RunningFreeDealFactory().tables.get().code)
+    assert route.name.startswith(("api:table", "table:")), route.name
+    return str(TableFactory().code)
+
+
+def test_the_printed_codes_have_a_lower_case() -> None:
+    assert PHONE_CODE_ALPHABET.lower() != PHONE_CODE_ALPHABET
+
+
+@pytest.mark.django_db
+@override_settings(TABLE_CODE_FAILURE_RATE="1/min")
+@pytest.mark.parametrize("route", ROUTES, ids=lambda route: route.name)
+def test_a_code_typed_in_lower_case_is_the_code(route: Route) -> None:
+    """Every phone route of the three kinds takes the card's code in lower case: a page read
+    by GET redirects to its canonical address, anything else answers as the code itself does;
+    no failure counted (else the second try, past the rate of 1, would be a 429)."""
+    code = _phone_object_code(route)
+    client = Client(REMOTE_ADDR="127.0.0.6")
+    probe = client.get(route.url(code))
+    method = "post" if probe.status_code == 405 else "get"
+    expected = getattr(client, method)(route.url(code)).status_code
+    for _ in range(2):
+        answer = getattr(client, method)(route.url(code.lower()))
+        if method == "get" and not route.is_api:
+            assert answer.status_code == 302, (route.name, answer.status_code)
+            assert answer["Location"] == route.url(code)
+        else:
+            assert answer.status_code == expected, (route.name, answer.status_code, expected)
+    # The address has not used its one failure: an unknown code is a 404, not yet a 429.
+    assert getattr(client, method)(route.url("NOPE")).status_code == 404
+    assert getattr(client, method)(route.url("NOPE2")).status_code == 429
+
+
+@pytest.mark.django_db
+def test_a_redirect_keeps_the_query() -> None:
+    from tests.factories import TableFactory
+
+    table = TableFactory()
+    answer = Client().get(reverse("table:entry", kwargs={"code": table.code.lower()}) + "?x=1")
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("table:entry", kwargs={"code": table.code}) + "?x=1"
+
+
+@pytest.mark.django_db
+def test_an_older_mixed_case_code_is_still_found_as_typed() -> None:
+    from tests.factories import TableFactory
+    from tournaments.models import Table
+
+    table = TableFactory(code="abcDEF-x_9")
+    other = TableFactory(code="ABCDEF-X_9")
+    request = type("R", (), {"META": {"REMOTE_ADDR": "127.0.0.9"}})()
+    assert phone_code_lookup(request, Table.objects.all(), "abcDEF-x_9") == table
+    assert phone_code_lookup(request, Table.objects.all(), "abcdef-x_9") == other
+    answer = Client().get(reverse("table:entry", kwargs={"code": table.code}))
+    assert answer.status_code != 302  # its own canonical address

@@ -41,6 +41,14 @@ SECTION_HAS_NONE = (
 )
 
 
+#: The club and the event as their file names name them (slugified: ASCII, no accents).
+NAMES = {
+    "individual": "tarot-club-de-lyon-individuel-de-decembre",
+    "quadrette": "tarot-club-de-lyon-quadrettes-de-decembre",
+    "simultaneous": "comite-du-lyonnais-simultane-du-comite",
+}
+
+
 def url(event: Event, fmt: str, language: str = "fr") -> str:
     prefix = "" if language == "fr" else f"/{language}"
     return f"{prefix}/organiser/events/{event.pk}/results-file.{fmt}"
@@ -99,7 +107,7 @@ def test_the_files_match_the_schema_and_the_hand_written_files(kind: str) -> Non
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"
     assert response["Content-Disposition"] == (
-        f'attachment; filename="results-{event.pk}-2026-12-05.json"'
+        f'attachment; filename="results-{NAMES[kind]}-2026-12-05.json"'
     )
     assert response["Cache-Control"] == "private, no-store"
     document = json.loads(response.content.decode("utf-8"))
@@ -113,7 +121,7 @@ def test_the_files_match_the_schema_and_the_hand_written_files(kind: str) -> Non
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8; header=present"
     assert response["Content-Disposition"] == (
-        f'attachment; filename="results-{event.pk}-2026-12-05.csv"'
+        f'attachment; filename="results-{NAMES[kind]}-2026-12-05.csv"'
     )
     text = response.content.decode("utf-8")
     assert not text.startswith("\ufeff")

@@ -187,11 +187,11 @@ def test_the_preview_gives_the_value_and_the_takers_mark_the_save_stores(running
 
 def test_the_preview_names_the_fields_in_error_with_422(running):
     outcome = feasible(running.deal(1), "garde", 50)
-    bad = {**form_data(1, outcome), "d1-points": "95", "d1-oudlers": ""}
+    bad = {**form_data(1, outcome), "d1-points": "95"}
     preview = Client().post(url(running, "open", "deals/1/preview/"), bad)
     assert preview.status_code == 422
     html = preview.content.decode()
-    assert "Oudlers: " in html and "errorlist" in html
+    assert "Points: " in html and "errorlist" in html
     assert not RoomResult.objects.exists()
 
 

@@ -61,7 +61,7 @@ def test_preview_returns_marks_or_named_errors(client: Client, event):
     assert "-60" in ok.content.decode()
     bad = client.post(url, form_data(deal, points="95"))
     assert bad.status_code == 422
-    assert "Points: " in bad.content.decode()
+    assert "Points\u202f: " in bad.content.decode()  # French colon
     assert "91" in bad.content.decode()
     assert TableResult.objects.count() == 0
 
@@ -163,7 +163,7 @@ def test_grid_saves_filled_rows_and_reports_bad_ones(client: Client, event):
     posted.update(data)
     response = client.post(url, posted)
     assert response.status_code == 400
-    assert "Points: " in response.content.decode()
+    assert "Points\u202f: " in response.content.decode()  # French colon
     saved = TableResult.objects.get()
     assert (saved.table.number, saved.deal_id, saved.entered_via) == (1, d1.pk, "organiser")
     assert saved.entered_by == organiser

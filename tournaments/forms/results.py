@@ -30,6 +30,7 @@ from tournaments.models import (
     Side,
     Team,
 )
+from tournaments.presentation import colon
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -162,14 +163,24 @@ class DealOutcomeForm(forms.Form):
             add_error(self, error)
         return cleaned
 
-    def named_errors(self) -> list[str]:
-        """Every error as one line naming its field (for summaries and the preview)."""
-        lines = []
-        for name, errors in self.errors.items():
-            label = self.fields[name].label if name in self.fields else ""
-            for error in errors:
-                lines.append(f"{label}: {error}" if label else str(error))
-        return lines
+    def named_errors(self, *, required: bool = True) -> list[str]:
+        """Every error as one line naming its field (for summaries and the preview), with the
+        language's colon ("Points : ..." in French); ``required=False`` leaves out the fields
+        only left empty (the live preview, while the table is still filling the form in)."""
+        return named_error_lines(self, required=required)
+
+
+def named_error_lines(form: forms.Form, *, required: bool = True) -> list[str]:
+    """The errors of ``form``, one line each naming its field with the language's colon;
+    without the ``required`` ones when ``required`` is False."""
+    lines = []
+    for name, errors in form.errors.items():
+        label = form.fields[name].label if name in form.fields else ""
+        for error, message in zip(errors.as_data(), errors, strict=True):
+            if not required and error.code == "required":
+                continue
+            lines.append(f"{label}{colon()} {message}" if label else str(message))
+    return lines
 
 
 class ReasonForm(forms.Form):

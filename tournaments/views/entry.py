@@ -359,7 +359,14 @@ def deal_preview(request: HttpRequest, table: Table, number: int) -> HttpRespons
     deal = _deal_or_404(table, number)
     form = DealOutcomeForm(request.POST, deal=deal, prefix=_deal_prefix(deal))
     valid = form.is_valid()
-    context = {"form": form, "deal": deal, "scored": form.scored if valid else None, "seats": SEATS}
+    context = {
+        "form": form,
+        "deal": deal,
+        "scored": form.scored if valid else None,
+        "seats": SEATS,
+        # Only what was typed: a field not filled in yet is no error while the table taps.
+        "errors": [] if valid else form.named_errors(required=False),
+    }
     return render(request, "tournaments/entry/_preview.html", context, status=200 if valid else 422)
 
 

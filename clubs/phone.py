@@ -167,7 +167,8 @@ def phone_save(
     ``late_scope`` the late arrival's fields besides holder and deal (a free-deal party). See
     the module docstring; nothing is written on a refusal but the late arrival it may record.
     Past :class:`RefusalThrottle`'s rate a refusal raises :class:`RefusalsThrottled` (429,
-    nothing recorded); a stored entry or a replay is never throttled.
+    nothing recorded; the code's next posts are answered 429 before they reach the view);
+    a stored entry or a replay is never counted.
     """
     try:
         key = idempotency.key_of(request)

@@ -12,7 +12,7 @@ credential of the phones there (QR code on the card), and the one path that look
   throttle stops the flood of useless lookups. A cache that fails (Redis down) counts nothing
   and blocks nobody.
 - **Refused saves** (:class:`RefusalThrottle`): past :data:`DEFAULT_REFUSAL_RATE` refused
-  saves from one code, the next refusal answers 429 with ``Retry-After`` instead (nothing
+  saves from one code, its posts answer 429 with ``Retry-After`` (nothing read, nothing
   recorded; the phone's script keeps the entry and sends it again then).
 - **Every phone route** goes through it: HTML pages with the :func:`phone_page` decorator (an
   unknown code is a 404, a throttled address a 429 page), API views by subclassing
@@ -125,9 +125,11 @@ class UnknownCodeThrottle(SimpleRateThrottle):
 class RefusalThrottle(UnknownCodeThrottle):
     """Refused saves per phone code (its holder: a table, a cup room, a free-deal table), in
     the Django cache: :func:`clubs.phone.phone_save` counts each refusal
-    (:meth:`record_failure`) and, once the code has used up its rate, answers 429 instead of
-    refusing (:class:`RefusalsThrottled`). Stored entries and replays are never counted nor
-    throttled, so a prankster's flood never holds a table's real entries back."""
+    (:meth:`record_failure`); stored entries and replays are never counted. Once the code has
+    used up its rate, its posts answer 429 with ``Retry-After`` (:class:`RefusalsThrottled`)
+    before anything else is read (:func:`phone_page`), so that a flood costs the server one
+    lookup a request and writes nothing; a real phone caught in it keeps its entries and
+    sends them again after ``Retry-After`` (``config/static/js/phone.js``)."""
 
     scope = "phone_refusals"
 
@@ -213,8 +215,9 @@ def phone_page(
     """Decorator of a phone page: the view receives the object of the ``code`` in the URL
     (``lookup(request, code)``, which goes through :func:`phone_code_lookup`); an unknown code
     is a 404 (``not_found()``, translated), too many unknown codes from the address a 429
-    page with ``Retry-After``; too many refused saves from the code
-    (:class:`RefusalsThrottled`) a 429 with ``Retry-After`` too."""
+    page with ``Retry-After``; a post from a code past its refused saves
+    (:class:`RefusalThrottle`) a 429 with ``Retry-After`` too, before the view reads
+    anything."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -232,10 +235,15 @@ def phone_page(
                 )
                 response["Retry-After"] = str(throttled.retry_after)
                 return response
+            if request.method == "POST":  # a code past its refusals: nothing more is read
+                refusals = RefusalThrottle(found)
+                if refusals.blocked(request):
+                    deal = kwargs.get("number") or kwargs.get("deal") or 0
+                    return RefusalsThrottled(int(deal), refusals.retry_after()).response(request)
             try:
                 return view(request, found, *args, **kwargs)
-            except RefusalsThrottled as refusals:
-                return refusals.response(request)
+            except RefusalsThrottled as throttled_now:
+                return throttled_now.response(request)
 
         wrapper.phone_code_route = True  # type: ignore[attr-defined]
         return wrapper

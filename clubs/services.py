@@ -183,7 +183,9 @@ def club_owner_pass(*, club: Club, to: Any, by: Any) -> Club:
     superuser (for any club). Recorded. Refused: ``not_the_owner`` (``by`` may not),
     ``not_an_organiser`` (``to`` does not organise the club), ``already_owner``."""
     with transaction.atomic():
-        locked = Club.objects.select_for_update(of=("self",)).select_related("owner").get(pk=club.pk)
+        locked = (
+            Club.objects.select_for_update(of=("self",)).select_related("owner").get(pk=club.pk)
+        )
         administrator = bool(getattr(by, "is_superuser", False))
         if locked.owner_id != by.pk and not administrator:
             raise DomainError(

@@ -470,3 +470,88 @@ def test_on_a_secure_origin_a_phone_page_opens_with_no_network(
         page.screenshot(path=f"{SHOTS}/offline-shell.png")
     page.context.set_offline(False)  # back online: the page itself, which sends the entry
     page.locator(f"#deal-{kind.deal}").wait_for()
+
+
+def test_a_phone_with_30_deals_kept_offline_reconnects_and_all_30_are_stored(
+    browser: Any,
+) -> None:
+    """Issue 30: thirty entries kept on the phone (three rounds of ten deals while the server
+    was unreachable) all reach the server when it comes back, none throttled, each stored
+    once; the phone is left with nothing to send."""
+    with translation.override("fr"):
+        event = running_event(tables=3, rounds=3, deals_per_round=10)
+        table = event.tables.get(number=1)
+        path = reverse("table:entry", args=[table.code])
+    rounds: list[list[int]] = []
+    for number in (1, 2, 3):
+        play = event.schedule.play(table=1, round=number)
+        assert play is not None
+        deals = event.deals.filter(deal_set=play.deal_set).order_by("number")
+        rounds.append(list(deals.values_list("number", flat=True)))
+    assert sum(len(deals) for deals in rounds) == 30
+    context = browser.open()
+    page = tab(context)
+    blocked = f"**{path}deal*/**"
+    context.route(blocked, lambda route: route.abort("internetdisconnected"))
+    for number, deals in enumerate(rounds, start=1):
+        page.goto(browser.url(f"{path}?round={number}"))
+        for deal in deals:
+            check(page, f"d{deal}-contract", "garde")
+            check(page, f"d{deal}-oudlers", 2)
+            page.locator(f"#id_d{deal}-points").fill("46")
+            save(page, deal)
+            waiting_at(page, deal)
+    assert len(outbox(page)) == 30
+    assert page.locator(".outbox-count").inner_text() == french_count(30)
+    assert table.results.count() == 0
+
+    answers: list[int] = []
+    page.on("response", lambda r: answers.append(r.status) if r.request.method == "POST" else None)
+    context.unroute(blocked)
+    context.set_offline(True)
+    context.set_offline(False)  # the "online" event: everything waiting is sent
+    page.wait_for_function(
+        "JSON.parse(localStorage.getItem('duplitarot-outbox') || '[]').length === 0"
+    )
+    assert table.results.count() == 30
+    assert 429 not in answers and not [status for status in answers if status >= 400]
+
+
+def test_a_phone_answered_429_keeps_the_entry_and_sends_it_after_retry_after(
+    browser: Any,
+) -> None:
+    """Issue 30: a 429 (too many refused entries from this code) is no answer to the entry:
+    it stays on the phone, is not sent again before ``Retry-After``, then is stored."""
+    with translation.override("fr"):
+        kind = duplicate_table()
+    context = browser.open()
+    page = tab(context)
+    page.goto(browser.url(kind.path))
+    posts: list[str] = []
+    throttled = {"left": 1}
+
+    def answer(route: Any) -> None:
+        posts.append(route.request.headers.get("idempotency-key", ""))
+        if throttled["left"]:
+            throttled["left"] -= 1
+            body = json.dumps({"status": "throttled", "code": "throttled", "deal": kind.deal})
+            route.fulfill(
+                status=429, body=body, content_type="application/json",
+                headers={"Retry-After": "2"},
+            )  # fmt: skip
+        else:
+            route.continue_()
+
+    pattern = f"**{kind.path}deal*/**"
+    context.route(pattern, answer)
+    kind.fill(page)
+    save(page, kind.deal)
+    waiting_at(page, kind.deal)
+    [entry] = outbox(page)  # kept, with the time before which it is not sent again
+    assert entry["not_before"] and posts == [entry["key"]]
+    page.evaluate("document.querySelector('.outbox-resend').click()")  # too early: not sent
+    page.wait_for_timeout(300)
+    assert posts == [entry["key"]] and kind.results() == 0
+    page.locator(f"#deal-{kind.deal} .outbox-notice.sent").wait_for()  # after Retry-After
+    assert posts == [entry["key"], entry["key"]]
+    assert outbox(page) == [] and kind.results() == 1

@@ -43,7 +43,7 @@ JSON = {"HTTP_ACCEPT": "application/json"}
 FAR_FUTURE = "9999-12-31T23:59:59Z"
 EDGES = ["9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+01:00"]
 RATE = int(DEFAULT_REFUSAL_RATE.split("/")[0])
-FLOOD = 300
+FLOOD = 10_000
 
 
 @pytest.fixture(autouse=True)

@@ -108,6 +108,22 @@ def test_the_same_key_again_is_a_replay_with_nothing_written(event, phone):
     assert TableResult.objects.count() == count and TableEntryKey.objects.count() == 1
 
 
+def test_a_lost_answers_resend_says_in_french_the_deal_was_received(event, phone):
+    """Issue 31: the phone's own entry, stored, its answer lost: the resend says it arrived
+    (never "nothing changed", which reads as "not saved")."""
+    table, deal, _play = first_play(event)
+    url = f"/table/{table.code}/deal/{deal.number}/"  # the French pages
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+    assert post_json(phone, url, form_data(deal.number, round="1"), **french).status_code == 201
+    again = post_json(phone, url, form_data(deal.number, round="1"), **KEPT, **french)
+    assert again.status_code == 200 and again.json()["status"] == "replayed"
+    assert again.json()["message"] == f"Donne {deal.number} bien reçue."
+    other_phone = post_json(Client(), url, form_data(deal.number), key=KEY[::-1], **french)
+    assert other_phone.json()["message"] == (
+        f"Donne {deal.number} bien reçue : la même saisie était déjà enregistrée."
+    )
+
+
 def test_a_replay_after_the_directors_correction_says_corrected(event, phone):
     table, deal, _play = first_play(event)
     url = save_url(table, deal.number)

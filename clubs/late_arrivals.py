@@ -229,29 +229,44 @@ def bound_stored(model: Any, party: bool = False) -> None:
     high = datetime(9998, 12, 31, tzinfo=UTC)
     latest: dict[tuple[Any, ...], int] = {}
     older: list[int] = []
-    for row in manager.order_by("arrived_at", "pk").iterator():
-        changed = []
-        capped = cap_stored(row.outcome)
-        if capped != row.outcome:
-            row.outcome = capped
-            changed.append("outcome")
-        if not low <= row.kept_since <= high:
-            row.kept_since_sent = row.kept_since.isoformat()[:SENT_MAX]
-            row.kept_since = row.arrived_at
-            changed += ["kept_since", "kept_since_sent"]
-        if party:
-            raw = str(capped.get("party", "")).strip()
-            row.party = int(raw) if raw.isdigit() and len(raw) < 6 else 0
-            changed.append("party")
-        if changed:
-            row.save(update_fields=changed)
-        if not row.handled:
-            key = (row.holder_id, getattr(row, "party", 0), row.deal)
-            if key in latest:
-                older.append(latest[key])
-            latest[key] = row.pk
+    pks = list(manager.order_by("arrived_at", "pk").values_list("pk", flat=True))
+    for start in range(0, len(pks), 200):  # a flood's fat outcomes, 200 at a time
+        batch = manager.in_bulk(pks[start : start + 200])
+        for pk in pks[start : start + 200]:
+            _bound_row(batch[pk], low, high, party, latest, older)
     for start in range(0, len(older), 500):
         manager.filter(pk__in=older[start : start + 500]).update(handled=True)
+
+
+def _bound_row(
+    row: Any,
+    low: datetime,
+    high: datetime,
+    party: bool,
+    latest: dict[tuple[Any, ...], int],
+    older: list[int],
+) -> None:
+    """One stored arrival bounded (:func:`bound_stored`); its key noted for the duplicates."""
+    changed = []
+    capped = cap_stored(row.outcome)
+    if capped != row.outcome:
+        row.outcome = capped
+        changed.append("outcome")
+    if not low <= row.kept_since <= high:
+        row.kept_since_sent = row.kept_since.isoformat()[:SENT_MAX]
+        row.kept_since = row.arrived_at
+        changed += ["kept_since", "kept_since_sent"]
+    if party:
+        raw = str(capped.get("party", "")).strip()
+        row.party = int(raw) if raw.isdigit() and len(raw) < 6 else 0
+        changed.append("party")
+    if changed:
+        row.save(update_fields=changed)
+    if not row.handled:
+        key = (row.holder_id, getattr(row, "party", 0), row.deal)
+        if key in latest:
+            older.append(latest[key])
+        latest[key] = row.pk
 
 
 def unhandled(model: type[LateArrival], **holders: Any) -> Any:

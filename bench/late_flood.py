@@ -148,7 +148,7 @@ def _flood(base: str, target: dict[str, Any], posts: int, clients: int) -> dict[
     def client() -> None:
         opener, jar = _opener()
         _fetch(opener, f"{base}/table/{code}/")  # the page: its CSRF cookie
-        token = next((c.value for c in jar if c.name == "csrftoken"), "")
+        token = next((c.value or "" for c in jar if c.name == "csrftoken"), "")
         while True:
             with lock:
                 n = next(counter, None)

@@ -322,17 +322,17 @@
     if (inflight[entry.key]) {
       return Promise.resolve(null);
     }
+    if (held(entry)) {
+      showWaiting(entry); // answered 429: not before its Retry-After
+      badge();
+      return Promise.resolve(null);
+    }
     inflight[entry.key] = true;
     var headers = {
       "Accept": "application/json",
       "Idempotency-Key": entry.key,
       "X-CSRFToken": csrfToken(),
     };
-    if (held(entry)) {
-      showWaiting(entry); // answered 429: not before its Retry-After
-      badge();
-      return Promise.resolve(null);
-    }
     if (entry.tries > 0) {
       headers["X-Entry-Kept-Since"] = entry.saved_at;
     }

@@ -25,7 +25,7 @@ What a phone sends is bounded, whatever it sends:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
@@ -357,7 +357,3 @@ def late_list(
 def page_param(request: HttpRequest) -> str:
     """The page of the director's list a request asks for (``?late=n``)."""
     return str(request.GET.get("late") or "")
-
-
-def rows_of(arrivals: Iterable[Any], row: Callable[[Any], LateRow]) -> list[LateRow]:
-    return [row(arrival) for arrival in arrivals]

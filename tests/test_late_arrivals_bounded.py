@@ -322,7 +322,6 @@ def test_a_phone_flushing_40_kept_deals_is_never_throttled() -> None:
     assert TableLateArrival.objects.filter(holder=table, handled=False).count() == 40
 
 
-@pytest.mark.slow
 def test_10000_refused_posts_are_at_most_one_row_per_deal_and_429_past_the_throttle(
     monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:

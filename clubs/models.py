@@ -280,21 +280,37 @@ class EntryKey(models.Model):
 
 class LateArrival(models.Model):
     """A phone entry that waited in the phone's outbox (``X-Entry-Kept-Since``) and was refused
-    when it arrived: the deal, the outcome as sent, why it was refused, when it was kept and
-    when it arrived. Each kind adds ``holder`` (its table or room, deleted with it). The
-    director lists the unhandled ones and marks them handled (:mod:`clubs.late_arrivals`)."""
+    when it arrived: the deal, the outcome as sent (the kind's outcome fields only, each
+    capped), why it was refused, when it was kept and when it arrived. Each kind adds
+    ``holder`` (its table or room, deleted with it); at most one unhandled arrival per holder
+    and deal. The director lists the unhandled ones and marks them handled
+    (:mod:`clubs.late_arrivals`)."""
 
     deal = models.PositiveIntegerField(_("deal"))
     outcome = models.JSONField(_("outcome sent"), default=dict)
     code = models.CharField(_("refusal"), max_length=60)
     message = models.TextField(_("reason"), blank=True)
     kept_since = models.DateTimeField(_("kept since"))
+    # The phone's own text of ``X-Entry-Kept-Since`` when it was not used as is (an instant
+    # outside the competition's window, clamped into it, or no instant at all); else empty.
+    kept_since_sent = models.CharField(
+        _("kept since, as the phone said"), max_length=64, blank=True
+    )
     arrived_at = models.DateTimeField(_("arrived at"), auto_now_add=True)
     handled = models.BooleanField(_("handled"), default=False)
 
     class Meta:
         abstract = True
         ordering = ["arrived_at", "pk"]
+        # One unhandled arrival per holder and deal: the latest replaces it
+        # (``clubs.late_arrivals.record``).
+        constraints = [
+            models.UniqueConstraint(
+                fields=["holder", "deal"],
+                condition=models.Q(handled=False),
+                name="%(app_label)s_%(class)s_one_unhandled",
+            )
+        ]
 
 
 class Membership(models.Model):

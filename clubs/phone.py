@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from clubs import idempotency, late_arrivals
 from clubs.errors import DomainError, EntryConflict, EntryReplay
 from clubs.models import EntryKey, LateArrival
+from clubs.phone_codes import RefusalsThrottled, RefusalThrottle
 
 
 @dataclass
@@ -119,6 +120,9 @@ class PhoneEntry:
     state: Callable[[Any], Any]  # a result's state (its digest tells a later correction)
     stored_now: Callable[[EntryKey], Any]  # the result a known key points to, as stored now
     refusal_status: Callable[[DomainError], int]  # 403 or 409 for a refusal
+    competition: Callable[[Any], Any]  # the holder's competition (its start bounds kept-since)
+    # Posted fields of the page that belong to the outcome besides the form's (``round``).
+    context_fields: frozenset[str] = frozenset()
 
 
 def _fix(status: str, code: str) -> str:
@@ -152,19 +156,24 @@ def phone_save(
     on_form: Callable[[DomainError], bool],
     saved: str,
     refusal: DomainError | None = None,
+    late_scope: Mapping[str, Any] | None = None,
 ) -> SaveAnswer:
     """Save deal ``deal`` of ``holder`` from ``form`` with ``write`` (the kind's service).
 
     ``outcome()`` is the canonical outcome of the valid form (its digest identifies the
     entry with its key); ``on_form(error)`` attaches a service refusal to the form field it
     names (True) or not; ``saved`` is the success message (``%(deal)s``); ``refusal``, when
-    given, refuses the save before anything is read (the kind's own pre-checks). See the
-    module docstring; nothing is written on a refusal but the late arrival it may record.
+    given, refuses the save before anything is read (the kind's own pre-checks);
+    ``late_scope`` the late arrival's fields besides holder and deal (a free-deal party). See
+    the module docstring; nothing is written on a refusal but the late arrival it may record.
+    Past :class:`RefusalThrottle`'s rate a refusal raises :class:`RefusalsThrottled` (429,
+    nothing recorded; the code's next posts are answered 429 before they reach the view);
+    a stored entry or a replay is never counted.
     """
     try:
         key = idempotency.key_of(request)
-        kept_since = late_arrivals.kept_since_of(request)
-    except DomainError as error:  # a malformed header: nothing read, nothing recorded
+    except DomainError as error:  # a malformed key: nothing read, nothing recorded
+        _count_refusal(request, holder, deal)
         return SaveAnswer(
             "invalid", deal, 400, code=error.code, message=error.message,
             fix=_fix("invalid", error.code), errors={"__all__": [error.message]}, error=error,
@@ -172,11 +181,17 @@ def phone_save(
 
     def refused(error: DomainError, status: int, result: Any = None, kind: str = "") -> SaveAnswer:
         kind = kind or ("invalid" if status in (400, 422) else "refused")
+        _count_refusal(request, holder, deal)
         errors = form_errors(form) if kind == "invalid" else {}
-        if kept_since is not None:
+        if late_arrivals.HEADER in request.headers:
+            start = late_arrivals.competition_start(entry.competition(holder))
+            kept = late_arrivals.kept_since_of(request, start)
+            assert kept is not None
+            fields = {form.add_prefix(name) for name in form.fields} if form is not None else set()
             late_arrivals.record(
-                entry.late, holder, deal=deal, error=error, kept_since=kept_since,
-                outcome=late_arrivals.outcome_sent(request.POST), errors=errors,
+                entry.late, holder, deal=deal, error=error, kept=kept, errors=errors,
+                outcome=late_arrivals.outcome_sent(request.POST, fields | entry.context_fields),
+                scope=late_scope,
             )  # fmt: skip
         return SaveAnswer(
             kind, deal, status, code=error.code, message=error.message,
@@ -204,7 +219,7 @@ def phone_save(
         result = write()
     except EntryReplay as replay:
         idempotency.remember(found, replay.stored, entry.state(replay.stored))
-        return _replayed(deal, replay.stored, False, key)
+        return _replayed(deal, replay.stored, False, key, own=False)
     except EntryConflict as conflict:
         return refused(conflict, 409, result=conflict.stored)
     except DomainError as error:
@@ -215,18 +230,31 @@ def phone_save(
     return SaveAnswer("stored", deal, 201, message=saved % {"deal": deal}, result=result, key=key)
 
 
-def _replayed(deal: int, stored: Any, corrected: bool, key: str | None) -> SaveAnswer:
+def _count_refusal(request: HttpRequest, holder: Any, deal: int) -> None:
+    """Count a refused post of ``holder``'s code; past the rate, :class:`RefusalsThrottled`
+    (nothing recorded: the phone keeps the entry and sends it again after ``Retry-After``)."""
+    throttle = RefusalThrottle(holder)
+    if throttle.blocked(request):
+        raise RefusalsThrottled(deal, throttle.retry_after())
+    throttle.record_failure(request)
+
+
+def _replayed(
+    deal: int, stored: Any, corrected: bool, key: str | None, own: bool = True
+) -> SaveAnswer:
+    """A save answered with what is stored: ``own`` when it is this phone's own entry (its
+    key known: the answer to its first send was lost), else the same outcome stored by
+    another entry."""
     if corrected:
-        message = _("Deal %(deal)s was already saved; the director has corrected it since.") % {
-            "deal": deal
-        }
+        message = _("Deal %(deal)s was already saved; the director has corrected it since.")
+    elif own:
+        message = _("Deal %(deal)s received.")
     else:
-        message = _("Deal %(deal)s was already saved (identical entry): nothing changed.") % {
-            "deal": deal
-        }
+        message = _("Deal %(deal)s received: the same entry was already saved.")
     return SaveAnswer(
-        "replayed", deal, 200, message=message, corrected=corrected, result=stored, key=key
-    )
+        "replayed", deal, 200, message=message % {"deal": deal}, corrected=corrected,
+        result=stored, key=key,
+    )  # fmt: skip
 
 
 #: The JSON answer of a phone save (:func:`json_answer`) as a JSON Schema: the contract the

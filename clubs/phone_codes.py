@@ -15,6 +15,9 @@ credential of the phones there (QR code on the card), and the one path that look
   blocked address. The codes carry 49 random bits, so guessing one is hopeless anyway: the
   throttle stops the flood of useless lookups. A cache that fails (Redis down) counts nothing
   and blocks nobody.
+- **Refused saves** (:class:`RefusalThrottle`): past :data:`DEFAULT_REFUSAL_RATE` refused
+  saves from one code, its posts answer 429 with ``Retry-After`` (nothing read, nothing
+  recorded; the phone's script keeps the entry and sends it again then).
 - **Every phone route** goes through it: HTML pages with the :func:`phone_page` decorator (an
   unknown code is a 404, a throttled address a 429 page), API views by subclassing
   :class:`PhoneCodeAPIView` (404 ``unknown_code``, 429 ``throttled``). A test walks the URL
@@ -31,7 +34,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db.models import Model, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -56,6 +59,10 @@ PHONE_CODE_LENGTH = 10
 # Unknown codes one client address may look up per period (``TABLE_CODE_FAILURE_RATE`` in the
 # settings overrides it, in DRF's "number/period" form).
 DEFAULT_FAILURE_RATE = "20/min"
+
+# Refused saves one code may post per period (``PHONE_REFUSAL_RATE`` overrides it): far above
+# what a phone does (one flushing 40 kept deals, every one refused, is 40 at once).
+DEFAULT_REFUSAL_RATE = "120/min"
 
 
 def new_phone_code() -> str:
@@ -120,6 +127,61 @@ class UnknownCodeThrottle(SimpleRateThrottle):
         return max(1, int(wait + 0.999)) if wait is not None else self.duration
 
 
+class RefusalThrottle(UnknownCodeThrottle):
+    """Refused saves per phone code (its holder: a table, a cup room, a free-deal table), in
+    the Django cache: :func:`clubs.phone.phone_save` counts each refusal
+    (:meth:`record_failure`); stored entries and replays are never counted. Once the code has
+    used up its rate, its posts answer 429 with ``Retry-After`` (:class:`RefusalsThrottled`)
+    before anything else is read (:func:`phone_page`), so that a flood costs the server one
+    lookup a request and writes nothing; a real phone caught in it keeps its entries and
+    sends them again after ``Retry-After`` (``config/static/js/phone.js``)."""
+
+    scope = "phone_refusals"
+
+    def __init__(self, holder: Model) -> None:
+        self.ident = f"{holder._meta.label_lower}.{holder.pk}"
+        super().__init__()
+
+    def get_rate(self) -> str:
+        return str(getattr(settings, "PHONE_REFUSAL_RATE", DEFAULT_REFUSAL_RATE))
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.ident}
+
+
+class RefusalsThrottled(Exception):
+    """Too many refused saves from this code: answered 429 with ``Retry-After`` by
+    :func:`phone_page` (JSON to a phone's script, which keeps the entry and sends it again
+    then; a page to a plain post)."""
+
+    def __init__(self, deal: int, retry_after: int) -> None:
+        super().__init__(deal, retry_after)
+        self.deal = deal
+        self.retry_after = retry_after
+
+    @property
+    def message(self) -> str:
+        return _(
+            "Too many refused entries from this code in a short time: try again in "
+            "%(seconds)s seconds."
+        ) % {"seconds": self.retry_after}
+
+    def response(self, request: HttpRequest) -> HttpResponse:
+        if "application/json" in request.headers.get("Accept", ""):
+            fix = _("Nothing is lost: this phone keeps the entry and sends it again by itself.")
+            body = {
+                "status": "throttled", "code": "throttled", "deal": self.deal,
+                "message": self.message, "fix": fix, "corrected": False, "errors": {},
+                "card_html": "",
+            }  # fmt: skip
+            response: HttpResponse = JsonResponse(body, status=429)
+        else:
+            context = {"message": self.message, "title": _("Too many refused entries")}
+            response = render(request, "clubs/phone_throttled.html", context, status=429)
+        response["Retry-After"] = str(self.retry_after)
+        return response
+
+
 class CodeThrottled(Exception):
     """Too many unknown codes from this client address; ``retry_after`` in seconds."""
 
@@ -168,8 +230,10 @@ def phone_page(
     """Decorator of a phone page: the view receives the object of the ``code`` in the URL
     (``lookup(request, code)``, which goes through :func:`phone_code_lookup`); an unknown code
     is a 404 (``not_found()``, translated), too many unknown codes from the address a 429
-    page with ``Retry-After``. A ``GET`` by a code in another case than the object's (typed in
-    lower case from the card) redirects to the canonical address."""
+    page with ``Retry-After``; a post from a code past its refused saves
+    (:class:`RefusalThrottle`) a 429 with ``Retry-After`` too, before the view reads
+    anything. A ``GET`` by a code in another case than the object's (typed in lower case from
+    the card) redirects to the canonical address."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -190,7 +254,15 @@ def phone_page(
             canonical = getattr(found, "code", code)
             if canonical != code and request.method in ("GET", "HEAD"):
                 return _canonical_redirect(request, canonical)
-            return view(request, found, *args, **kwargs)
+            if request.method == "POST":  # a code past its refusals: nothing more is read
+                refusals = RefusalThrottle(found)
+                if refusals.blocked(request):
+                    deal = kwargs.get("number") or kwargs.get("deal") or 0
+                    return RefusalsThrottled(int(deal), refusals.retry_after()).response(request)
+            try:
+                return view(request, found, *args, **kwargs)
+            except RefusalsThrottled as throttled_now:
+                return throttled_now.response(request)
 
         wrapper.phone_code_route = True  # type: ignore[attr-defined]
         return wrapper

@@ -218,3 +218,14 @@ class FreeDealLateArrival(LateArrival):
     holder = models.ForeignKey(
         FreeDealTable, on_delete=models.CASCADE, related_name="late_arrivals"
     )
+    # A party numbers its deals from 1 again: the party the phone sent (0 when none).
+    party = models.PositiveIntegerField(_("party"), default=0)
+
+    class Meta(LateArrival.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["holder", "party", "deal"],
+                condition=models.Q(handled=False),
+                name="freedeal_freedeallatearrival_one_unhandled",
+            )
+        ]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
 from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.late_arrivals import mark_handled, unhandled
 from clubs.models import EntryKey
@@ -44,12 +46,14 @@ FREE_DEAL_ENTRY = PhoneEntry(
     state=result_state,
     stored_now=stored_now,
     refusal_status=refusal_status,
+    competition=lambda table: table.tournament,
+    context_fields=frozenset({"party"}),
 )
 
 
-def tournament_late_arrivals(tournament: FreeDealTournament) -> list[FreeDealLateArrival]:
+def tournament_late_arrivals(tournament: FreeDealTournament) -> QuerySet[FreeDealLateArrival]:
     """The tournament's late arrivals not handled yet, oldest first (their table loaded)."""
-    arrivals: list[FreeDealLateArrival] = unhandled(
+    arrivals: QuerySet[FreeDealLateArrival] = unhandled(
         FreeDealLateArrival, holder__tournament=tournament
     )
     return arrivals

@@ -43,10 +43,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubs import late_arrivals
 from clubs.access import directs, user_directs, visible_or_404
 from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.forms import add_error, error_field
-from clubs.late_arrivals import LateRow
+from clubs.late_arrivals import LateList, LateRow
 from clubs.phone import PhoneCard, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
 from clubs.register import register_namesakes
@@ -403,7 +404,7 @@ def _table_write(
 
     answer = phone_save(
         request, FREE_DEAL_ENTRY, holder=table, deal=deal, form=form, on_form=on_form,
-        refusal=refusal,
+        refusal=refusal, late_scope={"party": party or 0},
         outcome=lambda: {"party": party, **values()},
         write=lambda: write(table=table, deal=deal, data=values(), party=party),
         saved=_("Deal %(deal)s corrected.") if correcting else _("Deal %(deal)s saved."),
@@ -490,29 +491,32 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
     return render(request, "freedeal/organiser_form.html", {"form": form}, status=status)
 
 
-def _late_rows(tournament: FreeDealTournament) -> list[LateRow]:
-    """The tournament's late arrivals to handle (``clubs.late_arrivals``), as its page lists
-    them; the correction link opens the party the phone sent (else the open one)."""
-    rows = []
-    for arrival in tournament_late_arrivals(tournament):
-        party = _whole_number((arrival.outcome or {}).get("party"))
+def _late_list(tournament: FreeDealTournament, page: str) -> LateList:
+    """Page ``page`` of the tournament's late arrivals to handle (``clubs.late_arrivals``),
+    as its page lists them; the correction link opens the party the phone sent (else the
+    open one)."""
+
+    def row(arrival: Any) -> LateRow:
+        party = arrival.party or _whole_number((arrival.outcome or {}).get("party"))
         if party is None or not 1 <= party <= tournament.parties:
             party = tournament.open_party or 1
         fix_url = reverse(
             "freedeal:organiser_correct",
             args=[tournament.pk, party, arrival.holder.number, arrival.deal],
         )
-        rows.append(
-            LateRow(
-                arrival=arrival,
-                where=_("Table %(number)s") % {"number": arrival.holder.number},
-                fix_url=fix_url,
-                handled_url=reverse(
-                    "freedeal:organiser_late_handled", args=[tournament.pk, arrival.pk]
-                ),
-            )
+        return LateRow(
+            arrival=arrival,
+            where=_("Table %(number)s") % {"number": arrival.holder.number},
+            fix_url=fix_url,
+            handled_url=reverse(
+                "freedeal:organiser_late_handled", args=[tournament.pk, arrival.pk]
+            ),
         )
-    return rows
+
+    def url(number: int) -> str:
+        return reverse("freedeal:organiser_detail", args=[tournament.pk]) + f"?late={number}"
+
+    return late_arrivals.late_list(tournament_late_arrivals(tournament), page, row, url)
 
 
 def _detail_context(tournament: FreeDealTournament, request: HttpRequest) -> dict[str, Any]:
@@ -535,7 +539,7 @@ def _detail_context(tournament: FreeDealTournament, request: HttpRequest) -> dic
             "progress": selectors.free_deal_progress(tournament),
             "grid": selectors.free_deal_results_grid(tournament),
             "missing": selectors.free_deal_open_party_missing(tournament),
-            "late_rows": _late_rows(tournament),
+            "late": _late_list(tournament, late_arrivals.page_param(request)),
         }
     return context
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
 from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.late_arrivals import mark_handled, unhandled
 from clubs.models import EntryKey
@@ -42,12 +44,14 @@ ROOM_ENTRY = PhoneEntry(
     state=result_state,
     stored_now=stored_now,
     refusal_status=refusal_status,
+    competition=lambda room: room.match.cup,
+    context_fields=frozenset(),
 )
 
 
-def cup_late_arrivals(cup: Cup) -> list[RoomLateArrival]:
+def cup_late_arrivals(cup: Cup) -> QuerySet[RoomLateArrival]:
     """The cup's late arrivals not handled yet, oldest first (their room and match loaded)."""
-    arrivals: list[RoomLateArrival] = unhandled(RoomLateArrival, holder__match__cup=cup)
+    arrivals: QuerySet[RoomLateArrival] = unhandled(RoomLateArrival, holder__match__cup=cup)
     return arrivals
 
 

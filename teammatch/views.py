@@ -43,10 +43,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubs import late_arrivals
 from clubs.access import directed_by, directed_or_404, user_directs, visible_or_404, visible_to
 from clubs.errors import DomainError, StageNotOpen
 from clubs.forms import add_error, error_field
-from clubs.late_arrivals import LateRow
+from clubs.late_arrivals import LateList, LateRow
 from clubs.outcomes import seat_letter
 from clubs.phone import PhoneCard, SaveAnswer, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
@@ -377,10 +378,12 @@ def organiser_create(request: HttpRequest) -> HttpResponse:
     return render(request, "teammatch/organiser/create.html", {"form": form}, status=status)
 
 
-def _late_rows(cup: Cup) -> list[LateRow]:
-    """The cup's late arrivals to handle (``clubs.late_arrivals``), as its page lists them."""
-    return [
-        LateRow(
+def _late_list(cup: Cup, page: str = "") -> LateList:
+    """Page ``page`` of the cup's late arrivals to handle (``clubs.late_arrivals``), as its
+    page lists them."""
+
+    def row(arrival: Any) -> LateRow:
+        return LateRow(
             arrival=arrival,
             where=str(arrival.holder),
             fix_url=reverse(
@@ -389,14 +392,19 @@ def _late_rows(cup: Cup) -> list[LateRow]:
             ),
             handled_url=reverse("teammatch:organiser_late_handled", args=[cup.pk, arrival.pk]),
         )
-        for arrival in cup_late_arrivals(cup)
-    ]
+
+    def url(number: int) -> str:
+        return reverse("teammatch:organiser_cup", args=[cup.pk]) + f"?late={number}"
+
+    return late_arrivals.late_list(cup_late_arrivals(cup), page, row, url)
 
 
-def _cup_context(cup: Cup, team_form: TeamForm | None = None) -> dict[str, Any]:
+def _cup_context(
+    cup: Cup, team_form: TeamForm | None = None, late_page: str = ""
+) -> dict[str, Any]:
     started = cup.status != Cup.Status.DRAFT
     return {
-        "late_rows": _late_rows(cup) if started else [],
+        "late": _late_list(cup, late_page) if started else None,
         "cup": cup,
         "teams": selectors.cup_teams(cup),
         "team_form": team_form or TeamForm(players=selectors.club_players(cup)),
@@ -424,7 +432,8 @@ def organiser_cup(request: HttpRequest, cup_id: int) -> HttpResponse:
                 messages.success(request, _("Team added."))
                 return redirect("teammatch:organiser_cup", cup_id=cup.pk)
         return render(request, "teammatch/organiser/cup.html", _cup_context(cup, form), status=400)
-    return render(request, "teammatch/organiser/cup.html", _cup_context(cup))
+    context = _cup_context(cup, late_page=late_arrivals.page_param(request))
+    return render(request, "teammatch/organiser/cup.html", context)
 
 
 @login_required

@@ -62,3 +62,71 @@ def test_existing_tables_keep_their_rows_and_take_keys_after_the_migration() -> 
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(leaves)
+
+
+BOUNDED_BEFORE = [
+    ("tournaments", "0014_round_clock_auto_advance"),
+    ("teammatch", "0005_cup_team_player_french_order"),
+    ("freedeal", "0004_entry_keys_late_arrivals"),
+]
+BOUNDED_AFTER = [
+    ("tournaments", "0015_late_arrivals_bounded"),
+    ("teammatch", "0006_late_arrivals_bounded"),
+    ("freedeal", "0005_late_arrivals_bounded"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_late_arrivals_stored_before_the_bounds_are_bounded_by_the_migration() -> None:
+    """Issue 30: the arrivals a flood left (several unhandled ones per deal, fat outcomes, an
+    instant of year 9999) are bounded as new ones are: the latest of each deal stays unhandled,
+    the others are marked handled (none deleted), outcomes capped, the instant clamped with its
+    text kept; a free-deal arrival takes the party it sent."""
+    executor = MigrationExecutor(connection)
+    leaves = executor.loader.graph.leaf_nodes()
+    executor.migrate(BOUNDED_BEFORE)
+    try:
+        old = executor.loader.project_state(BOUNDED_BEFORE).apps
+        club = old.get_model("clubs", "Club").objects.create(name="Tarot Club de Lyon")
+        event = old.get_model("tournaments", "Event").objects.create(
+            club=club, name="Individuel", date=datetime.date(2026, 11, 27), format="individual"
+        )
+        table = old.get_model("tournaments", "Table").objects.create(
+            event=event, number=1, code="ABCDEFGHJK"
+        )
+        far = datetime.datetime(9999, 12, 31, 23, 59, 59, tzinfo=datetime.UTC)
+        late = old.get_model("tournaments", "TableLateArrival").objects
+        fat = {"d1-points": "9" * 5000, **{f"junk{n}": "x" * 300 for n in range(100)}}
+        first = late.create(holder_id=table.pk, deal=1, code="invalid", kept_since=KEPT)
+        second = late.create(
+            holder_id=table.pk, deal=1, code="invalid", kept_since=far, outcome=fat
+        )
+        other = late.create(holder_id=table.pk, deal=2, code="invalid", kept_since=KEPT)
+        tournament = old.get_model("freedeal", "FreeDealTournament").objects.create(
+            club=club, name="Libres", date=datetime.date(2026, 11, 27)
+        )
+        free_table = old.get_model("freedeal", "FreeDealTable").objects.create(
+            tournament=tournament, number=1, size=4, code="MNPQRSTVWX"
+        )
+        free = old.get_model("freedeal", "FreeDealLateArrival").objects
+        parties = [
+            free.create(holder_id=free_table.pk, deal=3, code="x", kept_since=KEPT, outcome=sent)
+            for sent in ({"party": "1"}, {"party": "2"})
+        ]
+        executor = MigrationExecutor(connection)
+        executor.migrate(BOUNDED_AFTER)
+        new = executor.loader.project_state(BOUNDED_AFTER).apps
+        rows = {
+            row.pk: row for row in new.get_model("tournaments", "TableLateArrival").objects.all()
+        }
+        assert set(rows) == {first.pk, second.pk, other.pk}  # none deleted
+        assert rows[first.pk].handled and not rows[second.pk].handled and not rows[other.pk].handled
+        kept = rows[second.pk]
+        assert kept.outcome["d1-points"] == "9" * 200 and len(kept.outcome) <= 40
+        assert kept.kept_since.year < 9999 and kept.kept_since_sent.startswith("9999-12-31")
+        free_rows = new.get_model("freedeal", "FreeDealLateArrival").objects.order_by("pk")
+        assert [(row.party, row.handled) for row in free_rows] == [(1, False), (2, False)]
+        assert [row.pk for row in free_rows] == [row.pk for row in parties]
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(leaves)

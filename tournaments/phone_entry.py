@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
 from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.late_arrivals import mark_handled, unhandled
 from clubs.models import EntryKey
@@ -43,12 +45,15 @@ TABLE_ENTRY = PhoneEntry(
     state=result_state,
     stored_now=stored_now,
     refusal_status=refusal_status,
+    competition=lambda table: table.event,
+    context_fields=frozenset({"round"}),
 )
 
 
-def event_late_arrivals(event: Event) -> list[TableLateArrival]:
+def event_late_arrivals(event: Event) -> QuerySet[TableLateArrival]:
     """The event's late arrivals not handled yet, oldest first."""
-    return unhandled(TableLateArrival, holder__event=event)
+    arrivals: QuerySet[TableLateArrival] = unhandled(TableLateArrival, holder__event=event)
+    return arrivals
 
 
 def late_arrival_handled(event: Event, pk: int) -> bool:

@@ -15,6 +15,7 @@ badge, the sent notice, a refusal).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 from collections.abc import Callable, Iterator
@@ -456,3 +457,108 @@ def test_an_entry_refused_on_arrival_shows_why_and_reaches_the_director(
     assert status == 200
     assert 'id="late-arrivals"' in html
     assert html.count('id="late-') == 2  # the section and its one row
+
+
+def thirty_kept_deals() -> dict[str, Any]:
+    """(In the instance) a running event whose three tables play ten deals each at the first
+    position: the tables' phone pages and their deals, and the event."""
+    from tests.builders import running_event
+
+    with translation.override("fr"):
+        event = running_event(tables=3, rounds=2, deals_per_round=10, club=world.club())
+        tables = []
+        for table in event.tables.order_by("number"):
+            play = event.schedule.play(table=table.number, round=1)
+            assert play is not None
+            deals = event.deals.filter(deal_set=play.deal_set).order_by("number")
+            path = reverse("table:entry", args=[table.code])
+            tables.append([path, list(deals.values_list("number", flat=True))])
+    return {"event": event.pk, "tables": tables}
+
+
+def event_results(event_id: int) -> int:
+    """(In the instance) how many results the event's tables have."""
+    from tournaments.models import TableResult
+
+    return TableResult.objects.filter(table__event_id=event_id).count()
+
+
+def test_a_phone_with_30_deals_kept_offline_reconnects_and_all_30_are_stored(
+    browser: Any, served: ServedInstance
+) -> None:
+    """Thirty entries kept on one phone while the server was unreachable (ten deals at each of
+    three tables, the phone passed from table to table) all reach the server when it comes
+    back, none throttled, each stored once; the phone is left with nothing to send."""
+    made = served.call(thirty_kept_deals)
+    tables: list[tuple[str, list[int]]] = [(path, deals) for path, deals in made["tables"]]
+    assert sum(len(deals) for _path, deals in tables) == 30
+    context = browser.open()
+    page = tab(context)
+    blocked = "**/table/*/deal*/**"
+    context.route(blocked, lambda route: route.abort("internetdisconnected"))
+    for path, deals in tables:
+        page.goto(browser.url(path))
+        for deal in deals:
+            page.locator(f"input[name='d{deal}-contract'][value='garde']").check()
+            page.locator(f"input[name='d{deal}-oudlers'][value='2']").check()
+            page.locator(f"#id_d{deal}-points").fill("46")
+            save(page, deal)
+            waiting_at(page, deal)
+    assert len(outbox(page)) == 30
+    assert served.call(event_results, made["event"]) == 0
+
+    answers: list[int] = []
+    page.on("response", lambda r: answers.append(r.status) if r.request.method == "POST" else None)
+    context.unroute(blocked)
+    context.set_offline(True)
+    context.set_offline(False)  # the "online" event: everything waiting is sent
+    page.wait_for_function(
+        "JSON.parse(localStorage.getItem('duplitarot-outbox') || '[]').length === 0",
+        timeout=240_000,
+    )
+    assert served.call(event_results, made["event"]) == 30
+    assert not [status for status in answers if 400 <= status < 500]  # never 429, nor refused
+
+
+def test_a_phone_answered_429_keeps_the_entry_and_sends_it_after_retry_after(
+    browser: Any, served: ServedInstance
+) -> None:
+    """A 429 (too many refused entries from this code) is no answer to the entry: it stays on
+    the phone, is not sent again before ``Retry-After``, then is stored."""
+    kind = Page(served=served, **served.call(build, "duplicate"))
+    context = browser.open()
+    page = tab(context)
+    page.goto(browser.url(kind.path))
+    posts: list[str] = []
+    throttled = {"left": 1}
+
+    def answer(route: Any) -> None:
+        key = route.request.headers.get("idempotency-key")
+        if not key:  # the live preview of the marks
+            route.continue_()
+            return
+        posts.append(key)
+        if throttled["left"]:
+            throttled["left"] -= 1
+            body = json.dumps({"status": "throttled", "code": "throttled", "deal": kind.deal})
+            route.fulfill(
+                status=429, body=body, content_type="application/json",
+                headers={"Retry-After": "5"},
+            )  # fmt: skip
+        else:
+            route.continue_()
+
+    pattern = f"**{kind.path}deal*/**"
+    context.route(pattern, answer)
+    kind.fill(page)
+    save(page, kind.deal)
+    waiting_at(page, kind.deal)
+    [entry] = outbox(page)  # kept, with the time before which it is not sent again
+    assert entry["not_before"] and posts == [entry["key"]]
+    page.evaluate("document.querySelector('.outbox-resend').click()")  # too early: not sent
+    page.wait_for_timeout(500)
+    assert posts == [entry["key"]] and kind.results() == 0 and len(outbox(page)) == 1
+    # Past Retry-After (5 s), sent again by itself, and stored.
+    page.locator(f"#deal-{kind.deal} .outbox-notice.sent").wait_for()
+    assert posts == [entry["key"], entry["key"]]
+    assert outbox(page) == [] and kind.results() == 1

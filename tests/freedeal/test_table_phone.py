@@ -216,7 +216,7 @@ def test_the_same_entry_again_is_a_replay_saying_so(phone, table, seated) -> Non
     before = snapshot(table)
     again = phone.post(deal_url(table, 1), garde(seated))
     assert again.status_code == 302 and again["Location"] == page_url(table) + "#deal-1"
-    assert "already saved (identical entry): nothing changed" in phone.get(
+    assert "Deal 1 received: the same entry was already saved." in phone.get(
         again["Location"]).content.decode()  # fmt: skip
     assert snapshot(table) == before
 

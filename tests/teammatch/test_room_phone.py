@@ -68,7 +68,7 @@ def test_the_same_entry_again_says_it_was_already_saved(running):
     assert again.status_code == 302
     assert stored_state(running.match) == before
     page = client.get(again["Location"]).content.decode()
-    assert "Deal 1 was already saved (identical entry): nothing changed." in page
+    assert "Deal 1 received: the same entry was already saved." in page
 
 
 def test_another_outcome_for_an_entered_deal_is_a_conflict_showing_the_stored_result(running):

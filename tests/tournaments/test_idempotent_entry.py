@@ -211,13 +211,13 @@ def test_phone_page_says_identical_resend_or_conflict(event):
     assert resend.status_code == 200
     assert resend.redirect_chain[0][1] == 302
     html = resend.content.decode()
-    assert f"Deal {deal.number} was already saved (identical entry): nothing changed." in html
+    assert f"Deal {deal.number} received: the same entry was already saved." in html
     assert state(event) == before
     conflict = Client().post(url, form_data(deal, points="60"))
     assert conflict.status_code == 409
     html = conflict.content.decode()
     assert "The stored result differs from your entry." in html
-    assert "already saved (identical entry)" not in html
+    assert "the same entry was already saved" not in html
     assert state(event) == before
 
 

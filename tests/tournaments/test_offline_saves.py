@@ -5,6 +5,7 @@ fields the Back button keeps."""
 
 from __future__ import annotations
 
+import datetime
 import random
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.builders import GARDE_46, first_play, random_outcome, running_event
@@ -31,7 +33,9 @@ pytestmark = pytest.mark.django_db
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 KEY = "8f14e45fceea167a5a36dedd4bea2543"
-KEPT = {"HTTP_X_ENTRY_KEPT_SINCE": "2026-11-27T19:02:11.000Z"}
+# Kept ten minutes ago by the phone's clock (inside the competition's window, stored as is).
+KEPT_AT = (timezone.now() - datetime.timedelta(minutes=10)).replace(microsecond=0)
+KEPT = {"HTTP_X_ENTRY_KEPT_SINCE": KEPT_AT.strftime("%Y-%m-%dT%H:%M:%S.000Z")}
 
 
 def form_data(number: int, **values: str) -> dict[str, str]:
@@ -100,8 +104,24 @@ def test_the_same_key_again_is_a_replay_with_nothing_written(event, phone):
     assert again.status_code == 200 and again["Idempotent-Replayed"] == "true"
     body = again.json()
     assert body["status"] == "replayed" and body["corrected"] is False
-    assert "already saved" in body["message"]
+    assert body["message"] == f"Deal {deal.number} received."
     assert TableResult.objects.count() == count and TableEntryKey.objects.count() == 1
+
+
+def test_a_lost_answers_resend_says_in_french_the_deal_was_received(event, phone):
+    """Issue 31: the phone's own entry, stored, its answer lost: the resend says it arrived
+    (never "nothing changed", which reads as "not saved")."""
+    table, deal, _play = first_play(event)
+    url = f"/table/{table.code}/deal/{deal.number}/"  # the French pages
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+    assert post_json(phone, url, form_data(deal.number, round="1"), **french).status_code == 201
+    again = post_json(phone, url, form_data(deal.number, round="1"), **KEPT, **french)
+    assert again.status_code == 200 and again.json()["status"] == "replayed"
+    assert again.json()["message"] == f"Donne {deal.number} bien reçue."
+    other_phone = post_json(Client(), url, form_data(deal.number), key=KEY[::-1], **french)
+    assert other_phone.json()["message"] == (
+        f"Donne {deal.number} bien reçue : la même saisie était déjà enregistrée."
+    )
 
 
 def test_a_replay_after_the_directors_correction_says_corrected(event, phone):
@@ -333,7 +353,7 @@ def test_a_refused_entry_kept_offline_is_recorded_as_a_late_arrival(event, phone
     assert (arrival.holder, arrival.deal, arrival.code) == (table, deal.number, "result_exists")
     assert arrival.outcome[f"d{deal.number}-points"] == "50" and not arrival.handled
     assert "csrfmiddlewaretoken" not in arrival.outcome and arrival.message
-    assert arrival.kept_since.isoformat().startswith("2026-11-27T19:02:11")
+    assert arrival.kept_since == KEPT_AT and arrival.kept_since_sent == ""
 
 
 def test_no_late_arrival_without_the_header_or_when_not_refused(event, phone):
@@ -345,16 +365,22 @@ def test_no_late_arrival_without_the_header_or_when_not_refused(event, phone):
     assert not TableLateArrival.objects.exists()
 
 
-def test_a_malformed_kept_since_is_400(event, phone):
+def test_an_unreadable_kept_since_never_refuses_a_save(event, phone):
+    """The header comes from the phone's clock: whatever it says, the entry is stored (or
+    recorded, refused, with the phone's text) as without it."""
     table, deal, _play = first_play(event)
+    url = save_url(table, deal.number)
     response = post_json(
-        phone,
-        save_url(table, deal.number),
-        form_data(deal.number),
-        HTTP_X_ENTRY_KEPT_SINCE="yesterday",
+        phone, url, form_data(deal.number, round="1"), HTTP_X_ENTRY_KEPT_SINCE="yesterday"
     )
-    assert response.status_code == 400 and "X-Entry-Kept-Since" in response.json()["message"]
-    assert not TableResult.objects.exists() and not TableLateArrival.objects.exists()
+    assert response.status_code == 201 and TableResult.objects.count() == 1
+    refused = post_json(
+        phone, url, form_data(deal.number, points="50"), key=KEY[::-1],
+        HTTP_X_ENTRY_KEPT_SINCE="yesterday",
+    )  # fmt: skip
+    assert refused.status_code == 409
+    arrival = TableLateArrival.objects.get()
+    assert arrival.kept_since_sent == "yesterday"
 
 
 def _late(event: Event) -> TableLateArrival:

@@ -222,7 +222,7 @@ def test_phone_open_round_save_and_earlier_round_replay(client: Client, event):
     again = client.post(f"/en/table/{code}/deal/{first[0].number}/", form_data(first[0]))
     assert again.status_code == 302  # identical: a replay, nothing changed
     page = client.get(again["Location"]).content.decode()
-    assert "already saved (identical entry)" in page
+    assert "received: the same entry was already saved" in page
     other = client.post(f"/en/table/{code}/deal/{first[0].number}/", form_data(first[0], "50"))
     assert other.status_code == 409  # a conflict, as in the open round
     text = other.content.decode()

@@ -9,9 +9,10 @@
   (``tournaments.hand_flags``; flagged, never refused).
 - ``missing``: the printable list of what is missing (A4), every round or ``?round=n``.
 - the **late arrivals** (``clubs.late_arrivals``): entries a table's phone kept offline and
-  that were refused when they arrived, listed above the board until the director marks one
-  handled (``late_arrival_handled``, POST), with the outcome sent and a link to the deal's
-  result page at that table.
+  that were refused when they arrived, listed above the board (50 to a page, ``?late=n``, a
+  page the board's refresh keeps) until the director marks one handled
+  (``late_arrival_handled``, POST), with the outcome sent and a link to the deal's result
+  page at that table.
 - ``round_close`` / ``round_reopen`` (POST): the round life cycle. Closing a round with
   results missing is refused with the list (409) unless the director confirms it
   (``confirm``); a closed round is no longer written with a table code.
@@ -26,6 +27,7 @@ its message and a 4xx status.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -36,9 +38,10 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubs import late_arrivals
 from clubs.access import directs
 from clubs.errors import DomainError
-from clubs.late_arrivals import LateRow
+from clubs.late_arrivals import LateList, LateRow
 from tournaments import phone_entry
 from tournaments.hand_flags import result_flags
 from tournaments.models import Event
@@ -70,9 +73,11 @@ def current_round(board: list[RoundState]) -> int | None:
     return board[-1].number if board else None
 
 
-def _control_url(event: Event, round_number: int | None) -> str:
+def _control_url(event: Event, round_number: int | None, late: int | None = None) -> str:
     url = reverse("organiser:control", args=[event.pk])
-    return f"{url}?round={round_number}" if round_number else url
+    query = {"round": round_number, "late": late if late and late > 1 else None}
+    params = urlencode({name: value for name, value in query.items() if value})
+    return f"{url}?{params}" if params else url
 
 
 def _selected_round(request: HttpRequest, board: list[RoundState]) -> RoundState | None:
@@ -97,10 +102,12 @@ def _to_check(selected: RoundState | None) -> list[dict[str, Any]]:
     return rows
 
 
-def late_rows(event: Event) -> list[LateRow]:
-    """The event's late arrivals to handle, as the control room lists them."""
-    return [
-        LateRow(
+def late_list(request: HttpRequest, event: Event, round_number: int | None) -> LateList:
+    """The page of the event's late arrivals to handle the request asks for (``?late=n``), as
+    the control room lists them (its links keep the round shown)."""
+
+    def row(arrival: Any) -> LateRow:
+        return LateRow(
             arrival=arrival,
             where=str(arrival.holder),
             fix_url=reverse(
@@ -108,13 +115,18 @@ def late_rows(event: Event) -> list[LateRow]:
             ),
             handled_url=reverse("organiser:late_arrival_handled", args=[event.pk, arrival.pk]),
         )
-        for arrival in phone_entry.event_late_arrivals(event)
-    ]
+
+    def url(page: int) -> str:
+        return _control_url(event, round_number, late=page)
+
+    arrivals = phone_entry.event_late_arrivals(event)
+    return late_arrivals.late_list(arrivals, late_arrivals.page_param(request), row, url)
 
 
 def _control_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     board = results_board(event)
     selected = _selected_round(request, board)
+    late = late_list(request, event, selected.number if selected else None)
     totals = {
         "expected": sum(rnd.expected for rnd in board),
         "entered": sum(rnd.entered for rnd in board),
@@ -130,7 +142,8 @@ def _control_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "running": event.status == Event.Status.RUNNING,
         "refresh": REFRESH_SECONDS,
         "clock_panel": clock_panel(event),
-        "late_rows": late_rows(event),
+        "late": late,
+        "refresh_url": _control_url(event, selected.number if selected else None, late=late.number),
     }
 
 

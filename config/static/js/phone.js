@@ -4,9 +4,10 @@
 // A deal form's submit puts the entry in the outbox (localStorage "duplitarot-outbox": key,
 // url, fields, deal, code, round, saved_at; never shown as an outcome), then sends it with its
 // Idempotency-Key and asks for JSON. An answer (stored, replayed, refused, invalid) removes it
-// and shows it at its deal; no answer (offline, timeout, 5xx) keeps it: the card says it waits
-// on this phone, a badge counts the waiting ones, and they are sent again when the phone comes
-// back online, when the page opens, every 20 s and on "Send again now". The texts come from
+// and shows it at its deal; no answer (offline, timeout, 5xx) keeps it, and so does a 429 (too
+// many refused entries from this code: not sent again before its Retry-After): the card says
+// it waits on this phone, a badge counts the waiting ones, and they are sent again when the
+// phone comes back online, when the page opens, every 20 s and on "Send again now". The texts come from
 // the page (translated by the server); without JavaScript the forms post as they always did.
 (function () {
   "use strict";
@@ -33,6 +34,7 @@
   var inflight = {}; // key -> true while this tab sends it
   var shown = {}; // key -> entry this tab shows as waiting (another tab may send it)
   var retryTimer = null;
+  var holdTimer = null; // the send after a 429's Retry-After
 
   var texts = root.querySelector("template.outbox-texts");
 
@@ -321,6 +323,11 @@
     if (inflight[entry.key]) {
       return Promise.resolve(null);
     }
+    if (held(entry)) {
+      showWaiting(entry); // answered 429: not before its Retry-After
+      badge();
+      return Promise.resolve(null);
+    }
     inflight[entry.key] = true;
     var headers = {
       "Accept": "application/json",
@@ -344,6 +351,10 @@
       signal: controller.signal,
     })
       .then(function (response) {
+        if (response.status === 429) {
+          hold(entry, response); // too many refusals from this code: kept, sent again later
+          return null;
+        }
         var json = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
         if (!json || response.status >= 500) {
           return null;
@@ -368,6 +379,30 @@
       });
   }
 
+  // ------------------------------------------------------ 429: kept, sent after Retry-After
+  function held(entry) {
+    return entry.not_before && Date.now() < entry.not_before;
+  }
+
+  function hold(entry, response) {
+    // The entry stays in the outbox, not sent again before the server's Retry-After (seconds;
+    // a minute when it does not say), then sent by the retry it schedules.
+    var seconds = parseInt(response.headers.get("Retry-After") || "", 10);
+    if (isNaN(seconds) || seconds < 1) {
+      seconds = 60;
+    }
+    entry.not_before = Date.now() + seconds * 1000;
+    if (find(entry.key)) {
+      put(entry);
+    }
+    if (holdTimer === null) {
+      holdTimer = window.setTimeout(function () {
+        holdTimer = null;
+        sendAll();
+      }, seconds * 1000 + 250);
+    }
+  }
+
   function refreshShown() {
     // Sent meanwhile by another tab (or before a Back): this one asks again (a replay,
     // nothing written) to show the answer at its deal.
@@ -386,7 +421,7 @@
     // code changed): sent to their own address, never shown here. Once the server answered
     // (stored, or refused and recorded for the director) they leave the phone; a code that no
     // longer exists (404) can take them nowhere: they are cleared too.
-    readAll().filter(function (e) { return e.code !== code && !inflight[e.key]; })
+    readAll().filter(function (e) { return e.code !== code && !inflight[e.key] && !held(e); })
       .forEach(function (entry) {
         inflight[entry.key] = true;
         fetch(entry.url, {
@@ -403,7 +438,9 @@
           .then(function (response) {
             var type = response.headers.get("Content-Type") || "";
             var json = type.indexOf("application/json") === 0;
-            if (response.status === 404 || (json && response.status < 500)) {
+            if (response.status === 429) {
+              hold(entry, response); // kept, sent again after Retry-After
+            } else if (response.status === 404 || (json && response.status < 500)) {
               remove(entry.key);
             }
           })

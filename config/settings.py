@@ -344,7 +344,7 @@ LOGGING = {
 
 # HTTPS. Production defaults are the safe ones (``check --deploy`` is clean with them); each is
 # switched by the environment, e.g. a club laptop serving a LAN without TLS sets
-# DJANGO_SECURE_SSL_REDIRECT=false and DJANGO_SECURE_COOKIES=false (README, "Production settings").
+# DJANGO_SECURE_SSL_REDIRECT=false and DJANGO_SECURE_COOKIES=false (docs/deployment.md).
 # A club's instance serves plain HTTP on the room's Wi-Fi: no redirect, no secure-only cookies.
 _HTTPS = not DEBUG and DATA_DIR is None
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=_HTTPS)

@@ -347,8 +347,7 @@ LOGGING = {
 
 # HTTPS: off by default here, where the server speaks plain HTTP (a developer's machine, a club
 # room's Wi-Fi: no redirect, no secure-only cookies); production turns the defaults on
-# (``config.settings_production``). Each is switched by the environment (README, "Production
-# settings").
+# (``config.settings_production``). Each is switched by the environment (docs/deployment.md).
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
 # Strict-Transport-Security is only sent on HTTPS responses: harmless on a plain-HTTP LAN.
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)

@@ -21,7 +21,7 @@ CACHES = base.caches(base.LOCAL_MEMORY_CACHE)
 DUPLITAROT_BACKGROUND = base.background_mode("eager")
 
 # HTTPS by default (``check --deploy`` is clean with these); a server without TLS switches them
-# off in its environment (README, "Production settings").
+# off in its environment (docs/deployment.md).
 SECURE_SSL_REDIRECT = base.env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
 SECURE_HSTS_SECONDS = base.env.int("DJANGO_SECURE_HSTS_SECONDS", default=31536000)
 SESSION_COOKIE_SECURE = base.env.bool("DJANGO_SECURE_COOKIES", default=True)

@@ -9,8 +9,8 @@ Vocabulary:
 - the **attack** is the taker plus, at 5 players, the holder of the called card (nobody when
   the called card is in the chien or the taker's own hand: the taker plays alone).
 
-Rules applied (FFT, see tarot-scoring.md): follow suit; without it trump, overtrumping when a
-trump is already in the trick; on a trump lead play a higher trump if possible; the Excuse may
+Rules applied (FFT, docs/domain/tarot-scoring.md): follow suit; without it trump, overtrumping when
+a trump is already in the trick; on a trump lead play a higher trump if possible; the Excuse may
 be played at any time and, when led, the next card sets the suit. The Excuse never wins a trick
 except the last trick when its owner's side has won every other trick (chelem). Its owner keeps
 it and hands the trick's winner a half-point card.

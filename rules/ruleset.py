@@ -8,7 +8,7 @@ counting (``PlayRecord.ruleset``), simulation. Every function that takes one def
 
 What each system changes (the engine's docs and ``docs/rulesets.md`` give the details):
 
-- ``fft``: the Fédération Française de Tarot's rules, as ``domain/tarot-scoring.md`` gives them.
+- ``fft``: the Fédération Française de Tarot's rules (``docs/domain/tarot-scoring.md``).
 - ``traditional``: the *pousse* bid between Prise and Garde (its multiplier a parameter, the
   chien goes to the taker as for a Prise); the *petit chelem* (every trick but one: +300
   announced and made, −150 announced and failed); at 5 players the King is called after the

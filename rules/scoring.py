@@ -1,4 +1,4 @@
-"""Scoring one deal of French tarot from its outcome (FFT rules, see tarot-scoring.md).
+"""Scoring one deal of French tarot from its outcome (FFT rules, see docs/domain/tarot-scoring.md).
 
 Vocabulary:
 
@@ -756,7 +756,7 @@ def _validate_ruleset(outcome: Outcome) -> None:
 
 
 def validate_outcome(outcome: Outcome) -> None:
-    """Apply every consistency rule of tarot-scoring.md; raise :class:`RuleError` if broken."""
+    """Apply every consistency rule of docs/domain/tarot-scoring.md; raise :class:`RuleError`."""
     _check_types(outcome)
     players = outcome.players
     if players not in PLAYER_COUNTS:
@@ -894,7 +894,7 @@ def _chelem_points(chelem: Chelem) -> int:
 
 
 def score_deal(outcome: Outcome) -> DealScore:
-    """Validate then score ``outcome`` (FFT counting, steps 1-8 of tarot-scoring.md)."""
+    """Validate then score ``outcome`` (FFT counting: docs/domain/tarot-scoring.md, steps 1-8)."""
     validate_outcome(outcome)
     multiplier = outcome.ruleset.multiplier(outcome.contract)
     diff_half = outcome.points_half - NEEDED_HALF_POINTS[outcome.oudlers]

@@ -2,7 +2,7 @@
 
 Plain objects built from what the selectors (``scoring.selectors``) fetched; no query here.
 
-Vocabulary (shared/domain/duplicate.md): a *result row* is one table result made readable (its
+Vocabulary (docs/domain/duplicate.md): a *result row* is one table result made readable (its
 four *seat cells*: player, mark, percentage); a *frequency* groups the tables that reached the
 same contract and value; a *score card line* is one deal of a player's card; a *match sheet*
 is a quadrette match of the snapshot with its teams; a *movement table* is one table of one

@@ -5,6 +5,7 @@ warning into an error (``filterwarnings`` in pyproject.toml).
 """
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -41,3 +42,33 @@ def _no_published_hands_across_tests() -> Iterator[None]:
     from scoring.services import forget_published_hands
 
     forget_published_hands()
+
+
+# ------------------------------------------------------------------------------- the fast loop
+#: Fixtures that start a browser or a server for the test.
+BROWSER_FIXTURES = frozenset({"new_page"})
+SERVER_FIXTURES = frozenset({"live_server"})
+TESTS_DIR = Path(__file__).resolve().parent
+
+
+def _starts_its_own_services(item: pytest.Item) -> bool:
+    """A test of the ``services`` group that needs real services: it starts servers, workers or a
+    load of its own (``duplitarot serve``, gunicorn, Celery, Redis, PostgreSQL...)."""
+    in_services_group = any(
+        mark.args[:1] == ("services",) for mark in item.iter_markers("xdist_group")
+    )
+    return in_services_group and item.get_closest_marker("integration") is not None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark what starts a browser (``browser``) or servers and load (``served``); both are
+    ``slow``: outside the fast loop (``./dev test``), run by ``./dev test --all``."""
+    browser_dir = TESTS_DIR / "browser"
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.path.is_relative_to(browser_dir) or fixtures & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if fixtures & SERVER_FIXTURES or _starts_its_own_services(item):
+            item.add_marker(pytest.mark.served)
+        if item.get_closest_marker("browser") or item.get_closest_marker("served"):
+            item.add_marker(pytest.mark.slow)

@@ -3,7 +3,7 @@
 ``config.settings`` is loaded in a subprocess with an environment built from scratch (nothing of
 the test run's ``DJANGO_DEBUG``, ``DATABASE_URL``...) and ``DJANGO_ENV_FILE`` naming the file
 under test: ``.env.example`` with a fresh secret key is the documented production environment
-(README, "Production settings").
+(docs/deployment.md, "Production settings").
 """
 
 from __future__ import annotations

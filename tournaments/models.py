@@ -1,7 +1,7 @@
 """Duplicate events and everything set up before and during play (clubs, players and the
 competition base they share with the other kinds of competition: :mod:`clubs.models`).
 
-Vocabulary (see shared/domain/duplicate.md): an *event* (tournoi) is played in *rounds*
+Vocabulary (see docs/domain/duplicate.md): an *event* (tournoi) is played in *rounds*
 (positions, read from its movement: ``Event.schedule``); in each round every *table* plays one
 *deal set* (étui) of ``deals_per_round`` *deals* (donnes). *Entrants* are the movement's slots
 bound to players (a phantom slot has no player); in team events entrants carry their *team*. A

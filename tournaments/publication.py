@@ -1,6 +1,6 @@
 """When the per-table outcomes of a deal may be published: the duplicate rule, in one place.
 
-Vocabulary (shared/domain/duplicate.md): a deal is played at several tables in different rounds
+Vocabulary (docs/domain/duplicate.md): a deal is played at several tables in different rounds
 (every table the movement gives its deal set to). A deal is *finished* once it has a result of
 any kind (played, artificial, not played) at every such table.
 

@@ -1,7 +1,7 @@
 """The duplicate comparison core: matchpoints, Neuberg, percentages, rankings, team PM/VP.
 
 Pure Python + NumPy; no Django. It works from **marks** (the seat scores computed by
-``rules.scoring``), never from card play. Specification: ``shared/domain/duplicate.md``.
+``rules.scoring``), never from card play. Specification: ``docs/domain/duplicate.md``.
 
 Public API
 ==========
@@ -64,7 +64,7 @@ Output (frozen dataclasses with ``to_dict()``, :mod:`scoring.core.results`)::
                pm_a: int, pm_b: int, vp_a: Decimal, vp_b: Decimal)
     DealPM(deal: int, net_a: int | None, pm_a: int)
 
-Rules applied (each hand = deal × seat; duplicate.md)
+Rules applied (each hand = deal × seat; docs/domain/duplicate.md)
 ====================================================
 
 - Real results of a hand (director-assigned ones included) are compared by mark:

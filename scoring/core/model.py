@@ -1,6 +1,6 @@
 """Inputs of the comparison core: seat results, penalties, teams, matches and options.
 
-Vocabulary (see ``shared/domain/duplicate.md``):
+Vocabulary (see ``docs/domain/duplicate.md``):
 
 - a **seat result** is what one seat got on one deal at one table: either a *mark* (the seat's
   score from a real table result, taker ``3·value``, defenders ``−value``) or an *artificial*
@@ -326,7 +326,7 @@ class Match:
 
 @dataclass(frozen=True)
 class ScoringOptions:
-    """The configurable strategies of duplicate.md.
+    """The configurable strategies of docs/domain/duplicate.md.
 
     - ``pm_scale``: thresholds of the net → points de match scale; PM = number of thresholds
       the absolute net reaches, signed like the net [default: :data:`IMP_THRESHOLDS`];

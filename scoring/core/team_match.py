@@ -1,6 +1,7 @@
 """Duplicate team matches (Coupe de France, interclubs) and their knockout bracket (pure).
 
-duplicate.md, "Team matches": two teams of 4 to 6 players meet on the same deals in two rooms.
+docs/domain/duplicate.md, "Team matches": two teams of 4 to 6 players meet on the same deals in
+two rooms.
 
 - **Line-ups** (:class:`Lineup`, one per quarter): in the *open* room team A's taker plays
   against three of team B; in the *closed* room team B's taker against three of team A. Every

@@ -217,6 +217,7 @@ def test_a_taken_port_is_one_line_exit_2_and_nothing_written(tmp_path: Path) -> 
     assert not (tmp_path / "demo").exists()
 
 
+@pytest.mark.served  # a real instance's server and the demo's, side by side
 def test_the_demo_beside_a_served_club_evening_leaves_its_database_byte_for_byte(
     tmp_path: Path,
 ) -> None:

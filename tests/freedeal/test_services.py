@@ -261,7 +261,7 @@ def test_entry_scores_with_the_rules_engine() -> None:
     result = services.free_deal_result_enter(
         table=table, deal=1, data={**GARDE, "taker": seated[0], "points": 46}
     )
-    # tarot-scoring.md example 1: value 60, taker +180, each defender -60
+    # docs/domain/tarot-scoring.md example 1: value 60, taker +180, each defender -60
     assert result.value == 60 and result.party == 1
     assert result.marks == {str(seated[0]): 180, **{str(n): -60 for n in seated[1:]}}
     assert result.dealer == seated[0] and result.entered_by_label == "Table 1"

@@ -1,4 +1,4 @@
-"""The shape of the freedeal app (architecture.md): no query in its views and API (reads go
+"""The shape of the freedeal app (docs/architecture.md): no query in its views and API (reads go
 through ``freedeal.selectors``, writes through ``freedeal.services``); every service is
 ``free_deal_<entity>_<action>``, keyword-only and typed; the selectors write nothing.
 

@@ -1,4 +1,4 @@
-"""Two FFT rules from tarot-scoring.md (issue 12, items 1 and 2).
+"""Two FFT rules from docs/domain/tarot-scoring.md (issue 12, items 1 and 2).
 
 - The Excuse played in the last trick outside a chelem changes camp, whoever wins that trick;
   at 4 players the count can then end in a half point, rounded like at 3 and 5 players.
@@ -139,10 +139,10 @@ def independent_count(record: PlayRecord, attack: set[int]) -> tuple[int, int]:
 
 
 def test_defence_excuse_in_the_last_trick_won_by_its_own_side_goes_to_the_attack() -> None:
-    """tarot-scoring.md: "played in the last trick outside a chelem, it changes camp — it goes
-    to the opposing side, whoever wins that trick (even when a partner of its owner wins it)
-    and no low card is given for it. Consequence: the attack's count can then end in a half
-    point at 4 players too".
+    """FFT (docs/domain/tarot-scoring.md, card play): played in the last trick outside a chelem,
+    the Excuse changes camp: it goes to the opposing side, whoever wins that trick (even a partner
+    of its owner) and no low card is given for it. Consequence: the attack's count can then end
+    in a half point at 4 players too.
 
     4 players, seat 0 takes: the attack wins the first trick; in the last trick the defender in
     seat 3 plays the Excuse and the defender in seat 2 wins the trick.
@@ -158,8 +158,8 @@ def test_defence_excuse_in_the_last_trick_won_by_its_own_side_goes_to_the_attack
 
 
 def test_taker_excuse_in_the_last_trick_won_by_the_partner_goes_to_the_defence() -> None:
-    """tarot-scoring.md: the Excuse in the last trick outside a chelem "goes to the opposing
-    side, whoever wins that trick (even when a partner of its owner wins it)".
+    """FFT (docs/domain/tarot-scoring.md, card play): the Excuse in the last trick outside a chelem
+    goes to the opposing side, whoever wins that trick (even when a partner of its owner wins it).
 
     5 players: the taker (seat 0) plays the Excuse in the last trick and his called partner
     wins it; the Excuse goes to the defence (the house rule would give it to the attack).
@@ -184,8 +184,9 @@ def test_taker_excuse_in_the_last_trick_won_by_the_partner_goes_to_the_defence()
 
 
 def test_excuse_of_the_side_making_every_other_trick_wins_the_last() -> None:
-    """tarot-scoring.md: "When the side holding the Excuse has won every other trick (a chelem
-    in progress), the Excuse played in the last trick wins it." It does not change camp."""
+    """FFT (docs/domain/tarot-scoring.md, card play): when the side holding the Excuse has won every
+    other trick (a chelem in progress), the Excuse played in the last trick wins it. It does not
+    change camp."""
     count = count_play(scripted(four_player_deal(), [(0, "S14 S2 S3 S4"), (0, "EX H14 H2 H3")]))
     assert count.trick_winners == (0, 0)
     assert count.chelem_made_by is Side.ATTACK
@@ -194,8 +195,9 @@ def test_excuse_of_the_side_making_every_other_trick_wins_the_last() -> None:
 
 
 def test_taker_excuse_in_the_last_trick_of_a_defence_chelem_stays_his() -> None:
-    """tarot-scoring.md: the Excuse changes camp only "outside a chelem"; its owner keeps it
-    otherwise (the exchange of a half-point card is settled at the count, [convention])."""
+    """FFT (docs/domain/tarot-scoring.md): the Excuse changes camp only outside a chelem; its
+    owner keeps it otherwise (the exchange of a half-point card is settled at the count,
+    [convention])."""
     count = count_play(scripted(four_player_deal(), [(0, "S2 S14 S3 S4"), (3, "H14 H2 H3 EX")]))
     assert count.trick_winners == (3, 3)
     assert count.chelem_made_by is Side.DEFENCE
@@ -210,9 +212,10 @@ def test_taker_excuse_in_the_last_trick_of_a_defence_chelem_stays_his() -> None:
 def test_a_half_point_at_4_players_rounds_up_for_the_side_that_scores(
     points_half: int, won: bool, margin: int, value: int
 ) -> None:
-    """tarot-scoring.md: "at 3 and 5 players a half point is rounded up, in favour of the side
-    that scores (40.5 needed 41 → lost by 1; 41.5 → won by 1). At 4 players points are whole,
-    except in the rare deal where the Excuse changed camp at the last trick (same rounding)."
+    """FFT (docs/domain/tarot-scoring.md, counting step 2): a half point is rounded up, in favour
+    of the side that scores (40.5 for 41 needed: lost by 1; 41.5: won by 1). At 4 players points
+    are whole, except in the rare deal where the Excuse changed camp at the last trick (same
+    rounding).
 
     4 players, garde (×2), 2 oudlers (41 needed).
     """
@@ -237,8 +240,8 @@ def test_a_half_point_at_4_players_rounds_up_for_the_side_that_scores(
 def test_first_lead_may_not_be_in_the_called_suit(
     hand: str, trick: str, called: str | None, legal: str
 ) -> None:
-    """tarot-scoring.md: "5 players: the first lead of the deal may not be in the suit of the
-    called King, unless it is the called King itself." """
+    """FFT (docs/domain/tarot-scoring.md, card play): at 5 players the first lead of the deal may
+    not be in the suit of the called King, unless it is the called King itself."""
     called_card = parse_cards(called)[0] if called else None
     assert codes(legal_cards(parse_cards(hand), parse_cards(trick), called_card)) == legal
 

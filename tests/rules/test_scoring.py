@@ -32,19 +32,13 @@ from rules import scoring as scoring_module
 from rules.feasibility import feasible_points
 from rules.scoring import format_half_points
 
-IN_REPO_CASES = Path(__file__).resolve().parent / "data" / "deal-scores.json"
-SHARED_DIR = Path(__file__).resolve().parents[2] / ".." / "shared"
-SHARED_CASES = SHARED_DIR / "examples" / "deal-scores.json"
+#: Worked deal outcomes with their expected scores: the contract of ``manage.py score_deal``
+#: (docs/domain/tarot-scoring.md, "Worked examples").
+CASES_FILE = Path(__file__).resolve().parent / "data" / "deal-scores.json"
 
 
 def load_cases() -> list[dict[str, Any]]:
-    """The in-repo copy first (a clone without shared/ still tests it), then any new shared case."""
-    cases: list[dict[str, Any]] = json.loads(IN_REPO_CASES.read_text(encoding="utf-8"))["cases"]
-    if SHARED_CASES.is_file():
-        seen = {json.dumps(case, sort_keys=True) for case in cases}
-        for case in json.loads(SHARED_CASES.read_text(encoding="utf-8"))["cases"]:
-            if json.dumps(case, sort_keys=True) not in seen:
-                cases.append(case)
+    cases: list[dict[str, Any]] = json.loads(CASES_FILE.read_text(encoding="utf-8"))["cases"]
     return cases
 
 
@@ -70,7 +64,7 @@ def test_outcome_dict_round_trip(case: dict[str, Any]) -> None:
 NO_CHELEM = Chelem(announced=False, made_by=None)
 DEFENCE_CHELEM = Chelem(announced=False, made_by=Side.DEFENCE)
 
-# The worked-examples table of tarot-scoring.md, written out independently of the JSON file:
+# The worked examples of docs/domain/tarot-scoring.md, written out independently of the JSON file:
 # (players, contract, oudlers, points, poignees, chelem, partner, value, taker, partner mark,
 # each defender).
 WORKED_EXAMPLES = [

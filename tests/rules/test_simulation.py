@@ -255,7 +255,8 @@ def test_bad_taker_seat() -> None:
 
 def test_a_hand_of_masters_announces_and_makes_the_chelem_the_excuse_last() -> None:
     """18 cards: T5..T21 and the Excuse. The taker announces (chelem_rate=1), leads, wins
-    every trick and the Excuse, led alone in the last trick, wins it (tarot-scoring.md)."""
+    every trick and the Excuse, led alone in the last trick, wins it
+    (docs/domain/tarot-scoring.md)."""
     taker_hand = (*(card for card in DECK if card.is_trump and card.rank >= 5), EXCUSE)
     rest = [card for card in DECK if card not in taker_hand]
     deal = Deal(

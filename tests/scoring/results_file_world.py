@@ -2,8 +2,8 @@
 
 Every event plays 2 tables × 1 round (one deal set, two copies): every hand is held at two
 tables (or four, in the simultaneous), so each hand's percentage follows from comparing two (or
-four) marks (``shared/domain/duplicate.md``: mp = 2 × results below + results equal, top =
-2(n − 1)). The outcomes used (FFT scoring, ``shared/domain/tarot-scoring.md``):
+four) marks (``docs/domain/duplicate.md``: mp = 2 × results below + results equal, top =
+2(n − 1)). The outcomes used (FFT scoring, ``docs/domain/tarot-scoring.md``):
 
 - ``MADE_60``: Garde, 2 oudlers, 46 points: made by 5, (25 + 5) × 2 = value 60;
 - ``MADE_80``: Garde, 2 oudlers, 56 points: made by 15, (25 + 15) × 2 = value 80;

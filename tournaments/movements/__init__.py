@@ -2,7 +2,7 @@
 
 Pure package: no Django import (tests/test_purity.py), mypy strict.
 
-The document (schema ``duplitarot-movement/1``, see /work/shared/domain/movements.md) is a
+The document (schema ``duplitarot-movement/1``, see docs/domain/movements.md) is a
 plain dict with the keys ``schema, format, kind, tables, rounds, seats, deal_sets, copies,
 entrants, schedule``. Generators add these documented extra keys (the validator tolerates
 extra keys anywhere and reads only these):

@@ -2,7 +2,7 @@
 
 Not duplicate: each table plays its own random deals. A tournament is a number of *parties* of
 a fixed number of deals (typically 5 parties of 4 deals); between parties the players are
-re-seated so that they meet as few times as possible (duplicate.md, "Free-deal tournaments").
+re-seated so that they meet as few times as possible (docs/domain/duplicate.md).
 
 Table sizes (:func:`table_sizes`)
     Tables of 4; the remainder r of N = 4q + r is absorbed by tables of 5 (r tables of 5 when

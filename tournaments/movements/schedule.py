@@ -3,7 +3,7 @@
 Every module outside the generators and the validator reads a movement through
 :class:`Schedule`; nothing else indexes the document's ``schedule``.
 
-Vocabulary (shared/domain/movements.md):
+Vocabulary (docs/domain/movements.md):
 
 - a :class:`TablePlay` is one table in one round: the entrant slot at each seat and the étui
   (deal set, copy) it plays;

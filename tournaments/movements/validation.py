@@ -1,4 +1,4 @@
-"""The movement validator: hard checks 1–8 of ``movements.md`` and the quality report.
+"""The movement validator: hard checks 1–8 of ``docs/domain/movements.md`` and the quality report.
 
 Vocabulary
 - A table is *played* in a round when none of its seats holds a phantom. A table holding a
@@ -34,7 +34,7 @@ KIND_FOR_FORMAT = {
 
 @dataclass(frozen=True)
 class Violation:
-    """A hard error: ``check`` is the number of the hard check in movements.md (1–8)."""
+    """A hard error: ``check`` is the number of the hard check in docs/domain/movements.md (1–8)."""
 
     check: int
     code: str
@@ -134,7 +134,7 @@ def _is_int(value: object) -> bool:
 
 
 def default_max_meetings(kind: str, tables: int) -> int:
-    """movements.md: 1, except 2 for a 3-table Howell and for triplette pools."""
+    """docs/domain/movements.md: 1, except 2 for a 3-table Howell and for triplette pools."""
     if kind == "pools" or (kind == "howell" and tables == 3):
         return 2
     return 1

@@ -27,7 +27,7 @@ kept in the movement's ``swiss`` key (``movements.replace_in_pending``) and the 
 close of the round before seats the substitute where the team's rotation seats the replaced
 player.
 
-**Ranking** (the spec's individual rule, shared/domain/duplicate.md: a player's percentage is
+**Ranking** (the spec's individual rule, docs/domain/duplicate.md: a player's percentage is
 the mean of his per-deal percentages over the deals he played): the replaced player and the
 substitute are two entrants, each ranked on his own deals, each with his own score card; a
 withdrawn player keeps his line, ranked on the rounds he played. A team event ranks the team

@@ -1,6 +1,6 @@
 """Public pages of an event: home, live ranking, frequency sheets, score cards, teams, movement.
 
-Vocabulary (shared/domain/duplicate.md): a *frequency sheet* (feuille de donne) lists every
+Vocabulary (docs/domain/duplicate.md): a *frequency sheet* (feuille de donne) lists every
 table's result of one deal with its seat marks and percentages; a *score card* (feuille de
 marque personnelle) lists one player's deals; the *snapshot* is the scoring app's
 ``StandingsSnapshot`` with its ``HandScore`` and ``RankingEntry`` rows.

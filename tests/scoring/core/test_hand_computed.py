@@ -1,4 +1,4 @@
-"""Hand-computed cases of duplicate.md, checked on both paths (reference and vectorised).
+"""Hand-computed cases of docs/domain/duplicate.md, checked on both paths (reference, vectorised).
 
 Each docstring shows the arithmetic done by hand.
 """

@@ -1,4 +1,4 @@
-"""Duplicate team matches (duplicate.md, "Team matches"): line-ups, PM per quarter, knockout.
+"""Duplicate team matches (docs/domain/duplicate.md): line-ups, PM per quarter, knockout.
 
 Every expected figure is computed by hand in the comments: a room's value v is FFT scoring
 ((25 + margin) · multiplier, negative when lost), team A's net per deal = 3·(v_open − v_closed),

@@ -1,6 +1,6 @@
 """``manage.py score_deal``: score one deal outcome read as JSON on stdin.
 
-Input: the input shape of ``shared/examples/deal-scores.json`` (players, contract, oudlers,
+Input: the input shape of ``tests/rules/data/deal-scores.json`` (players, contract, oudlers,
 points, petit_au_bout, poignees, chelem, partner; and ``chien``, ``petit_chelem`` under the
 rulesets that have them, see ``docs/rulesets.md``). Output: one JSON object with ``won``,
 ``margin``, ``value`` and ``marks`` (``taker``, ``partner``, ``defender``).

@@ -43,27 +43,9 @@ from clubs import idempotency
 from clubs.errors import DomainError
 from clubs.outcomes import Contract, PoigneeSize, Seat, Side
 from clubs.phone import PhoneEntry, phone_save
+from clubs.problem_schema import ErrorSerializer
 from clubs.problems import PROBLEM_JSON, problem
 from rules.errors import field_label
-
-
-class ErrorSerializer(serializers.Serializer):
-    """Every 4xx and 5xx of the API: RFC 9457 problem details (``application/problem+json``),
-    with ``code`` (the stable identifier) and ``errors`` (messages by field, each naming its
-    field)."""
-
-    type = serializers.CharField(
-        help_text="A URI naming the problem (`tag:duplitarot.org,2026:problem:<code>`)."
-    )
-    title = serializers.CharField(help_text="The HTTP status' phrase.")
-    status = serializers.IntegerField(help_text="The HTTP status code.")
-    detail = serializers.CharField(help_text="What happened, translated.")
-    code = serializers.CharField(help_text="The stable identifier clients match on.")
-    # The documented key shadows Serializer.errors; this serializer only describes the schema.
-    errors = serializers.DictField(  # type: ignore[assignment]
-        child=serializers.ListField(child=serializers.CharField()),
-        help_text="Messages by field, each naming its field (`{}` when none).",
-    )
 
 
 class ConflictSerializer(ErrorSerializer):

@@ -46,6 +46,8 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from clubs.problem_schema import ErrorSerializer
+
 logger = logging.getLogger(__name__)
 
 M = TypeVar("M", bound=Model)
@@ -322,10 +324,6 @@ class PhoneCodeAPIView(APIView):
 def phone_code_responses(unknown_code: str, thing: str) -> dict[int, OpenApiResponse]:
     """The OpenAPI answers of an API route reached by a code: 404 ``unknown_code`` (named for
     the kind of phone: ``unknown_table_code``...) and 429 ``throttled``."""
-    # Here, not at the top: the API's kernel (clubs.api) saves through clubs.phone, which counts
-    # refused posts with this module's throttle.
-    from clubs.api import ErrorSerializer
-
     return {
         404: OpenApiResponse(ErrorSerializer, description=f"`{unknown_code}`: no such {thing}."),
         429: OpenApiResponse(

@@ -45,9 +45,9 @@ from clubs.api import (
     IDEMPOTENCY_PARAMETERS,
     REPLAY_DESCRIPTION,
     EntryWriteMixin,
-    ErrorSerializer,
 )
 from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
+from clubs.problem_schema import ErrorSerializer
 from freedeal import selectors, services
 from freedeal.models import FreeDealTable, FreeDealTournament
 from freedeal.phone_entry import FREE_DEAL_ENTRY

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.access import visible_or_404
-from clubs.api import ErrorSerializer
+from clubs.problem_schema import ErrorSerializer
 from series.models import Series
 from series.selectors import SeriesRanking, series_ranking
 

@@ -44,12 +44,12 @@ from clubs.api import (
     REPLAY_DESCRIPTION,
     REPLAYED,
     EntryWriteMixin,
-    ErrorSerializer,
     OutcomeField,
     conflict_serializer,
 )
 from clubs.outcomes import Seat
 from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
+from clubs.problem_schema import ErrorSerializer
 from teammatch import selectors, services
 from teammatch.models import Cup, CupMatch, MatchRoom, RoomName
 from teammatch.phone_entry import ROOM_ENTRY

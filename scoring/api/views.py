@@ -22,7 +22,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.access import user_directs, visible_or_404
-from clubs.api import ErrorSerializer, problem_response
+from clubs.api import problem_response
+from clubs.problem_schema import ErrorSerializer
 from scoring.api.serializers import HandScoreSerializer, RankingSerializer
 from scoring.models import RankingEntry
 from scoring.selectors import (

@@ -56,10 +56,10 @@ from clubs.api import (
     IDEMPOTENCY_PARAMETERS,
     REPLAY_DESCRIPTION,
     EntryWriteMixin,
-    ErrorSerializer,
 )
 from clubs.errors import DomainError
 from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
+from clubs.problem_schema import ErrorSerializer
 from tournaments import selectors, services
 from tournaments.api.serializers import (
     DealSerializer,

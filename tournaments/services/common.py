@@ -12,7 +12,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
-from tournaments.models import Entrant, Event
+from tournaments.models import Deal, Entrant, Event, Table
 from tournaments.signals import results_changed
 
 
@@ -58,8 +58,6 @@ def comparison_changed(event: Event) -> None:
 
 def require_own_tables(event: Event) -> None:
     """Players, teams and a movement belong to a section, never to its simultaneous."""
-    from tournaments.services.deals import is_simultaneous
-
     if is_simultaneous(event):
         raise DomainError(
             "simultaneous_has_sections",
@@ -68,3 +66,22 @@ def require_own_tables(event: Event) -> None:
                 "set them up in each of its sections."
             ),
         )
+
+
+def is_simultaneous(event: Event) -> bool:
+    """Whether ``event`` is a simultaneous: it has sections, or (before its first section) it
+    holds deals without a movement and without ever having had tables.
+
+    A plain event gets deals only after its movement (``_deal_count``), and its tables are
+    created with the movement and kept when a later entrant change drops the movement: only a
+    simultaneous holds deals and no table. (A model flag would say it in one read.)
+    """
+    if event.simultaneous_id is not None:
+        return False
+    if Event.objects.filter(simultaneous_id=event.pk).exists():
+        return True
+    return (
+        not event.movement
+        and Deal.objects.filter(event=event).exists()
+        and not Table.objects.filter(event=event).exists()
+    )

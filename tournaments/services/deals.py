@@ -37,9 +37,9 @@ from rules import deal as rules_deal
 from rules.duplicate import DUPLICATE_SEATS, check_duplicate_play
 from rules.enums import Contract
 from rules.errors import RuleError
-from tournaments.models import Deal, Event, Table
+from tournaments.models import Deal, Event
 from tournaments.movements import deal_set_of
-from tournaments.services.common import locked, require_draft
+from tournaments.services.common import is_simultaneous, locked, require_draft
 
 HEADER_RE = re.compile(r"^\s*(#|deal\b|donne\b|=+|-{3,})", re.IGNORECASE)
 #: An imported deal's taker seat line: ``taker: S`` (or ``preneur: S``).
@@ -109,25 +109,6 @@ def _deal_rows(
 
 
 MAX_SIMULTANEOUS_ROUNDS = 60
-
-
-def is_simultaneous(event: Event) -> bool:
-    """Whether ``event`` is a simultaneous: it has sections, or (before its first section) it
-    holds deals without a movement and without ever having had tables.
-
-    A plain event gets deals only after its movement (``_deal_count``), and its tables are
-    created with the movement and kept when a later entrant change drops the movement: only a
-    simultaneous holds deals and no table. (A model flag would say it in one read.)
-    """
-    if event.simultaneous_id is not None:
-        return False
-    if Event.objects.filter(simultaneous_id=event.pk).exists():
-        return True
-    return (
-        not event.movement
-        and Deal.objects.filter(event=event).exists()
-        and not Table.objects.filter(event=event).exists()
-    )
 
 
 def simultaneous_rounds(event: Event) -> int:

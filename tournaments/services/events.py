@@ -36,7 +36,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import F
@@ -52,8 +52,9 @@ from tournaments.models import Deal, Event, Table, TableResult
 from tournaments.movements import Schedule
 from tournaments.selectors import event_start_problems
 from tournaments.services.clock import clock_stop
-from tournaments.services.common import locked, require_draft
-from tournaments.services.deals import is_simultaneous, simultaneous_rounds
+from tournaments.services.common import is_simultaneous, locked, require_draft
+from tournaments.services.deals import simultaneous_rounds
+from tournaments.services.history import LOG_ACTIONS, log_director_action
 from tournaments.services.swiss import pair_after_close, unpair_before_reopen
 from tournaments.signals import results_changed
 
@@ -391,45 +392,6 @@ class ResultsMissing(DomainError):
 
 
 # ------------------------------------------------------------------------------ the log
-
-# The director's actions the history page lists (``substitute`` and ``withdraw`` are written by
-# ``tournaments.services.late_changes``).
-LOG_ACTIONS = (
-    "finish", "reopen", "close_round", "reopen_round", "substitute", "withdraw",
-    "pair_round", "unpair_round",
-)  # fmt: skip
-
-
-def log_director_action(
-    event: Event,
-    actor: Any,
-    action: str,
-    *,
-    round_number: int | None = None,
-    reason: str = "",
-    missing: int = 0,
-    **details: Any,
-) -> None:
-    """Keep a director's action (one of :data:`LOG_ACTIONS`) in the event's history, read back
-    by :func:`event_log` (a signed-in user only); ``details``: what the action's label needs
-    (e.g. ``player``, ``substitute``), stored with it as JSON."""
-    if actor is None or not getattr(actor, "is_authenticated", False):
-        return
-    message = {
-        "action": action,
-        "round": round_number,
-        "reason": reason,
-        "missing": missing,
-        **details,
-    }
-    LogEntry.objects.create(
-        user_id=actor.pk,
-        content_type=ContentType.objects.get_for_model(Event),
-        object_id=str(event.pk),
-        object_repr=str(event)[:200],
-        action_flag=CHANGE,
-        change_message=json.dumps(message),
-    )
 
 
 @dataclass(frozen=True)

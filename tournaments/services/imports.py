@@ -73,7 +73,7 @@ from tournaments.models import (
     TableResult,
 )
 from tournaments.movements import TablePlay
-from tournaments.services.deals import is_simultaneous
+from tournaments.services.common import is_simultaneous
 from tournaments.services.registration import ImportLineError
 from tournaments.services.results import (
     _actor_label,

@@ -64,7 +64,7 @@ from tournaments import movements
 from tournaments.models import Deal, Entrant, EntrantChange, Event, TableResult
 from tournaments.movements import HandOver
 from tournaments.services.common import locked
-from tournaments.services.events import log_director_action
+from tournaments.services.history import log_director_action
 from tournaments.signals import results_changed
 
 #: The ``action`` of the event's ``LogEntry`` for each kind of change.

@@ -34,11 +34,15 @@ from django.utils.translation import gettext as _
 from clubs.errors import DomainError
 from clubs.models import Club
 from tournaments.models import Deal, Event
-from tournaments.services.common import comparison_changed, locked, require_draft
+from tournaments.services.common import (
+    comparison_changed,
+    is_simultaneous,
+    locked,
+    require_draft,
+)
 from tournaments.services.deals import (
     check_rounds,
     deals_replace_generated,
-    is_simultaneous,
     random_seed,
     section_deal_copies,
     simultaneous_rounds,

@@ -161,7 +161,7 @@ def pair_after_close(event: Event, round_number: int, actor: Any = None) -> int 
     """Pair the round after ``round_number`` if it is due (module docstring); returns its
     number, or None when nothing was paired. ``event`` is locked by the caller and has
     ``round_number`` in its closed rounds already."""
-    from tournaments.services.events import log_director_action
+    from tournaments.services.history import log_director_action
 
     state = live_swiss(event.movement)
     if state is None or not state.pending or state.paired_count != round_number:
@@ -189,7 +189,7 @@ def pair_after_close(event: Event, round_number: int, actor: Any = None) -> int 
 def unpair_before_reopen(event: Event, round_number: int, actor: Any = None) -> list[int]:
     """Before round ``round_number`` reopens: unpair the live rounds after it (refused while
     one has a result); returns the rounds unpaired. ``event`` is locked by the caller."""
-    from tournaments.services.events import log_director_action
+    from tournaments.services.history import log_director_action
 
     state = live_swiss(event.movement)
     if state is None or state.paired_count <= round_number:

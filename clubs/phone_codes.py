@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -212,11 +212,24 @@ def phone_code_lookup(request: HttpRequest | Any, queryset: QuerySet[M], code: s
     """The object of ``queryset`` whose code is ``code`` in any case (:func:`code_candidates`);
     :class:`UnknownCode` if none (one failure counted for the address), :class:`CodeThrottled`
     once it has failed too often."""
+    found: M = phone_code_find(request, [queryset], code)
+    return found
+
+
+def phone_code_find(
+    request: HttpRequest | Any, querysets: Sequence[QuerySet[Any]], code: str
+) -> Any:
+    """The object of the first of ``querysets`` holding ``code`` in any case (a code typed on
+    the home page may be a table's, a cup room's or a free-deal table's); :class:`UnknownCode`
+    if none holds it (one failure counted for the address, whatever the number of kinds),
+    :class:`CodeThrottled` once the address has failed too often. A valid code is never
+    throttled."""
     candidates = code_candidates(code)
-    matches = {getattr(obj, "code", None): obj for obj in queryset.filter(code__in=candidates)}
-    for candidate in candidates:
-        if candidate in matches:
-            return matches[candidate]
+    for queryset in querysets:
+        matches = {getattr(obj, "code", None): obj for obj in queryset.filter(code__in=candidates)}
+        for candidate in candidates:
+            if candidate in matches:
+                return matches[candidate]
     throttle = UnknownCodeThrottle()
     if throttle.blocked(request):
         raise CodeThrottled(throttle.retry_after())

@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from archives.urls import public_urlpatterns as archive_public_urlpatterns
 from clubs import phone_offline
+from config.phone_code import phone_code
 from scoring.urls import urlpatterns as public_urlpatterns
 
 #: The main endpoints the API root lists: key -> path under /api/v1/ ({…}: a path parameter).
@@ -126,6 +127,8 @@ urlpatterns += i18n_patterns(
     path("", include("archives.urls")),
     path("", include("clubs.urls")),
     path("phone/offline/", phone_offline.offline_shell, name="phone_offline"),
+    # The table code typed on the home page (a phone that cannot scan the card's QR code).
+    path("code/", phone_code, name="phone_code"),
     prefix_default_language=False,
 )
 

@@ -79,6 +79,7 @@ MATRIX: dict[str, dict[str, str]] = {
     "phone_service_worker": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "phone_manifest": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     "phone_offline": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
+    "phone_code": {"GET": "AAAAAAA", "POST": "MMMMMMM"},
     # API reads of a public event: everybody; writes: the event's directors only.
     "api:events": {"GET": "AAAAAAA"},
     "api:event": {"GET": "AAAAAAA"},

@@ -149,9 +149,16 @@ def test_the_late_arrivals_table_names_its_buttons_column() -> None:
         message="Refusé",
     )
     row = SimpleNamespace(
-        arrival=arrival, where="Table 1", fields=[], fix_url="/f/", handled_url="/h/"
+        arrival=arrival,
+        where="Table 1",
+        kept_since="20:00",
+        arrived_at="20:05",
+        fields=[],
+        fix_url="/f/",
+        handled_url="/h/",
     )
-    html = render_to_string("clubs/_late_arrivals.html", {"late_rows": [row]})
+    late = SimpleNamespace(rows=[row], total=1, number=1, pages=1, previous_url=None, next_url=None)
+    html = render_to_string("clubs/_late_arrivals.html", {"late": late})
     page = Structure(html)
     assert len(page.th_texts) == 7 and "" not in page.th_texts
 

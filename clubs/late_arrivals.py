@@ -39,6 +39,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubs.models import LateArrival
+from clubs.outcomes import Contract, PoigneeSize, Seat, Side
 from rules.errors import field_label
 
 HEADER = "X-Entry-Kept-Since"
@@ -315,7 +316,8 @@ class LateRow:
                 continue
             field = DEAL_PREFIX.sub("", str(name))
             label = labels.get(field) or field_label(field, _)
-            pairs.append((label.replace("_", " "), str(value)))
+            text = str(value)
+            pairs.append((label.replace("_", " "), str(choice_labels().get(text, text))))
         return pairs
 
 
@@ -357,3 +359,12 @@ def late_list(
 def page_param(request: HttpRequest) -> str:
     """The page of the director's list a request asks for (``?late=n``)."""
     return str(request.GET.get("late") or "")
+
+
+def choice_labels() -> dict[str, Any]:
+    """The words a director reads for the values an outcome's choices are sent as
+    (``garde_sans``: « Garde sans », ``W``: « Ouest »...), in the active language."""
+    labels: dict[str, Any] = {}
+    for choices in (Contract, Side, PoigneeSize, Seat):
+        labels.update(dict(choices.choices))
+    return labels

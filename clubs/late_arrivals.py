@@ -162,11 +162,16 @@ def outcome_sent(data: Mapping[str, Any], fields: Collection[str]) -> dict[str, 
 
 def cap_stored(outcome: Any, fields_max: int = 40) -> dict[str, Any]:
     """An outcome stored before the caps, capped (migrations): at most ``fields_max`` fields
-    of short names, each value as :func:`outcome_sent` keeps it."""
+    of short names, each value as :func:`outcome_sent` keeps it; a deal's own fields
+    (``d3-contract``...) first, then by name, whatever order the database keeps the keys in
+    (PostgreSQL's jsonb sorts them by length)."""
     capped: dict[str, Any] = {}
     if not isinstance(outcome, dict):
         return capped
-    for name, value in outcome.items():
+    ordered = sorted(
+        outcome.items(), key=lambda item: (DEAL_PREFIX.match(str(item[0])) is None, str(item[0]))
+    )
+    for name, value in ordered:
         if len(capped) >= fields_max:
             break
         if len(str(name)) > SENT_MAX:

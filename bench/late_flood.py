@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.loadtest import clean_environment
-from bench.phone import BenchError, serving
+from bench.phone import BenchError, demo_table_in_play, serving
 
 BUILD_SECONDS = 1200.0  # the demo, on a loaded machine
 FAR_FUTURE = "9999-12-31T23:59:59Z"
@@ -52,18 +52,9 @@ def build_target() -> dict[str, Any]:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.utils.module_loading import import_string
 
-    from demo.selectors import table_in_play
     from demo.services import build_demo
 
-    summary = build_demo()
-    event = summary.live_event
-    if event is None:
-        raise BenchError("the demo has no event in play")
-    round_number = next(d.unfinished_round for d in summary.events if d.event == event)
-    assert round_number is not None
-    table = table_in_play(event, round_number)
-    if table is None:
-        raise BenchError("the demo's live event has no table still playing")
+    event, table, round_number = demo_table_in_play(build_demo())
     play = event.schedule.play(table=table.number, round=round_number)
     assert play is not None
     deals = list(

@@ -108,16 +108,11 @@ class PhoneReport:
 # ------------------------------------------------------------------------- the demo (child)
 
 
-def build_phones(seed: int = 7) -> list[Phone]:
-    """Build the demo in the configured database and choose what each phone saves: runs in the
-    child, on the data folder's SQLite file."""
-    from demo.plays import play_outcome
+def demo_table_in_play(summary: Any) -> tuple[Any, Any, int]:
+    """The demo's live event, a table still playing in it and its open round (``BenchError``
+    when the demo has none): what the benchmarks on the demo save to."""
     from demo.selectors import table_in_play
-    from demo.services import build_demo
 
-    summary = build_demo()
-    rng = random.Random(seed)
-    phones = []
     event = summary.live_event
     if event is None:
         raise BenchError("the demo has no event in play")
@@ -126,6 +121,19 @@ def build_phones(seed: int = 7) -> list[Phone]:
     table = table_in_play(event, round_number)
     if table is None:
         raise BenchError("the demo's live event has no table still playing")
+    return event, table, round_number
+
+
+def build_phones(seed: int = 7) -> list[Phone]:
+    """Build the demo in the configured database and choose what each phone saves: runs in the
+    child, on the data folder's SQLite file."""
+    from demo.plays import play_outcome
+    from demo.services import build_demo
+
+    summary = build_demo()
+    rng = random.Random(seed)
+    phones = []
+    _event, table, round_number = demo_table_in_play(summary)
     deal = _open_duplicate_deal(table, round_number)
     outcome = play_outcome(deal, rng)
     phones.append(

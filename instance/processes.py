@@ -226,13 +226,13 @@ class Supervisor:
         _stop(sorted(self.workers))
 
 
-def _stop(pids: list[int]) -> None:
-    """SIGTERM ``pids`` (children of this process), wait for them (bounded), SIGKILL the late
-    ones."""
+def _stop(pids: list[int], seconds: float = STOP_SECONDS) -> None:
+    """SIGTERM ``pids`` (children of this process), wait for them (``seconds`` at most),
+    SIGKILL the late ones."""
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + STOP_SECONDS
+    deadline = time.monotonic() + seconds
     waiting = set(pids)
     while waiting and time.monotonic() < deadline:
         for pid in list(waiting):
@@ -335,21 +335,7 @@ class Processes:
     def stop_children(self) -> None:
         """Stop the supervisor, which stops the others (SIGTERM, then SIGKILL when late)."""
         self._stopping.set()
-        supervisor = self.children
-        for pid in supervisor:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + STOP_SECONDS + 2.0  # it waits STOP_SECONDS for the others
-        waiting = set(supervisor)
-        while waiting and time.monotonic() < deadline:
-            for pid in list(waiting):
-                with contextlib.suppress(ChildProcessError):
-                    done, _status = os.waitpid(pid, os.WNOHANG)
-                    if done == 0:
-                        continue
-                waiting.discard(pid)
-            if waiting:
-                time.sleep(0.05)
-        _stop(sorted(waiting))  # a supervisor that did not stop: killed
+        # The supervisor waits STOP_SECONDS for the others: a little longer for it, then killed.
+        _stop(sorted(self.children), seconds=STOP_SECONDS + 2.0)
         if self._watcher is not None:
             self._watcher.join(1.0)

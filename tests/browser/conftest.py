@@ -32,6 +32,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 TIMEOUT_MS = 20_000
+#: How long a save may take to be answered: the phone gives up on a server silent for 15 s and
+#: sends again 20 s later (config/static/js/phone.js), so a server held up once (the machine
+#: busy with other tests) still answers within one retry.
+ANSWER_MS = 60_000
 
 
 @pytest.fixture
@@ -94,5 +98,14 @@ def answered(page: Any, deal: int, how: str = "sent") -> Any:
     (config/static/js/phone.js): ``sent`` (stored or replayed) or ``refused`` (refused or
     invalid). Waits for it."""
     notice = page.locator(f"#deal-{deal} .outbox-notice.{how}")
-    notice.wait_for()
+    try:
+        notice.wait_for(timeout=ANSWER_MS)
+    except Exception as error:
+        card = page.locator(f"#deal-{deal}")
+        shown = card.inner_text() if card.count() else "(no such deal on the page)"
+        outbox = page.evaluate("window.localStorage.getItem('duplitarot-outbox')")
+        raise AssertionError(
+            f"no '{how}' answer at deal {deal} of {page.url}\n"
+            f"the card says: {shown!r}\nthe phone keeps: {outbox}"
+        ) from error
     return notice

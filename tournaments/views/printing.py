@@ -72,6 +72,13 @@ def _print(
     return render(request, template, {"event": event, **context})
 
 
+def copies_named(event: Event) -> bool:
+    """Whether the printed cards name each étui's copy: as soon as one étui is prepared in
+    more than one copy, every copy says which it is, the first one included (a table told
+    "étui 3" could otherwise pick up the second copy)."""
+    return any(count > 1 for count in event.schedule.copies_per_deal_set().values())
+
+
 @login_required
 @directs(Event)
 @needs_movement
@@ -80,7 +87,8 @@ def table_cards(request: HttpRequest, event: Event) -> HttpResponse:
     for card in selectors.event_table_cards(event):
         url = table_entry_url(request, card.table.code)
         cards.append({"card": card, "url": url, "qr": qr_svg(url)})
-    return _print(request, "tournaments/print/table_cards.html", event, {"cards": cards})
+    context = {"cards": cards, "copies_named": copies_named(event)}
+    return _print(request, "tournaments/print/table_cards.html", event, context)
 
 
 def route_cards_per_sheet(rounds: int) -> int:
@@ -166,5 +174,6 @@ def score_sheets(
         "contracts": contract_choices(),
         "sides": Side.choices,
         "sizes": PoigneeSize.choices,
+        "copies_named": copies_named(event),
     }
     return _print(request, "tournaments/print/score_sheets.html", event, context)

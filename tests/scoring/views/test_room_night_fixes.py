@@ -199,3 +199,20 @@ def test_no_header_cell_is_empty_on_the_dashboard_and_the_control_board() -> Non
     draft = running_event(tables=5, rounds=5, status=Event.Status.DRAFT)
     html = organiser_client(draft).get(f"/en/organiser/events/{draft.pk}/").content.decode()
     assert all(header_cells(html))
+
+
+def test_with_several_copies_every_printed_copy_says_which_it_is_the_first_included() -> None:
+    # 4 quadrettes: every table plays the round's étui, 4 copies of each: table 1's card says
+    # "(copy 1)" as table 2's says "(copy 2)"; a line movement (one copy) names none.
+    event = running_team_event(format=Event.Format.QUADRETTE, teams=4)
+    client = organiser_client(event)
+    cards = client.get(f"/en/organiser/events/{event.pk}/print/tables/").content.decode()
+    for copy in range(1, 5):
+        assert f"(copy {copy})" in cards
+    sheets = client.get(f"/en/organiser/events/{event.pk}/print/score-sheets/round/1/")
+    assert sheets.status_code == 200
+    sheet_text = sheets.content.decode()
+    assert "(copy 1)" in sheet_text and "(copy 4)" in sheet_text
+    line = running_event(tables=5, rounds=5)
+    plain = organiser_client(line).get(f"/en/organiser/events/{line.pk}/print/tables/")
+    assert plain.status_code == 200 and "(copy" not in plain.content.decode()

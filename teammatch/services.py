@@ -1,7 +1,7 @@
 """Every write of the cups: keyword-only, typed, atomic, named ``<entity>_<action>``.
 
 The line-up checks, the scoring and the bracket are the pure ``scoring.core.team_match``; the
-outcome of a deal is validated and scored by ``tournaments.services.outcome_score`` (the table
+outcome of a deal is validated and scored by ``clubs.outcomes.outcome_score`` (the table
 phone's validation, hand checks on the prepared cards included). A refusal raises
 :class:`~clubs.errors.DomainError` (a ``RuleError`` becomes one with its code) and changes
 nothing stored. Reads live in :mod:`teammatch.selectors`; status changes go through the

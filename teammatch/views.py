@@ -48,6 +48,7 @@ from clubs.access import directed_by, directed_or_404, user_directs, visible_or_
 from clubs.errors import DomainError, StageNotOpen
 from clubs.forms import add_error, error_field
 from clubs.late_arrivals import LateList, LateRow
+from clubs.outcome_forms import CorrectionForm, DealOutcomeForm
 from clubs.outcomes import seat_letter
 from clubs.phone import PhoneCard, SaveAnswer, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
@@ -57,7 +58,6 @@ from teammatch.forms import CupForm, LineupForm, TeamForm
 from teammatch.models import Cup, CupMatch, MatchRoom, RoomName
 from teammatch.phone_entry import ROOM_ENTRY, cup_late_arrivals, late_arrival_handled
 from teammatch.presentation import decided_text
-from tournaments.forms.results import CorrectionForm, DealOutcomeForm
 
 # ---------------------------------------------------------------------------------------------
 # Public pages

@@ -12,13 +12,13 @@ from django.db import connection, connections, transaction
 from django.utils import translation
 
 from clubs.errors import DomainError
+from clubs.outcomes import outcome_score
 from tests.builders import GARDE_46, first_play, running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments.errors import ResultConflict
 from tournaments.models import Event, Penalty, ResultChange, TableResult
 from tournaments.services import (
     event_finish,
-    outcome_score,
     penalty_record,
     table_result_assign_artificial,
     table_result_confirm,

@@ -11,10 +11,10 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs import uploads
 from clubs.errors import DomainError
+from clubs.outcome_forms import contract_choices
 from tournaments.forms.base import (
     MAX_TEXT_LINE_CHARS,
     MAX_TEXT_LINES,
-    contract_choices,
     uploaded_text,
 )
 from tournaments.models import Seat

@@ -30,8 +30,6 @@ from tournaments.services.registration import (
     players_import_csv,
 )
 from tournaments.services.results import (
-    ScoredOutcome,
-    outcome_score,
     penalty_record,
     table_result_assign_artificial,
     table_result_confirm,
@@ -56,7 +54,6 @@ __all__ = [
     "ImportReport",
     "ResultConflict",
     "ResultsImportReport",
-    "ScoredOutcome",
     "deal_seats_set",
     "entrant_register",
     "entrant_withdraw",
@@ -71,7 +68,6 @@ __all__ = [
     "event_start",
     "event_update",
     "is_simultaneous",
-    "outcome_score",
     "penalty_record",
     "players_import_csv",
     "section_create",

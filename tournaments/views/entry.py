@@ -26,9 +26,10 @@ valid code always opens its table.
 Organiser side (login + directing the event, else 404): the entry grid of a round (all tables ×
 deals, compact inputs in tab order), the director's actions on one (table, deal) — correct,
 artificial scores, not played, each with a required reason — penalties, and the append-only
-history. The forms live in :mod:`tournaments.forms.results`; a refused write
-(``DomainError``) is shown on the form field it names. The grid's inputs are not
-``required``: a partly filled round is saved, its empty rows skipped.
+history. The forms live in :mod:`clubs.outcome_forms` (a deal's outcome, its correction) and
+:mod:`tournaments.forms.results` (the director's decisions); a refused write (``DomainError``)
+is shown on the form field it names. The grid's inputs are not ``required``: a partly filled
+round is saved, its empty rows skipped.
 """
 
 from __future__ import annotations
@@ -48,11 +49,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.access import directs, user_directs
 from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.forms import add_error, error_field
+from clubs.outcome_forms import CorrectionForm, DealOutcomeForm
 from clubs.phone import PhoneCard, SaveAnswer, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
 from tournaments import forms, presentation, selectors, services, table_scope
 from tournaments.errors import ResultConflict, ResultReplay
-from tournaments.forms import ArtificialForm, CorrectionForm, DealOutcomeForm, ReasonForm
+from tournaments.forms import ArtificialForm, ReasonForm
 from tournaments.models import (
     SEATS,
     Deal,

@@ -22,9 +22,9 @@ from clubs.models import Player
 from clubs.outcome_forms import named_error_lines
 from freedeal import outcomes, selectors
 from freedeal.models import MAX_DEALS_PER_PARTY, MAX_PARTIES, FreeDealTournament
+from freedeal.seating import MAX_PLAYERS
 from rules.enums import Contract, PoigneeSize, Side
 from rules.ruleset import RulesetName
-from tournaments.movements.free_deal import MAX_PLAYERS
 
 BLANK = ("", "—")
 SIDES = [(Side.ATTACK.value, _("attack")), (Side.DEFENCE.value, _("defence"))]

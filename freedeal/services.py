@@ -59,16 +59,16 @@ from freedeal.outcomes import (
     ruleset_of,
     same_outcome,
 )
-from freedeal.selectors import free_deal_missing_deals
-from rules.ruleset import RULES_VERSION, ruleset_from_dict
-from tournaments.movements.free_deal import (
+from freedeal.seating import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     TIE_BREAKS,
     seat_parties,
     table_sizes,
 )
-from tournaments.services.deals import random_seed
+from freedeal.selectors import free_deal_missing_deals
+from rules.deal import random_seed
+from rules.ruleset import RULES_VERSION, ruleset_from_dict
 
 Status = FreeDealTournament.Status
 

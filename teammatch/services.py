@@ -48,6 +48,7 @@ from clubs.models import Club, Player
 from clubs.services import competition_lock, competition_require, competition_status_change
 from clubs.signals import milestone_reached
 from rules import deal as rules_deal
+from rules.deal import random_seed
 from rules.duplicate import DUPLICATE_SEATS
 from rules.errors import RuleError
 from scoring.core.model import ScoringInputError, ScoringOptions
@@ -77,7 +78,6 @@ from teammatch.models import (
     RoomResultChange,
 )
 from teammatch.presentation import room_label
-from tournaments.services.deals import random_seed
 
 ROOMS = selectors.ROOMS
 

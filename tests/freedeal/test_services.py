@@ -18,6 +18,7 @@ from freedeal.models import (
     FreeDealTable,
     FreeDealTournament,
 )
+from freedeal.seating import seat_parties
 from tests.factories import (
     FreeDealTournamentFactory,
     OrganiserFactory,
@@ -25,7 +26,6 @@ from tests.factories import (
     RunningFreeDealFactory,
 )
 from tests.freedeal.conftest import TODAY, make_tournament
-from tournaments.movements.free_deal import seat_parties
 
 pytestmark = pytest.mark.django_db
 

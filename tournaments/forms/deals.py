@@ -12,13 +12,13 @@ from django.utils.translation import gettext_lazy as _
 from clubs import uploads
 from clubs.errors import DomainError
 from clubs.outcome_forms import contract_choices
+from rules.deal import MAX_SEED, random_seed
 from tournaments.forms.base import (
     MAX_TEXT_LINE_CHARS,
     MAX_TEXT_LINES,
     uploaded_text,
 )
 from tournaments.models import Seat
-from tournaments.services.deals import MAX_SEED, random_seed
 
 
 def imposed_contract_field() -> forms.ChoiceField:

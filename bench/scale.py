@@ -10,7 +10,7 @@
 - results for the first ``fill`` percent of the scheduled plays (every deal of every table that
   plays, in round, then table, then deal order: ``fill=50`` over 6 rounds fills rounds 1-3),
   written **in bulk** (``TableResult`` and ``ResultChange`` ``bulk_create``), never through the
-  per-result services, yet the very rows ``table_result_submit`` stores for the same outcome:
+  per-result services, yet the very rows ``table_result_enter`` stores for the same outcome:
   seats copied from the movement (``event.schedule``), outcome fields and marks from
   ``clubs.outcomes.outcome_score``, kind played, confirmed, entered via ``"table"``, one
   ``ResultChange`` *create* line each (same label, same ``after`` state). Every row gets
@@ -440,7 +440,7 @@ def _fill_results(
             )
         )
     TableResult.objects.bulk_create(rows, batch_size=BATCH)
-    # The line table_result_submit appends for each result (services.results._record).
+    # The line table_result_enter appends for each result (services.results._record).
     ResultChange.objects.bulk_create(
         (
             ResultChange(

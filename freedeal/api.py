@@ -287,7 +287,7 @@ class FreeDealTableCorrectView(FreeDealTableWrite):
         body.is_valid(raise_exception=True)
         return self.write(
             request,
-            services.free_deal_result_correct,
+            services.free_deal_result_table_correct,
             table=table,
             deal=deal,
             body=dict(body.validated_data),

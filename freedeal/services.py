@@ -17,7 +17,7 @@ Result entry has one semantics, the kernel's (:mod:`clubs.errors`, :mod:`freedea
   no history line), a :class:`~freedeal.errors.ResultConflict` carrying the stored result
   otherwise (nothing changed). A deal of a closed party (or when no party is open) is a
   :class:`~freedeal.errors.PartyNotOpen`, except an identical replay.
-- :func:`free_deal_result_correct` (a table phone, explicitly): replaces the stored outcome of
+- :func:`free_deal_result_table_correct` (a table phone, explicitly): replaces the stored outcome of
   a deal of the open party; the history says "corrected" by the table.
 - :func:`free_deal_result_director_correct`: the director enters or corrects any deal of a
   party begun, at any time, with a reason; the history names his account.
@@ -447,7 +447,7 @@ def free_deal_result_enter(
         )
 
 
-def free_deal_result_correct(
+def free_deal_result_table_correct(
     *,
     table: FreeDealTable,
     deal: int,

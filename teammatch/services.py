@@ -18,9 +18,9 @@ Writes to a match (line-up, room results, closing a quarter, finishing) lock the
 - A match is played quarter by quarter (``CupMatch.quarter``): the director sets the quarter's
   line-up (:func:`match_lineup_set`; it can change until the quarter's first result), the
   room phones enter that quarter's deals (:func:`room_result_enter`) and, until the quarter
-  is closed, correct their own entries (:func:`room_result_correct`); the director enters or
+  is closed, correct their own entries (:func:`room_result_table_correct`); the director enters or
   corrects any result of an unfinished match with a reason
-  (:func:`room_result_director_set`). :func:`match_quarter_close` needs every deal of the
+  (:func:`room_result_director_correct`). :func:`match_quarter_close` needs every deal of the
   quarter in both rooms and opens the next one.
 - :func:`match_finish` scores the whole match (``score_match`` with the cup's scale and
   tie-break), records it in the bracket (``record_result``) and prepares the next round's
@@ -526,7 +526,7 @@ def room_result_enter(
         return _create(match, deal, room.room, values, actor, director=False, reason="")
 
 
-def room_result_correct(
+def room_result_table_correct(
     *, room: MatchRoom, deal_number: int, outcome: Mapping[str, Any], label: str = ""
 ) -> RoomResult:
     """A room phone corrects its own entry of a deal of the quarter being played, until the
@@ -553,7 +553,7 @@ def room_result_correct(
         return _replace(stored, values, actor, director=False, reason="")
 
 
-def room_result_director_set(
+def room_result_director_correct(
     *,
     match: CupMatch,
     room: str,

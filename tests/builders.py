@@ -99,7 +99,7 @@ def enter_round(event: Event, round_number: int, rng: random.Random) -> int:
     stored = 0
     for play in event.schedule.round(round_number).tables:
         for deal in event.deals.filter(deal_set=play.deal_set).order_by("number"):
-            services.table_result_submit(
+            services.table_result_enter(
                 table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
             )
             stored += 1

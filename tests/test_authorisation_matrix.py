@@ -417,8 +417,8 @@ def world() -> World:
     staff = UserFactory(is_staff=True, is_superuser=True)
     open_entered, open_missing = _deals_at(event, 1)
     later_entered, later_missing = _deals_at(event, 3)
-    services.table_result_submit(table=table, deal=open_entered, outcome=GARDE_46)
-    services.table_result_submit(
+    services.table_result_enter(table=table, deal=open_entered, outcome=GARDE_46)
+    services.table_result_enter(
         table=table, deal=later_entered, outcome=GARDE_46, actor=organiser, via="organiser"
     )
     other = running_event(tables=5, rounds=2, deals_per_round=1)

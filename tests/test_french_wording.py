@@ -49,7 +49,7 @@ def corrected() -> tuple[Event, Client, str]:
     event = running_event(tables=5, rounds=2)
     client = logged_in(event)
     table, deal, _play = first_play(event)
-    services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     url = f"/organiser/events/{event.pk}/entry/table/{table.number}/deal/{deal.number}/"
     correction = {
         "action": "correct",

@@ -306,7 +306,7 @@ def _refuse_stored(
         # A stored result (never deleted while the event runs): the service writes nothing for
         # it, and tells a replay (kept) from another outcome.
         try:
-            services.table_result_submit(table=scope.table, deal=deal, **kwargs)
+            services.table_result_enter(table=scope.table, deal=deal, **kwargs)
         except ResultReplay:
             raise
         except ResultConflict as conflict:
@@ -322,7 +322,7 @@ def submit(
 ) -> TableResult:
     """Enter ``outcome`` for ``deal`` at the scope's table, within its open round.
 
-    Raises what :func:`tournaments.services.table_result_submit` raises, :class:`RoundClosed`
+    Raises what :func:`tournaments.services.table_result_enter` raises, :class:`RoundClosed`
     for a deal of a closed round and :class:`RoundNotOpen` for a deal of another round
     (nothing stored), except an identical replay of a stored result (:class:`ResultReplay`,
     nothing written).
@@ -339,14 +339,14 @@ def submit(
     ):
         # Not running, not scheduled here, another event's deal, a sit-out round: the service
         # says why it refuses.
-        return services.table_result_submit(table=table, deal=deal, **kwargs)
+        return services.table_result_enter(table=table, deal=deal, **kwargs)
     if scope.is_closed(round_number):
         refusal: RoundNotOpen = RoundClosed(deal, round_number, scope.open_round)
         return _refuse_stored(scope, deal, round_number, refusal, **kwargs)
     if round_number == scope.open_round:
         # The open round: the service stores it (or answers conflict / replay).
         try:
-            return services.table_result_submit(
+            return services.table_result_enter(
                 table=table,
                 deal=deal,
                 refuse_closed=True,

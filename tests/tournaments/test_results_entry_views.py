@@ -172,7 +172,7 @@ def test_grid_saves_filled_rows_and_reports_bad_ones(client: Client, event):
 def test_director_actions_with_required_reason_and_history(client: Client, event):
     organiser = OrganiserFactory(clubs=[event.club])
     table, deals, _ = first_deals(event)
-    services.table_result_submit(table=table, deal=deals[0], outcome=GARDE_46)
+    services.table_result_enter(table=table, deal=deals[0], outcome=GARDE_46)
     client.force_login(organiser)
     url = f"/organiser/events/{event.pk}/entry/table/1/deal/{deals[0].number}/"
     assert client.get(url).status_code == 200
@@ -233,7 +233,7 @@ def test_penalty_page(client: Client, event):
 def test_stored_result_with_poignee_and_chelem_renders(client: Client, event):
     table, deals, _ = first_deals(event)
     deals[0].cards = ""  # unknown cards: this poignée is not checked against them
-    services.table_result_submit(
+    services.table_result_enter(
         table=table,
         deal=deals[0],
         outcome={

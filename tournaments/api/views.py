@@ -118,7 +118,7 @@ class TableResultWrite(EntryWriteMixin):
         def write() -> TableResult:
             if scope is not None:
                 return scoped_submit(scope, deal=deal, outcome=outcome, actor=actor, via="api")
-            return services.table_result_submit(
+            return services.table_result_enter(
                 table=table, deal=deal, outcome=outcome, actor=actor, via="api"
             )
 

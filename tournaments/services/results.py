@@ -389,7 +389,7 @@ def _seat_fields(seated: Mapping[str, Entrant]) -> dict[str, Entrant]:
 # ------------------------------------------------------------------------------ services
 
 
-def table_result_submit(
+def table_result_enter(
     *,
     table: Table,
     deal: Deal,
@@ -521,7 +521,7 @@ def table_result_confirm(*, result: TableResult, seat: str, actor: User = None) 
     return locked
 
 
-def table_result_correct(
+def table_result_director_correct(
     *, result: TableResult, outcome: Mapping[str, Any], actor: User, reason: str
 ) -> TableResult:
     """The director replaces a result by another outcome (a real, director-assigned result)."""

@@ -579,7 +579,7 @@ def _grid_save(rows: list[GridRow], actor: Any) -> tuple[int, int]:
                 failed += 1
                 continue
             try:
-                services.table_result_submit(
+                services.table_result_enter(
                     table=row.table, deal=cell.deal, outcome=form.outcome(), actor=actor,
                     via="organiser",
                 )  # fmt: skip
@@ -659,11 +659,11 @@ def _director_decide(
             event=event, table=table, deal=deal, actor=actor, reason=reason
         )
     elif result is None:
-        services.table_result_submit(
+        services.table_result_enter(
             table=table, deal=deal, outcome=form.outcome(), actor=actor, via="organiser"
         )
     else:
-        services.table_result_correct(
+        services.table_result_director_correct(
             result=result, outcome=form.outcome(), actor=actor, reason=reason
         )
 

@@ -249,12 +249,12 @@ MATRIX: dict[str, dict[str, str]] = {
     "freedeal:table": {"GET": "DAADDDD", "POST": "MMMMMMM"},
     "freedeal:table_deal": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
     # The table phone's live preview (an empty form: 422 naming the fields) and its explicit
-    # correction (deal 1 is not entered yet: 400), for its own code only.
+    # correction (an empty form: 400), for its own code only.
     "freedeal:table_preview": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
     "freedeal:table_correct": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
     "api:free_deal_ranking": {"GET": "AAAAAAA"},
     # The free-deal table API, by its code only: the open party; a passed deal 1 is entered
-    # (deal 5 is beyond a party of 4: 400); deal 1 is not entered, so its correction is 400.
+    # (deal 5 is beyond a party of 4: 400); a correction without an outcome is 400.
     "api:free_deal_table": {"GET": "DAADDDD"},
     "api:free_deal_table_results": {"POST": "DAVDDDD"},
     "api:free_deal_table_correct": {"POST": "DVVDDDD"},

@@ -533,14 +533,23 @@ def test_a_correction_to_the_same_outcome_writes_nothing(entered) -> None:
     assert stored_state() == before
 
 
-def test_a_correction_needs_an_entry_and_a_valid_outcome(entered) -> None:
+def test_a_correction_of_a_deal_not_entered_enters_it(entered) -> None:
+    """As in every kind: the table's correction of a deal it has not entered (its first save
+    never arrived) stores its outcome, an entry by the table in the history."""
+    tournament, _result = entered
+    table = tournament.tables.get()
+    result = services.free_deal_result_table_correct(
+        table=table, deal=2, data={"contract": "passed"}
+    )
+    assert (result.party, result.deal, result.passed) == (1, 2, True)
+    line = FreeDealChange.objects.order_by("pk").last()
+    assert line is not None and (line.action, line.actor_label) == ("create", "Table 1")
+
+
+def test_a_correction_needs_a_valid_outcome(entered) -> None:
     tournament, _result = entered
     table = tournament.tables.get()
     before = stored_state()
-    error = refused(
-        services.free_deal_result_table_correct, table=table, deal=2, data={"contract": "passed"}
-    )
-    assert (error.code, error.field) == ("result_not_entered", "deal")
     error = refused(
         services.free_deal_result_table_correct, table=table, deal=1, data={**GARDE, "points": 99}
     )

@@ -282,3 +282,23 @@ def test_confirmation_refusals_are_400(client: Client):
     assert again.status_code == 400
     assert "already confirmed" in again.content.decode()
     assert ResultChange.objects.filter(action="confirm").count() == 1
+
+
+def test_the_directors_correction_of_a_deal_not_entered_enters_it(client: Client, event):
+    """As in every kind: the director enters a missing table's result from the correction."""
+    organiser = OrganiserFactory(clubs=[event.club])
+    _table, deals, _ = first_deals(event)
+    client.force_login(organiser)
+    url = f"/organiser/events/{event.pk}/entry/table/1/deal/{deals[0].number}/"
+    correct = {
+        "action": "correct",
+        "correct-taker_seat": deals[0].taker_seat,
+        "correct-contract": "garde",
+        "correct-oudlers": "2",
+        "correct-points": "46",
+        "correct-reason": "the table left early",
+    }
+    assert client.post(url, correct).status_code == 302
+    saved = TableResult.objects.get()
+    assert (saved.deal_id, saved.value, saved.entered_via) == (deals[0].pk, 60, "organiser")
+    assert [c.action for c in ResultChange.objects.all()] == ["create"]

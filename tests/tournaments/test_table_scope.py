@@ -493,3 +493,20 @@ def test_the_throttle_counts_only_failures(client, event):
     assert cache.get("throttle_table_code_failures_127.0.0.1") is None
     assert client.get("/en/table/nope/").status_code == 404
     assert len(cache.get("throttle_table_code_failures_127.0.0.1")) == 1
+
+
+def test_a_tables_correction_of_a_deal_not_entered_enters_it(client, event):
+    """As in every kind: the phone's first save never arrived, so its correction is the entry
+    (the same checks as an entry: the open round, the table's own deals)."""
+    code = table(event).code
+    deal = deals_at(event, 1, 1)[0]
+    response = client.post(correct_url(code, deal), form_data(deal, "50"))
+    assert response.status_code == 302
+    result = TableResult.objects.get(deal=deal, table=table(event))
+    assert result.points_half == 100 and result.entered_via == "table"
+    change = ResultChange.objects.get(result=result)
+    assert (change.action, change.actor_label) == (ResultChange.Action.CREATE, "table 1")
+    later = deals_at(event, 1, 3)[0]
+    refused = client.post(correct_url(code, later), form_data(later, "50"))
+    assert refused.status_code == 403
+    assert not TableResult.objects.filter(deal=later).exists()

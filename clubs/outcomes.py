@@ -81,7 +81,11 @@ def seat_letter(seat: object) -> str:
 
 class OutcomeDeal(Protocol):
     """What scoring an outcome reads of a deal: the étui's taker seat, its imposed contract
-    ("" for none) and its cards (text form, "" when unknown)."""
+    ("" for none) and its cards (text form, "" when unknown); and its number (the forms'
+    prefix and the page's card)."""
+
+    @property
+    def number(self) -> int: ...
 
     @property
     def taker_seat(self) -> str: ...

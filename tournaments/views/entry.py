@@ -211,7 +211,7 @@ def _table_cards(
         correctable = stored is not None and scope.may_correct(play.round_number, stored)
         correcting = correctable and correct == deal.number
         if (writable and stored is None) or correcting:
-            if bound is not None and bound.deal.pk == deal.pk:
+            if bound is not None and bound.deal.number == deal.number:  # the table's event's deals
                 form = bound
                 focus = next((name for name in bound.errors if name in bound.fields), None)
             else:

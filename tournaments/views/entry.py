@@ -384,7 +384,7 @@ def _table_save(
     """Save (or correct) ``deal`` from ``form`` through the kernel's phone save (the stored
     key, the late arrivals)."""
     actor = _table_actor(request, table)
-    write = table_scope.correct if correcting else table_scope.submit
+    write = table_scope.correct if correcting else table_scope.enter
 
     def on_form(error: DomainError) -> bool:
         if error_field(form, error.field) and not isinstance(error, StageNotOpen | NotOwnEntry):

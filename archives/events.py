@@ -61,12 +61,13 @@ from archives.format import (
 from archives.players import PlayerMatcher, check_player, player_ref
 from clubs.errors import DomainError
 from clubs.models import Club, Player
+from clubs.outcomes import outcome_score
 from clubs.phone_codes import new_phone_code
 from rules.duplicate import DUPLICATE_SEATS
 from scoring import services as scoring_services
 from scoring.bulk import consistent_read
 from scoring.models import HandScore, RankingEntry, StandingsSnapshot, key_pk, team_key
-from tournaments import movements, services
+from tournaments import movements
 from tournaments.models import (
     Contract,
     Deal,
@@ -574,7 +575,7 @@ def _check_outcome(result: dict[str, Any], deal: dict[str, Any], path: str) -> N
     stub = Deal(number=deal["number"], taker_seat=deal["taker_seat"],
                 imposed_contract=deal["imposed_contract"])  # fmt: skip
     try:
-        scored = services.outcome_score(deal=stub, outcome=outcome, director=True)
+        scored = outcome_score(deal=stub, outcome=outcome, director=True)
     except DomainError as error:
         raise refuse(error.describe(), path) from None
     fields = scored.fields

@@ -88,6 +88,7 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from bench.scale import scale_event_build
+from clubs.outcomes import prepared_hands
 from config.celery import app as celery_app
 from instance.backups import backups_found
 from instance.cli import DEFAULT_THREADS as SERVE_THREADS
@@ -99,7 +100,6 @@ from scoring.models import StandingsSnapshot
 from scoring.services import standings_recompute
 from tournaments.models import SEATS, Event, Table, TableResult
 from tournaments.movements.schedule import deal_numbers
-from tournaments.services.results import prepared_hands
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/duplitarot_load"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/9"

@@ -10,9 +10,9 @@
 - results for the first ``fill`` percent of the scheduled plays (every deal of every table that
   plays, in round, then table, then deal order: ``fill=50`` over 6 rounds fills rounds 1-3),
   written **in bulk** (``TableResult`` and ``ResultChange`` ``bulk_create``), never through the
-  per-result services, yet the very rows ``table_result_submit`` stores for the same outcome:
+  per-result services, yet the very rows ``table_result_enter`` stores for the same outcome:
   seats copied from the movement (``event.schedule``), outcome fields and marks from
-  ``tournaments.services.outcome_score``, kind played, confirmed, entered via ``"table"``, one
+  ``clubs.outcomes.outcome_score``, kind played, confirmed, entered via ``"table"``, one
   ``ResultChange`` *create* line each (same label, same ``after`` state). Every row gets
   ``version`` 1 and the event ``results_version`` 1: one bulk write;
 - outcomes: simulating a play per result is too slow at national scale, so each deal gets a
@@ -68,6 +68,7 @@ from django.utils.translation import gettext as _
 from clubs.errors import DomainError
 from clubs.models import Club, Player
 from clubs.newcomers import player_new
+from clubs.outcomes import outcome_score
 from demo.plays import play_outcome
 from demo.services import FIRST_NAMES, LAST_NAMES
 from scoring.models import HandScore, RankingEntry, RecomputeState, StandingsSnapshot
@@ -79,7 +80,6 @@ from tournaments.services import (
     event_deals_generate,
     event_movement_set,
     event_start,
-    outcome_score,
     section_create,
     simultaneous_create,
 )
@@ -440,7 +440,7 @@ def _fill_results(
             )
         )
     TableResult.objects.bulk_create(rows, batch_size=BATCH)
-    # The line table_result_submit appends for each result (services.results._record).
+    # The line table_result_enter appends for each result (services.results._record).
     ResultChange.objects.bulk_create(
         (
             ResultChange(

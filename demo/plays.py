@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from clubs.outcomes import EtuiDeal
 from rules import deal as rules_deal
 from rules.enums import Contract
 from rules.play import outcome_from_play
@@ -28,7 +29,7 @@ CONTRACT_FLOORS: tuple[tuple[Contract, float], ...] = (
 WHIMS = (0.05, 0.3)
 
 
-def play_outcome(deal: Deal, rng: random.Random) -> dict[str, Any]:
+def play_outcome(deal: Deal | EtuiDeal, rng: random.Random) -> dict[str, Any]:
     """A complete simulated play of ``deal``'s cards: the outcome the table reports.
 
     The rules engine's players bid (the taker sits at the étui's taker seat and bids at least

@@ -26,7 +26,7 @@ What :func:`build_demo` leaves behind (in the configured database):
 
 Everything goes through the real services, as at a real tournament: the tournaments services
 set the events up (players, entrants, teams, generated movement, seeded deals, start),
-``table_result_submit`` takes every result, ``standings_recompute`` computes the standings.
+``table_result_enter`` takes every result, ``standings_recompute`` computes the standings.
 Every result comes from a complete simulated play of the deal's actual cards by the rules
 engine's one card-play AI, :func:`rules.simulation.simulate_deal`: the taker sits at the étui's
 taker seat and bids at least a Garde (sometimes more, :data:`CONTRACT_FLOORS`), and the players
@@ -77,7 +77,7 @@ from tournaments.services import (
     section_create,
     section_results_import,
     simultaneous_create,
-    table_result_submit,
+    table_result_enter,
     team_create,
 )
 
@@ -360,7 +360,7 @@ def play_event(
             for index, deal in enumerate(deals_by_set.get(play.deal_set, [])):
                 if not keep(play.round, play.table, index):
                     continue
-                table_result_submit(
+                table_result_enter(
                     table=tables[play.table],
                     deal=deal,
                     outcome=play_outcome(deal, rng),

@@ -18,8 +18,8 @@
     deal included); 400 naming the field; 403 outside the open party (``party_closed``,
     ``party_not_open``, ``free_deal_not_running``);
   - ``POST /api/v1/free-deal/tables/<code>/results/<deal>/correct/``: the explicit correction
-    of an entered deal of the open party (200; the same outcome: 200 replay; not entered: 400
-    ``result_not_entered``; a closed party: 403), kept in the history as the table's.
+    of an entered deal of the open party (200; the same outcome: 200 replay; a deal not entered
+    yet is entered, 200; a closed party: 403), kept in the history as the table's.
 
 Both writes go through the kernel's write path (:class:`clubs.api.EntryWriteMixin`, the phone
 page's save: the ``Idempotency-Key`` stored, replayed, refused on reuse with 409
@@ -267,14 +267,13 @@ class FreeDealTableCorrectView(FreeDealTableWrite):
         responses={
             200: OpenApiResponse(
                 FreeDealResultSerializer,
-                description="Corrected; or, with the header, the very outcome stored (replay).",
+                description=(
+                    "Corrected (entered, when the deal was not yet); or, with the header, the "
+                    "very outcome stored (replay)."
+                ),
             ),
             400: OpenApiResponse(
-                ErrorSerializer,
-                description=(
-                    "Invalid outcome (messages name the field), or `result_not_entered`: "
-                    "enter the deal first."
-                ),
+                ErrorSerializer, description="Invalid outcome (messages name the field)."
             ),
             403: REFUSED_PARTY,
             409: OpenApiResponse(FreeDealConflictSerializer, description=CONFLICT_DESCRIPTION),
@@ -287,7 +286,7 @@ class FreeDealTableCorrectView(FreeDealTableWrite):
         body.is_valid(raise_exception=True)
         return self.write(
             request,
-            services.free_deal_result_correct,
+            services.free_deal_result_table_correct,
             table=table,
             deal=deal,
             body=dict(body.validated_data),

@@ -4,7 +4,7 @@ A table phone sending an outcome for a deal its table already entered in that pa
 :class:`ResultConflict` carrying the stored result (409 on the API, the stored result on the
 page) when the outcome differs, a :class:`ResultReplay` (its subclass) when it is the very
 outcome stored: nothing is written (200 on the API, "already saved" on the page). Changing an
-entry is an explicit correction (``freedeal.services.free_deal_result_correct``).
+entry is an explicit correction (``freedeal.services.free_deal_result_table_correct``).
 
 :class:`PartyNotOpen`: a table code wrote outside the open party (the tournament not running,
 or that party closed meanwhile); nothing stored (403 on the API and the page).

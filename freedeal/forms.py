@@ -19,12 +19,12 @@ from django.utils.translation import gettext_lazy as _
 from clubs.errors import DomainError
 from clubs.forms import NewPlayerCheckForm, PlayersField, add_error, reason_field
 from clubs.models import Player
+from clubs.outcome_forms import named_error_lines
 from freedeal import outcomes, selectors
 from freedeal.models import MAX_DEALS_PER_PARTY, MAX_PARTIES, FreeDealTournament
+from freedeal.seating import MAX_PLAYERS
 from rules.enums import Contract, PoigneeSize, Side
 from rules.ruleset import RulesetName
-from tournaments.forms.results import named_error_lines
-from tournaments.movements.free_deal import MAX_PLAYERS
 
 BLANK = ("", "—")
 SIDES = [(Side.ATTACK.value, _("attack")), (Side.DEFENCE.value, _("defence"))]

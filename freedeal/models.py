@@ -4,7 +4,7 @@ Invariants (kept by ``freedeal.services``, the only writer):
 
 - players are numbered 1..N without gaps in a tournament, a club player at most once;
 - ``seating`` is set once, at the start: ``seating[p - 1][t - 1]`` is the tuple of player
-  numbers at table ``t`` in party ``p`` (``tournaments.movements.free_deal.seat_parties``,
+  numbers at table ``t`` in party ``p`` (``freedeal.seating.seat_parties``,
   largest tables first, so a table number keeps its size across the parties);
 - parties 1..``closed_parties`` are closed; while running, party ``closed_parties + 1`` is
   the open one, the only one a table phone may enter or correct;

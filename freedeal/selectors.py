@@ -7,7 +7,7 @@ organisers of its club (and superusers) only; anybody else gets a 404. What a vi
 the results is :func:`freedeal.publication.free_deal_publication` (with free deals nobody else
 plays a table's deals, so every entered result shows; provisional until finished).
 
-The ranking (:func:`free_deal_ranking`) is ``tournaments.movements.free_deal.free_deal_ranking``
+The ranking (:func:`free_deal_ranking`) is ``freedeal.seating.free_deal_ranking``
 over each player's marks per party, summed from the stored results.
 """
 
@@ -32,8 +32,8 @@ from freedeal.models import (
     FreeDealTournament,
 )
 from freedeal.outcomes import default_dealer
-from tournaments.movements.free_deal import RankingRow
-from tournaments.movements.free_deal import free_deal_ranking as rank_by_marks
+from freedeal.seating import RankingRow
+from freedeal.seating import free_deal_ranking as rank_by_marks
 
 INDEX_LIMIT = 200
 

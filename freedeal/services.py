@@ -17,8 +17,9 @@ Result entry has one semantics, the kernel's (:mod:`clubs.errors`, :mod:`freedea
   no history line), a :class:`~freedeal.errors.ResultConflict` carrying the stored result
   otherwise (nothing changed). A deal of a closed party (or when no party is open) is a
   :class:`~freedeal.errors.PartyNotOpen`, except an identical replay.
-- :func:`free_deal_result_correct` (a table phone, explicitly): replaces the stored outcome of
-  a deal of the open party; the history says "corrected" by the table.
+- :func:`free_deal_result_table_correct` (a table phone, explicitly): replaces the stored
+  outcome of a deal of the open party; the history says "corrected" by the table. A deal not
+  entered yet is entered (the table's last word), as in every kind (docs/architecture.md).
 - :func:`free_deal_result_director_correct`: the director enters or corrects any deal of a
   party begun, at any time, with a reason; the history names his account.
 
@@ -59,16 +60,16 @@ from freedeal.outcomes import (
     ruleset_of,
     same_outcome,
 )
-from freedeal.selectors import free_deal_missing_deals
-from rules.ruleset import RULES_VERSION, ruleset_from_dict
-from tournaments.movements.free_deal import (
+from freedeal.seating import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     TIE_BREAKS,
     seat_parties,
     table_sizes,
 )
-from tournaments.services.deals import random_seed
+from freedeal.selectors import free_deal_missing_deals
+from rules.deal import random_seed
+from rules.ruleset import RULES_VERSION, ruleset_from_dict
 
 Status = FreeDealTournament.Status
 
@@ -447,7 +448,7 @@ def free_deal_result_enter(
         )
 
 
-def free_deal_result_correct(
+def free_deal_result_table_correct(
     *,
     table: FreeDealTable,
     deal: int,
@@ -458,8 +459,9 @@ def free_deal_result_correct(
     must be the open one), until the director closes the party.
 
     The same outcome again is a :class:`~freedeal.errors.ResultReplay` (nothing written); a deal
-    not entered yet is refused (``result_not_entered``: enter it first); outside the open party,
-    :class:`~freedeal.errors.PartyNotOpen`. The history keeps a line "corrected" by the table.
+    not entered yet is entered, as every kind does (the phone's first save never arrived: the
+    history keeps an entry); outside the open party, :class:`~freedeal.errors.PartyNotOpen`.
+    The history keeps a line "corrected" by the table.
     """
     with transaction.atomic():
         tournament = competition_lock(table.tournament)
@@ -470,15 +472,13 @@ def free_deal_result_correct(
                 party=target, open_party=tournament.open_party, running=tournament.running
             )
         stored = _locked_result(table, target, deal)
-        if stored is None:
-            raise DomainError(
-                "result_not_entered",
-                _("Deal %(deal)s has not been entered yet: enter it first.") % {"deal": deal},
-                field="deal",
-            )
-        if stored.entered_by_id is not None:  # the director's entry: he corrects it
+        if stored is not None and stored.entered_by_id is not None:  # the director's: his
             raise NotOwnEntry()
         fields = outcome_score(tournament, tournament.table_players(target, table.number), data)
+        if stored is None:  # never entered: the table's last word is its entry
+            return _create(
+                tournament, table, target, deal, fields, actor=None, label=_table_label(table)
+            )
         if same_outcome(stored, fields):
             raise ResultReplay(stored)
         return _replace(stored, fields, actor=None, label=_table_label(table))

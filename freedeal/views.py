@@ -390,7 +390,9 @@ def _table_write(
         _page, form = _bound_form(request, table, party, deal)
         if not form.is_valid() and party != tournament.open_party:
             refusal = _party_refusal(tournament, party)  # the page showed a party closed since
-    write = services.free_deal_result_correct if correcting else services.free_deal_result_enter
+    write = (
+        services.free_deal_result_table_correct if correcting else services.free_deal_result_enter
+    )
 
     def on_form(error: DomainError) -> bool:
         mine = form is not None and error_field(form, error.field)

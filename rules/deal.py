@@ -31,6 +31,7 @@ blank lines are ignored when parsing.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -62,6 +63,15 @@ SEAT_NAMES: Final[dict[int, tuple[str, ...]]] = {
 PACKET_SIZE: Final = {3: 4, 4: 3, 5: 3}
 
 Hand = tuple[Card, ...]
+
+#: The largest seed (the forms' bound too); :func:`random_seed` draws from 1 to it.
+MAX_SEED: Final = 2**62
+
+
+def random_seed() -> int:
+    """A fresh seed, 1 .. ``MAX_SEED`` (never 0, which a duplicate event keeps for imported
+    deals), from the OS's randomness: the default seed of every kind's deals and draws."""
+    return 1 + secrets.randbelow(MAX_SEED)
 
 
 @dataclass(frozen=True, slots=True)

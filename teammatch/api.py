@@ -407,4 +407,4 @@ class RoomResultCorrectView(RoomPhoneAPIView):
         parameters=[*IDEMPOTENCY_PARAMETERS, *ROOM_CODE_HEADERS],
     )
     def post(self, request: Request, code: str) -> Response:
-        return self.write(request, code, services.room_result_correct, status.HTTP_200_OK)
+        return self.write(request, code, services.room_result_table_correct, status.HTTP_200_OK)

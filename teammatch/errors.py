@@ -2,7 +2,7 @@
 
 - :class:`RoomResultConflict`: the deal is already entered in that room with another outcome;
   ``result`` is the stored one (409 on the API, the room page shows it). Changing an entry is
-  an explicit correction (``teammatch.services.room_result_correct``), kept in the history.
+  an explicit correction (``teammatch.services.room_result_table_correct``), kept in the history.
 - :class:`RoomResultReplay`: the very outcome stored was sent again (a double tap, a resend
   after a lost answer): nothing written, answered as a success (200 on the API).
 - :class:`QuarterNotOpen`: the room phone wrote outside the quarter it may write (a later

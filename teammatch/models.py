@@ -238,7 +238,7 @@ class RoomResult(models.Model):
     match = models.ForeignKey(CupMatch, on_delete=models.CASCADE, related_name="results")
     deal = models.ForeignKey(MatchDeal, on_delete=models.CASCADE, related_name="results")
     room = models.CharField(_("room"), max_length=6, choices=RoomName.choices)
-    #: The outcome in the services' input shape (``tournaments.forms.DealOutcomeForm.outcome``).
+    #: The outcome in the services' input shape (``clubs.outcome_forms.DealOutcomeForm.outcome``).
     outcome = models.JSONField()
     contract = models.CharField(_("contract"), max_length=20, choices=Contract.choices)
     oudlers = models.PositiveSmallIntegerField(_("oudlers"))

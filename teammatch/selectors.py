@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from clubs.access import UserLike, clubs_directed_by
 from clubs.errors import DomainError
 from clubs.models import Club, Player
+from clubs.outcomes import EtuiDeal, outcome_score
 from clubs.phone_codes import phone_code_lookup
 from clubs.selectors import register_active_players
 from rules.duplicate import DUPLICATE_RULESET
@@ -54,8 +55,6 @@ from teammatch.models import (
 )
 from teammatch.presentation import decided_text, round_name
 from teammatch.publication import publication_of, room_may_read
-from tournaments.models import Deal
-from tournaments.services import outcome_score
 
 ROOMS = (RoomName.OPEN.value, RoomName.CLOSED.value)
 
@@ -247,14 +246,13 @@ def pure_lineup(lineup: QuarterLineup, labels: Mapping[int, str]) -> Lineup:
     )
 
 
-def rules_deal_of(deal: MatchDeal) -> Deal:
-    """An unsaved ``tournaments.Deal`` with the étui's seats and cards (for ``outcome_score``,
-    its hand checks and the table phone's form)."""
-    return Deal(
+def rules_deal_of(deal: MatchDeal) -> EtuiDeal:
+    """The étui as a plain value (:class:`clubs.outcomes.EtuiDeal`: its seats and cards) for
+    ``outcome_score``, its hand checks and the outcome form."""
+    return EtuiDeal(
         number=deal.number,
         dealer_seat=deal.dealer_seat,
         taker_seat=deal.taker_seat,
-        imposed_contract="",
         cards=deal.cards,
     )
 

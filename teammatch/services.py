@@ -1,7 +1,7 @@
 """Every write of the cups: keyword-only, typed, atomic, named ``<entity>_<action>``.
 
 The line-up checks, the scoring and the bracket are the pure ``scoring.core.team_match``; the
-outcome of a deal is validated and scored by ``tournaments.services.outcome_score`` (the table
+outcome of a deal is validated and scored by ``clubs.outcomes.outcome_score`` (the table
 phone's validation, hand checks on the prepared cards included). A refusal raises
 :class:`~clubs.errors.DomainError` (a ``RuleError`` becomes one with its code) and changes
 nothing stored. Reads live in :mod:`teammatch.selectors`; status changes go through the
@@ -18,9 +18,9 @@ Writes to a match (line-up, room results, closing a quarter, finishing) lock the
 - A match is played quarter by quarter (``CupMatch.quarter``): the director sets the quarter's
   line-up (:func:`match_lineup_set`; it can change until the quarter's first result), the
   room phones enter that quarter's deals (:func:`room_result_enter`) and, until the quarter
-  is closed, correct their own entries (:func:`room_result_correct`); the director enters or
+  is closed, correct their own entries (:func:`room_result_table_correct`); the director enters or
   corrects any result of an unfinished match with a reason
-  (:func:`room_result_director_set`). :func:`match_quarter_close` needs every deal of the
+  (:func:`room_result_director_correct`). :func:`match_quarter_close` needs every deal of the
   quarter in both rooms and opens the next one.
 - :func:`match_finish` scores the whole match (``score_match`` with the cup's scale and
   tie-break), records it in the bracket (``record_result``) and prepares the next round's
@@ -48,6 +48,7 @@ from clubs.models import Club, Player
 from clubs.services import competition_lock, competition_require, competition_status_change
 from clubs.signals import milestone_reached
 from rules import deal as rules_deal
+from rules.deal import random_seed
 from rules.duplicate import DUPLICATE_SEATS
 from rules.errors import RuleError
 from scoring.core.model import ScoringInputError, ScoringOptions
@@ -77,7 +78,6 @@ from teammatch.models import (
     RoomResultChange,
 )
 from teammatch.presentation import room_label
-from tournaments.services.deals import random_seed
 
 ROOMS = selectors.ROOMS
 
@@ -526,7 +526,7 @@ def room_result_enter(
         return _create(match, deal, room.room, values, actor, director=False, reason="")
 
 
-def room_result_correct(
+def room_result_table_correct(
     *, room: MatchRoom, deal_number: int, outcome: Mapping[str, Any], label: str = ""
 ) -> RoomResult:
     """A room phone corrects its own entry of a deal of the quarter being played, until the
@@ -553,7 +553,7 @@ def room_result_correct(
         return _replace(stored, values, actor, director=False, reason="")
 
 
-def room_result_director_set(
+def room_result_director_correct(
     *,
     match: CupMatch,
     room: str,

@@ -48,6 +48,7 @@ from clubs.access import directed_by, directed_or_404, user_directs, visible_or_
 from clubs.errors import DomainError, StageNotOpen
 from clubs.forms import add_error, error_field
 from clubs.late_arrivals import LateList, LateRow
+from clubs.outcome_forms import CorrectionForm, DealOutcomeForm
 from clubs.outcomes import seat_letter
 from clubs.phone import PhoneCard, SaveAnswer, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
@@ -57,7 +58,6 @@ from teammatch.forms import CupForm, LineupForm, TeamForm
 from teammatch.models import Cup, CupMatch, MatchRoom, RoomName
 from teammatch.phone_entry import ROOM_ENTRY, cup_late_arrivals, late_arrival_handled
 from teammatch.presentation import decided_text
-from tournaments.forms.results import CorrectionForm, DealOutcomeForm
 
 # ---------------------------------------------------------------------------------------------
 # Public pages
@@ -281,7 +281,7 @@ def _room_write(
     form = DealOutcomeForm(
         request.POST, deal=selectors.rules_deal_of(deal), prefix=_deal_prefix(number)
     )
-    write = services.room_result_correct if correcting else services.room_result_enter
+    write = services.room_result_table_correct if correcting else services.room_result_enter
 
     def on_form(error: DomainError) -> bool:
         if error_field(form, error.field) and not isinstance(error, StageNotOpen | NotOwnEntry):
@@ -328,7 +328,8 @@ def room_deal_save(request: HttpRequest, room: MatchRoom, number: int) -> HttpRe
 @require_POST
 @_by_room_code
 def room_deal_correct(request: HttpRequest, room: MatchRoom, number: int) -> HttpResponse:
-    """The room corrects its own entry of deal ``number`` (``services.room_result_correct``)."""
+    """The room corrects its own entry of deal ``number``
+    (``services.room_result_table_correct``)."""
     return _room_write(request, room, number, correcting=True)
 
 
@@ -623,7 +624,7 @@ def organiser_result(
         if form.is_valid():
             url = reverse("teammatch:organiser_match", args=[cup.pk, match.pk])
             try:
-                services.room_result_director_set(
+                services.room_result_director_correct(
                     match=match,
                     room=room,
                     deal_number=number,

@@ -24,6 +24,7 @@ import random
 from typing import Any
 
 from clubs.models import Club
+from clubs.outcomes import prepared_hands
 from rules.feasibility import random_table_outcome
 from rules.hand_checks import fitting_outcome
 from scoring.services import standings_recompute
@@ -31,7 +32,6 @@ from tests.factories import ClubFactory, PlayerFactory
 from tournaments import services
 from tournaments.models import SEATS, Deal, Event, Table
 from tournaments.movements import TablePlay
-from tournaments.services.results import prepared_hands
 
 EVENT_DATE = dt.date(2026, 12, 5)
 
@@ -99,7 +99,7 @@ def enter_round(event: Event, round_number: int, rng: random.Random) -> int:
     stored = 0
     for play in event.schedule.round(round_number).tables:
         for deal in event.deals.filter(deal_set=play.deal_set).order_by("number"):
-            services.table_result_submit(
+            services.table_result_enter(
                 table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
             )
             stored += 1

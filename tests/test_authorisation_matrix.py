@@ -249,12 +249,12 @@ MATRIX: dict[str, dict[str, str]] = {
     "freedeal:table": {"GET": "DAADDDD", "POST": "MMMMMMM"},
     "freedeal:table_deal": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
     # The table phone's live preview (an empty form: 422 naming the fields) and its explicit
-    # correction (deal 1 is not entered yet: 400), for its own code only.
+    # correction (an empty form: 400), for its own code only.
     "freedeal:table_preview": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
     "freedeal:table_correct": {"GET": "MMMMMMM", "POST": "DVVDDDD"},
     "api:free_deal_ranking": {"GET": "AAAAAAA"},
     # The free-deal table API, by its code only: the open party; a passed deal 1 is entered
-    # (deal 5 is beyond a party of 4: 400); deal 1 is not entered, so its correction is 400.
+    # (deal 5 is beyond a party of 4: 400); a correction without an outcome is 400.
     "api:free_deal_table": {"GET": "DAADDDD"},
     "api:free_deal_table_results": {"POST": "DAVDDDD"},
     "api:free_deal_table_correct": {"POST": "DVVDDDD"},
@@ -417,8 +417,8 @@ def world() -> World:
     staff = UserFactory(is_staff=True, is_superuser=True)
     open_entered, open_missing = _deals_at(event, 1)
     later_entered, later_missing = _deals_at(event, 3)
-    services.table_result_submit(table=table, deal=open_entered, outcome=GARDE_46)
-    services.table_result_submit(
+    services.table_result_enter(table=table, deal=open_entered, outcome=GARDE_46)
+    services.table_result_enter(
         table=table, deal=later_entered, outcome=GARDE_46, actor=organiser, via="organiser"
     )
     other = running_event(tables=5, rounds=2, deals_per_round=1)

@@ -28,7 +28,7 @@ def text(html: str) -> str:
 def one_result_entered() -> Event:
     event = running_event(tables=4, rounds=2)
     table, deal, _play = first_play(event)
-    services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     standings_recompute(event_id=event.pk)
     return Event.objects.get(pk=event.pk)
 

@@ -18,6 +18,7 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.utils import translation
 
+from clubs import typography
 from tests.builders import GARDE_46, first_play, running_event, scored_event
 from tests.factories import ClubFactory, EventFactory, OrganiserFactory, PlayerFactory
 from tournaments import presentation, services
@@ -49,7 +50,7 @@ def corrected() -> tuple[Event, Client, str]:
     event = running_event(tables=5, rounds=2)
     client = logged_in(event)
     table, deal, _play = first_play(event)
-    services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     url = f"/organiser/events/{event.pk}/entry/table/{table.number}/deal/{deal.number}/"
     correction = {
         "action": "correct",
@@ -136,10 +137,10 @@ def test_percentages_and_colons_follow_french_typography() -> None:
         assert presentation.percent_text(Decimal("12.5")) == f"12,5{NNBSP}%"
         assert presentation.percent_text(50) == f"50{NNBSP}%"
         assert presentation.percent_text(None) == ""
-        assert presentation.colon() == f"{NNBSP}:"
+        assert typography.colon() == f"{NNBSP}:"
     with translation.override("en"):
         assert presentation.percent_text(Decimal("12.5")) == "12.5%"
-        assert presentation.colon() == ":"
+        assert typography.colon() == ":"
 
 
 def test_a_penalty_error_names_its_field_with_a_french_colon() -> None:

@@ -307,7 +307,7 @@ def test_a_phone_flushing_40_kept_deals_is_never_throttled() -> None:
     ]
     assert len(deals) == 40
     for _round, deal in deals:  # the director entered them all meanwhile
-        table_services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        table_services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     kept = (timezone.now() - datetime.timedelta(minutes=30)).isoformat()
     statuses = []
     for round_number, deal in deals:

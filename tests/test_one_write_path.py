@@ -150,7 +150,7 @@ def enter_everywhere_else(event: Event, deal: Deal, but: int) -> None:
     for play in event.schedule.plays():
         if play.deal_set == deal.deal_set and play.plays and play.table != but:
             other_table = event.tables.get(number=play.table)
-            tournament_services.table_result_submit(table=other_table, deal=deal, outcome=GARDE_46)
+            tournament_services.table_result_enter(table=other_table, deal=deal, outcome=GARDE_46)
 
 
 def test_duplicate_another_outcome_after_the_round_moved_on_is_409_with_the_stored_result(

@@ -19,7 +19,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-PURE_PACKAGES = ["rules", "scoring/core", "tournaments/movements"]
+# A folder, or one module of an app (freedeal/seating.py: the free-deal seating and ranking).
+PURE_PACKAGES = ["rules", "scoring/core", "tournaments/movements", "freedeal/seating.py"]
 FRAMEWORKS = (
     "django",
     "rest_framework",
@@ -96,7 +97,8 @@ def violations(root: Path, package: str, forbidden: tuple[str, ...], own: str) -
     whose top-level name is forbidden, except the package ``own`` itself and its submodules.
     An unresolvable relative import (beyond the top-level package) is always a violation."""
     bad = []
-    for path in sorted((root / package).rglob("*.py")):
+    top = root / package
+    for path in [top] if top.is_file() else sorted(top.rglob("*.py")):
         for lineno, module in imported_modules(path, root):
             if module == own or module.startswith(own + "."):
                 continue
@@ -107,8 +109,8 @@ def violations(root: Path, package: str, forbidden: tuple[str, ...], own: str) -
 
 @pytest.mark.parametrize("package", PURE_PACKAGES)
 def test_pure_package_imports_nothing_from_django_or_the_apps(package: str) -> None:
-    own = package.replace("/", ".")
-    assert (ROOT / package).is_dir()
+    own = package.removesuffix(".py").replace("/", ".")
+    assert (ROOT / package).exists()
     assert violations(ROOT, package, FORBIDDEN_IN_PURE, own) == []
 
 

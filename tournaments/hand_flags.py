@@ -1,7 +1,7 @@
 """Entries to check: results possible with the deal's cards but improbable (off the write path).
 
 A result the cards make impossible is refused when it is saved (``rules.hand_checks`` through
-``services.results.outcome_score``). One that is only improbable is stored, and flagged here for
+``clubs.outcomes.outcome_score``). One that is only improbable is stored, and flagged here for
 the director: the control room shows it "to check" with the reason and a link to correct it.
 
 The flag rule is :func:`rules.hand_checks.hand_flags`: points more than 10 outside the range of
@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
+from clubs.outcomes import prepared_hands
 from rules.enums import Contract
 from rules.errors import RuleError
 from rules.hand_checks import SimulatedRange, hand_flags, simulated_range
 from rules.scoring import outcome_from_dict
 from tournaments.models import SEATS, Deal, TableResult
 from tournaments.selectors import result_outcome
-from tournaments.services.results import prepared_hands
 
 CACHE_PREFIX = "hand-range:v1"
 RANGE_TTL = 7 * 24 * 3600

@@ -20,15 +20,15 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.utils import formats
-from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from clubs.outcomes import seat_letter as seat_letter
+from clubs.typography import NARROW_NBSP, colon, french_typography
 from rules import deal as rules_deal
 from rules.cards import PLAIN_SUITS, SUIT_SYMBOLS, Suit
 from tournaments.models import SEATS, Contract, Deal, TableResult
 
 # French typography: a narrow no-break space (U+202F) before ``%`` and ``:``.
-NARROW_NBSP = "\u202f"
 
 
 @dataclass(frozen=True)
@@ -95,16 +95,6 @@ def deal_diagram(deal: Deal) -> DealDiagram:
 
 
 # ------------------------------------------------------------------------ wording
-
-
-def french_typography() -> bool:
-    """Whether the active language sets a space before ``%`` and ``:`` (French)."""
-    return (get_language() or "").split("-")[0] == "fr"
-
-
-def colon() -> str:
-    """The colon after a label: preceded by a narrow no-break space in French."""
-    return f"{NARROW_NBSP}:" if french_typography() else ":"
 
 
 def percent_text(value: object) -> str:

@@ -11,7 +11,7 @@ every player who sits at that table during the event sees it. So the code is sco
   in that round, where the defender confirms it, before it moves on. Rounds where a phantom
   sits at the table expect nothing and are never open. Every result entered: no open round,
   the table is done. The event not running: nothing is writable (the services refuse it).
-- **Writes** (:func:`submit`): only the deals of the open round. A deal of another round is
+- **Writes** (:func:`enter`): only the deals of the open round. A deal of another round is
   refused with :class:`RoundNotOpen` (code ``round_not_open``: 403 on the API, a message on
   the phone page), nothing stored, except the replay of an identical outcome already stored
   there (a retry after a lost answer: :class:`~tournaments.errors.ResultReplay`, 200 on the
@@ -148,9 +148,9 @@ class TableScope:
 
     @classmethod
     def for_save(cls, table: Table) -> TableScope:
-        """The scope as a table code's save (:func:`submit`) needs it, read as plain values
+        """The scope as a table code's save (:func:`enter`) needs it, read as plain values
         (1 query): the open round and the rounds of the table (round, deal set, sit-out),
-        without their seats, deals or results (:attr:`outlined`: for :func:`submit` only, the
+        without their seats, deals or results (:attr:`outlined`: for :func:`enter` only, the
         service reads the deal's own)."""
         event = table.event
         schedule = event.schedule.plays_of_table(table.number)
@@ -306,7 +306,7 @@ def _refuse_stored(
         # A stored result (never deleted while the event runs): the service writes nothing for
         # it, and tells a replay (kept) from another outcome.
         try:
-            services.table_result_submit(table=scope.table, deal=deal, **kwargs)
+            services.table_result_enter(table=scope.table, deal=deal, **kwargs)
         except ResultReplay:
             raise
         except ResultConflict as conflict:
@@ -317,12 +317,12 @@ def _refuse_stored(
     raise refusal
 
 
-def submit(
+def enter(
     scope: TableScope, *, deal: Deal, outcome: Mapping[str, Any], actor: Any, via: str
 ) -> TableResult:
     """Enter ``outcome`` for ``deal`` at the scope's table, within its open round.
 
-    Raises what :func:`tournaments.services.table_result_submit` raises, :class:`RoundClosed`
+    Raises what :func:`tournaments.services.table_result_enter` raises, :class:`RoundClosed`
     for a deal of a closed round and :class:`RoundNotOpen` for a deal of another round
     (nothing stored), except an identical replay of a stored result (:class:`ResultReplay`,
     nothing written).
@@ -339,14 +339,14 @@ def submit(
     ):
         # Not running, not scheduled here, another event's deal, a sit-out round: the service
         # says why it refuses.
-        return services.table_result_submit(table=table, deal=deal, **kwargs)
+        return services.table_result_enter(table=table, deal=deal, **kwargs)
     if scope.is_closed(round_number):
         refusal: RoundNotOpen = RoundClosed(deal, round_number, scope.open_round)
         return _refuse_stored(scope, deal, round_number, refusal, **kwargs)
     if round_number == scope.open_round:
         # The open round: the service stores it (or answers conflict / replay).
         try:
-            return services.table_result_submit(
+            return services.table_result_enter(
                 table=table,
                 deal=deal,
                 refuse_closed=True,
@@ -367,7 +367,7 @@ def correct(
 ) -> TableResult:
     """The table corrects its own entry of ``deal`` (see the module docstring).
 
-    A deal not entered yet is entered (:func:`submit`). Raises :class:`RoundClosed` in a
+    A deal not entered yet is entered (:func:`enter`). Raises :class:`RoundClosed` in a
     closed round, :class:`RoundNotOpen` in a later one, :class:`NotOwnEntry` for a result the
     director recorded (or one the code may not read yet), :class:`ResultReplay` for the same
     outcome again (nothing written), and what the services raise.
@@ -383,7 +383,7 @@ def correct(
         or play.sits_out
         or deal.event_id != scope.table.event_id
     ):
-        return submit(scope, deal=deal, outcome=outcome, actor=actor, via=via)
+        return enter(scope, deal=deal, outcome=outcome, actor=actor, via=via)
     assert round_number is not None
     if scope.is_closed(round_number):
         raise RoundClosed(deal, round_number, scope.open_round)

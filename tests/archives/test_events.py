@@ -108,7 +108,7 @@ def running_with_corrections() -> Event:
     director = OrganiserFactory(clubs=[event.club])
     result = TableResult.objects.filter(event=event).order_by("pk").first()
     assert result is not None
-    services.table_result_correct(
+    services.table_result_director_correct(
         result=result,
         outcome={"contract": "garde", "oudlers": 2, "points": 46},
         actor=director,
@@ -123,7 +123,7 @@ def running_with_corrections() -> Event:
     assert deal is not None
     table = event.tables.get(number=play.table)
     outcome = {"contract": "garde", "oudlers": 1, "points": 60}
-    services.table_result_submit(table=table, deal=deal, outcome=outcome)
+    services.table_result_enter(table=table, deal=deal, outcome=outcome)
     standings_recompute(event_id=event.pk)
     return Event.objects.get(pk=event.pk)
 

@@ -94,7 +94,7 @@ def built_cup() -> Cup:
     result = final.results.order_by("deal__number").first()
     assert result is not None
     outcome = {**result.outcome, "points": 60 if result.outcome["points"] != 60 else 61}
-    cup_services.room_result_director_set(
+    cup_services.room_result_director_correct(
         match=final,
         room=result.room,
         deal_number=result.deal.number,

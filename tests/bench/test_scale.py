@@ -1,7 +1,7 @@
 """``bench.scale`` and ``manage.py scale_event``: events of any size filled in bulk.
 
 The bulk rows must be the very rows the entry service stores: a result entered through
-``table_result_submit`` with the same outcome, at the same table and deal of an identical event
+``table_result_enter`` with the same outcome, at the same table and deal of an identical event
 (same arguments and seed, nothing filled), is compared field by field, history line included.
 The same holds in a section of a simultaneous (``--sections``), whose version is the
 simultaneous's.
@@ -26,7 +26,7 @@ from scoring.services import standings_recompute
 from tournaments.models import Deal, Entrant, Event, ResultChange, Table, TableResult
 from tournaments.movements import Schedule
 from tournaments.selectors import result_outcome
-from tournaments.services import table_result_submit
+from tournaments.services import table_result_enter
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = {"tables": 3, "rounds": 4, "deals_per_round": 2, "seed": 7}
@@ -76,7 +76,7 @@ def test_bulk_rows_are_what_the_entry_service_stores() -> None:
     for row in (rows[0], rows[len(rows) // 2], rows[-1]):
         outcome = result_outcome(row)
         assert outcome is not None
-        entered = table_result_submit(
+        entered = table_result_enter(
             table=Table.objects.get(event=empty, number=row.table.number),
             deal=Deal.objects.get(event=empty, number=row.deal.number),
             outcome=outcome,
@@ -235,7 +235,7 @@ def test_sections_rows_are_what_the_entry_service_stores() -> None:
     assert row is not None
     outcome = result_outcome(row)
     assert outcome is not None
-    entered = table_result_submit(
+    entered = table_result_enter(
         table=Table.objects.get(event=twin, number=row.table.number),
         deal=Deal.objects.get(event=twin, number=row.deal.number),
         outcome=outcome,

@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
+from clubs.outcomes import prepared_hands
 from rules.enums import Contract
 from rules.feasibility import feasible_points
 from rules.hand_checks import fitting_outcome
 from tests.instance.serving import Served, run_command, serve
 from tournaments.models import SEATS
-from tournaments.services.results import prepared_hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.xdist_group("services")]
 

@@ -91,7 +91,7 @@ def duplicate_table() -> Kind:
         outcome = random_outcome(rng, first)
         while (outcome["contract"], outcome["oudlers"], outcome["points"]) == ("garde", 2, 46):
             outcome = random_outcome(rng, first)
-        services.table_result_submit(table=table, deal=first, outcome=outcome, via="organiser")
+        services.table_result_enter(table=table, deal=first, outcome=outcome, via="organiser")
 
     return Kind(
         name="duplicate",

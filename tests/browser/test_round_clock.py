@@ -192,7 +192,7 @@ from rules.feasibility import feasible_points
 from rules.hand_checks import fitting_outcome
 from tests.builders import running_event
 from tournaments.models import SEATS, Table
-from tournaments.services.results import prepared_hands
+from clubs.outcomes import prepared_hands
 event = running_event(tables=3, rounds=3, deals_per_round=2, club=Club.objects.get())
 rng = random.Random(7)
 reachable = feasible_points(4, Contract("garde"), 1, None, None)

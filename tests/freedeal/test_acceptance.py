@@ -14,9 +14,9 @@ from django.urls import reverse
 from demo.free_deals import simulated_entry
 from freedeal import outcomes, services
 from freedeal.models import FreeDealResult
+from freedeal.seating import meeting_bound, meeting_counts
 from freedeal.selectors import free_deal_ranking
 from tests.freedeal.conftest import make_tournament
-from tournaments.movements.free_deal import meeting_bound, meeting_counts
 
 pytestmark = pytest.mark.django_db
 

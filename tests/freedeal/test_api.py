@@ -238,9 +238,18 @@ def test_a_correction_to_the_same_outcome_is_a_replay(table, seated) -> None:
     assert snapshot() == before
 
 
+def test_the_correction_of_a_deal_not_entered_enters_it(table, seated) -> None:
+    response = post(correct_url(table, 1), {"party": 1, "outcome": garde(seated[0])})
+    assert response.status_code == 200 and "Idempotent-Replayed" not in response
+    assert response.json()["outcome"]["points"] == 46
+    line = FreeDealChange.objects.order_by("pk").last()
+    assert line is not None and (line.action, line.actor_label) == ("create", "Table 1")
+    # the same outcome again is a replay; the entry path then sees it stored
+    response = post(correct_url(table, 1), {"party": 1, "outcome": garde(seated[0])})
+    assert response.status_code == 200 and response["Idempotent-Replayed"] == "true"
+
+
 def test_correction_refusals(tournament, table, seated) -> None:
-    response = post(correct_url(table, 1), {"outcome": PASSED})
-    assert response.status_code == 400 and response.json()["code"] == "result_not_entered"
     post(results_url(table), {"deal": 1, "outcome": garde(seated[0])})
     before = snapshot()
     response = post(correct_url(table, 1), {"outcome": garde(seated[0], points=99)})

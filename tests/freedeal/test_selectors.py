@@ -151,7 +151,7 @@ def test_a_results_history_oldest_first() -> None:
     table = tournament.tables.get()
     s = tournament.table_players(1, 1)
     result = services.free_deal_result_enter(table=table, deal=1, data=garde(s[0]))
-    services.free_deal_result_correct(table=table, deal=1, data=garde(s[1]))
+    services.free_deal_result_table_correct(table=table, deal=1, data=garde(s[1]))
     assert selectors.free_deal_result(table, 1, 1) == result
     assert selectors.free_deal_result(table, 1, 2) is None
     assert [c.action for c in selectors.free_deal_result_history(result)] == ["create", "correct"]

@@ -18,6 +18,7 @@ from freedeal.models import (
     FreeDealTable,
     FreeDealTournament,
 )
+from freedeal.seating import seat_parties
 from tests.factories import (
     FreeDealTournamentFactory,
     OrganiserFactory,
@@ -25,7 +26,6 @@ from tests.factories import (
     RunningFreeDealFactory,
 )
 from tests.freedeal.conftest import TODAY, make_tournament
-from tournaments.movements.free_deal import seat_parties
 
 pytestmark = pytest.mark.django_db
 
@@ -507,7 +507,7 @@ def test_no_entry_before_the_start_or_after_the_last_party() -> None:
 def test_the_table_corrects_its_entry_explicitly(entered) -> None:
     tournament, result = entered
     seated = tournament.table_players(1, 1)
-    corrected = services.free_deal_result_correct(
+    corrected = services.free_deal_result_table_correct(
         table=tournament.tables.get(), deal=1, data={**GARDE, "taker": seated[1]}, party=1
     )
     assert corrected.pk == result.pk and corrected.taker == seated[1]
@@ -525,7 +525,7 @@ def test_a_correction_to_the_same_outcome_writes_nothing(entered) -> None:
     seated = tournament.table_players(1, 1)
     before = stored_state()
     with pytest.raises(ResultReplay):
-        services.free_deal_result_correct(
+        services.free_deal_result_table_correct(
             table=tournament.tables.get(),
             deal=1,
             data={**GARDE, "taker": seated[0], "poignees": POIGNEES},
@@ -533,20 +533,29 @@ def test_a_correction_to_the_same_outcome_writes_nothing(entered) -> None:
     assert stored_state() == before
 
 
-def test_a_correction_needs_an_entry_and_a_valid_outcome(entered) -> None:
+def test_a_correction_of_a_deal_not_entered_enters_it(entered) -> None:
+    """As in every kind: the table's correction of a deal it has not entered (its first save
+    never arrived) stores its outcome, an entry by the table in the history."""
+    tournament, _result = entered
+    table = tournament.tables.get()
+    result = services.free_deal_result_table_correct(
+        table=table, deal=2, data={"contract": "passed"}
+    )
+    assert (result.party, result.deal, result.passed) == (1, 2, True)
+    line = FreeDealChange.objects.order_by("pk").last()
+    assert line is not None and (line.action, line.actor_label) == ("create", "Table 1")
+
+
+def test_a_correction_needs_a_valid_outcome(entered) -> None:
     tournament, _result = entered
     table = tournament.tables.get()
     before = stored_state()
     error = refused(
-        services.free_deal_result_correct, table=table, deal=2, data={"contract": "passed"}
-    )
-    assert (error.code, error.field) == ("result_not_entered", "deal")
-    error = refused(
-        services.free_deal_result_correct, table=table, deal=1, data={**GARDE, "points": 99}
+        services.free_deal_result_table_correct, table=table, deal=1, data={**GARDE, "points": 99}
     )
     assert error.field in ("taker", "points")
     error = refused(
-        services.free_deal_result_correct, table=table, deal=7, data={"contract": "passed"}
+        services.free_deal_result_table_correct, table=table, deal=7, data={"contract": "passed"}
     )
     assert error.code == "unknown_deal"
     assert stored_state() == before
@@ -557,7 +566,7 @@ def test_a_closed_party_is_the_directors_to_correct(entered) -> None:
     services.free_deal_party_close(tournament=tournament, confirm=True)
     before = stored_state()
     error = refused(
-        services.free_deal_result_correct,
+        services.free_deal_result_table_correct,
         table=tournament.tables.get(),
         deal=1,
         data={"contract": "passed"},
@@ -689,7 +698,7 @@ def test_the_table_may_not_correct_the_directors_entry(entered) -> None:
     )  # fmt: skip
     lines = FreeDealChange.objects.count()
     error = refused(
-        services.free_deal_result_correct, table=tournament.tables.get(), deal=1,
+        services.free_deal_result_table_correct, table=tournament.tables.get(), deal=1,
         data=GARDE | {"taker": seated[1]},
     )  # fmt: skip
     assert (error.code, error.field) == ("not_own_entry", "deal")

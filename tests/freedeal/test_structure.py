@@ -84,7 +84,7 @@ def test_the_services_are_the_writes_of_the_brief() -> None:
         "free_deal_player_remove",
         "free_deal_start",
         "free_deal_result_enter",
-        "free_deal_result_correct",
+        "free_deal_result_table_correct",
         "free_deal_result_director_correct",
         "free_deal_party_close",
         "free_deal_finish",

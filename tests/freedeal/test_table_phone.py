@@ -324,11 +324,13 @@ def test_an_invalid_correction_keeps_its_form_open(phone, table, seated, entered
     assert snapshot(table) == before
 
 
-def test_a_deal_not_entered_cannot_be_corrected(phone, table, seated) -> None:
+def test_the_correction_of_a_deal_not_entered_enters_it(phone, table, seated) -> None:
+    """As in every kind: the phone's first save never arrived, its correction is the entry."""
     response = phone.post(deal_url(table, 2, "correct"), garde(seated, deal=2))
-    assert response.status_code == 400
-    assert "has not been entered yet" in response.content.decode()
-    assert not FreeDealResult.objects.exists()
+    assert response.status_code == 302
+    stored = FreeDealResult.objects.get()
+    assert (stored.party, stored.deal) == (1, 2)
+    assert stored.history.get().actor_label == "Table 1"
 
 
 def test_a_closed_party_cannot_be_corrected_at_the_table(

@@ -74,7 +74,7 @@ def test_a_save_answers_before_the_standings_and_the_runner_brings_them_up_to_da
         original(function, *args, **options)
 
     runner.submit = submit
-    services.table_result_submit(
+    services.table_result_enter(
         table=table, deal=deal, outcome=random_outcome(random.Random(3), deal)
     )
     assert runner_names == ["standings_recompute_task"]

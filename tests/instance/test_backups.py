@@ -368,7 +368,7 @@ def test_a_backup_each_time_every_table_finished_a_position_and_while_results_ar
                 minute += 1
                 clock.now += timedelta(minutes=1)
                 with django_capture_on_commit_callbacks(execute=True):
-                    services.table_result_submit(
+                    services.table_result_enter(
                         table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
                     )
                 reason = schedule.tick()

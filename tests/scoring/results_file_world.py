@@ -122,7 +122,7 @@ def player(
 def enter(event: Event, outcomes: dict[tuple[int, int], dict[str, Any]]) -> None:
     """Enter ``outcomes`` by (table number, deal number)."""
     for (table_number, deal_number), outcome in outcomes.items():
-        services.table_result_submit(
+        services.table_result_enter(
             table=Table.objects.get(event=event, number=table_number),
             deal=Deal.objects.get(event=event, number=deal_number),
             outcome=outcome,

@@ -36,9 +36,9 @@ from tournaments.models import Deal, Event, Table, TableResult
 from tournaments.services.results import (
     penalty_record,
     table_result_assign_artificial,
-    table_result_correct,
+    table_result_director_correct,
+    table_result_enter,
     table_result_mark_not_played,
-    table_result_submit,
 )
 
 pytestmark = pytest.mark.django_db
@@ -89,10 +89,10 @@ def apply_change(event: Event, director: Any, rng: random.Random, kind: str) -> 
     free = [(table, deal) for table, deal in plays(event) if (table.pk, deal.pk) not in entered]
     if kind == "submit" and free:
         table, deal = rng.choice(free)
-        table_result_submit(table=table, deal=deal, outcome=random_outcome(rng, deal))
+        table_result_enter(table=table, deal=deal, outcome=random_outcome(rng, deal))
     elif kind == "correct" and stored:
         result = rng.choice(stored)
-        table_result_correct(
+        table_result_director_correct(
             result=result,
             outcome=random_outcome(rng, result.deal),
             actor=director,
@@ -230,7 +230,7 @@ def test_refresh_chains_recomputes_until_the_snapshot_is_current(monkeypatch):
         snapshot = original(**kwargs)
         if len(calls) < len(free):
             table, deal = free[len(calls)]
-            table_result_submit(table=table, deal=deal, outcome=random_outcome(rng, deal))
+            table_result_enter(table=table, deal=deal, outcome=random_outcome(rng, deal))
         calls.append(snapshot.results_version)
         return snapshot
 
@@ -294,7 +294,7 @@ def test_postgres_twenty_writers_commit_while_a_recompute_reads(monkeypatch):
 
     def write(table: Table, deal: Deal, outcome: dict[str, Any]) -> None:
         try:
-            done.append(table_result_submit(table=table, deal=deal, outcome=outcome).kind)
+            done.append(table_result_enter(table=table, deal=deal, outcome=outcome).kind)
         except BaseException as error:  # reported below
             errors.append(error)
         finally:

@@ -26,8 +26,8 @@ from tournaments.models import Event, TableResult, Team
 from tournaments.services.results import (
     penalty_record,
     table_result_assign_artificial,
+    table_result_enter,
     table_result_mark_not_played,
-    table_result_submit,
 )
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def play_all(event: Event, seed: int = 1, skip: int = 0) -> int:
         for deal in event.deals.filter(deal_set=play.deal_set).order_by("number"):
             plays.append((table, deal))
     for table, deal in plays[: len(plays) - skip]:
-        table_result_submit(table=table, deal=deal, outcome=random_outcome(rng, deal))
+        table_result_enter(table=table, deal=deal, outcome=random_outcome(rng, deal))
     return len(plays)
 
 
@@ -103,7 +103,7 @@ def test_signal_on_commit_runs_the_task_in_process(event, django_capture_on_comm
     play = event.schedule.play(table=1, round=1)
     deal = event.deals.filter(deal_set=play.deal_set).first()
     with django_capture_on_commit_callbacks(execute=True):
-        table_result_submit(
+        table_result_enter(
             table=table, deal=deal, outcome={"contract": "garde", "oudlers": 2, "points": 46}
         )
     snapshot = StandingsSnapshot.objects.get(event=event)
@@ -203,7 +203,7 @@ def test_penalty_before_any_result_does_not_block_the_standings(event):
     table = event.tables.get(number=2)
     play = event.schedule.play(table=2, round=1)
     deal = event.deals.filter(deal_set=play.deal_set).first()
-    table_result_submit(
+    table_result_enter(
         table=table, deal=deal, outcome={"contract": "garde", "oudlers": 1, "points": 50}
     )
     snapshot = standings_recompute(event_id=event.pk)
@@ -234,14 +234,14 @@ def test_quadrette_match_sheet_and_team_ranking():
     deal1, deal2 = event.deals.filter(deal_set=first_round[1].deal_set).order_by("number")
     for table in (t3, t4):
         for deal in (deal1, deal2):
-            table_result_submit(
+            table_result_enter(
                 table=table, deal=deal, outcome={"contract": "garde", "oudlers": 2, "points": 50}
             )
     garde = {"contract": "garde", "oudlers": 2, "points": 56}  # value 2*(25+15) = 80
-    table_result_submit(table=t1, deal=deal1, outcome=garde)
-    table_result_submit(table=t2, deal=deal1, outcome={**garde, "points": 41})  # value 50
-    table_result_submit(table=t1, deal=deal2, outcome=garde)
-    table_result_submit(table=t2, deal=deal2, outcome=garde)
+    table_result_enter(table=t1, deal=deal1, outcome=garde)
+    table_result_enter(table=t2, deal=deal1, outcome={**garde, "points": 41})  # value 50
+    table_result_enter(table=t1, deal=deal2, outcome=garde)
+    table_result_enter(table=t2, deal=deal2, outcome=garde)
     snapshot = standings_recompute(event_id=event.pk)
     sheet, other = [m for m in snapshot.data["matches"] if m["round"] == 1]
     assert (sheet["match"], sheet["round"]) == ("r1-t1-2", 1)
@@ -273,7 +273,7 @@ def test_team_standings_update_from_the_first_result(format):
         .first()
     )
     penalty_record(event=event, team=idle, points=Decimal("1"), reason="late", actor=None)
-    table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(1), deal))
+    table_result_enter(table=table, deal=deal, outcome=random_outcome(random.Random(1), deal))
 
     snapshot = standings_recompute(event_id=event.pk)
 

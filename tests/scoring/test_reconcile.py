@@ -67,7 +67,7 @@ def test_a_task_that_could_not_be_sent_is_sent_by_the_next_request(
     table = Table.objects.get(event=event, number=1)
     deal = event.deals.get(deal_set=event.schedule.play(table=1, round=1).deal_set)
     with django_capture_on_commit_callbacks(execute=True):
-        services.table_result_submit(
+        services.table_result_enter(
             table=table, deal=deal, outcome=random_outcome(random.Random(1), deal)
         )
     assert down.calls == 1

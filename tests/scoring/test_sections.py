@@ -31,7 +31,7 @@ from tests.builders import enter_round, running_event
 from tests.factories import OrganiserFactory
 from tournaments.models import Deal, Event, TableResult
 from tournaments.selectors import result_outcome
-from tournaments.services.results import table_result_correct
+from tournaments.services.results import table_result_director_correct
 
 pytestmark = pytest.mark.django_db
 
@@ -195,7 +195,7 @@ def test_a_correction_in_one_section_rescores_its_deal_everywhere() -> None:
     )
     director = OrganiserFactory(clubs=[sections[2].club])
     outcome: dict[str, Any] = {"contract": "garde_contre", "oudlers": 3, "points": 80}
-    table_result_correct(result=result, outcome=outcome, actor=director, reason="misread")
+    table_result_director_correct(result=result, outcome=outcome, actor=director, reason="misread")
     incremental = standings_recompute(event_id=parent.pk)
     stored = set(HandScore.objects.filter(event__in=sections).values_list("pk", flat=True))
     assert untouched <= stored  # only the corrected deal's hands were rewritten, in every section

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from clubs.outcomes import outcome_score
 from teammatch import selectors, services
 from teammatch.models import CupMatch, MatchDeal, MatchRoom, RoomResult
 from tests.browser.conftest import answered
 from tests.factories import DEFAULT_PASSWORD
 from tests.teammatch.worlds import club_with_players, cup_with_teams, feasible, members, seats_for
-from tournaments.services import outcome_score
 
 PHONE = {"width": 390, "height": 844}
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

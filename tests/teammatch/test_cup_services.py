@@ -300,7 +300,7 @@ def test_room_result_enter_needs_a_match_in_play():
     assert not RoomResult.objects.exists()
 
 
-# ------------------------------------------------------------------- room_result_director_set
+# ------------------------------------------------------------------- room_result_director_correct
 
 
 @pytest.mark.parametrize(
@@ -312,11 +312,11 @@ def test_room_result_enter_needs_a_match_in_play():
         ("closed", "slip", 3, "quarter_not_open"),
     ],
 )
-def test_room_result_director_set_refusals(room, reason, number, code):
+def test_room_result_director_correct_refusals(room, reason, number, code):
     running = running_match()
     outcome = feasible(running.deal(1), "garde", 50)
     with pytest.raises(DomainError) as refused:
-        services.room_result_director_set(
+        services.room_result_director_correct(
             match=running.match,
             room=room,
             deal_number=number,
@@ -331,7 +331,7 @@ def test_room_result_director_set_refusals(room, reason, number, code):
 def test_the_director_enters_a_missing_result_with_the_reason():
     running = running_match(lined_up=False)  # the director may enter before the line-up
     outcome = feasible(running.deal(2), "garde_sans", 50)
-    result = services.room_result_director_set(
+    result = services.room_result_director_correct(
         match=running.match,
         room="closed",
         deal_number=2,
@@ -350,7 +350,7 @@ def test_the_director_cannot_change_a_finished_match():
     services.match_finish(match=running.match)
     before = stored_state(running.match)
     with pytest.raises(DomainError) as refused:
-        services.room_result_director_set(
+        services.room_result_director_correct(
             match=running.match,
             room="open",
             deal_number=1,

@@ -59,7 +59,7 @@ def test_stored_then_replayed_with_the_card(running):
 def test_a_replay_after_the_directors_correction_says_corrected(running):
     outcome = feasible(running.deal(1), "garde", 50)
     post(running, 1, outcome)
-    services.room_result_director_set(
+    services.room_result_director_correct(
         match=running.match, room="open", deal_number=1, outcome=other(outcome),
         actor=running.organiser, reason="misread",
     )  # fmt: skip

@@ -195,7 +195,7 @@ def test_the_correction_endpoint_enters_a_deal_not_entered(running):
 
 def test_the_correction_endpoint_refuses_the_directors_result(running):
     outcome = feasible(running.deal(1), "garde", 50)
-    services.room_result_director_set(
+    services.room_result_director_correct(
         match=running.match,
         room="open",
         deal_number=1,

@@ -108,7 +108,7 @@ def test_the_other_room_enters_the_same_deal_independently(running):
 
 def test_the_room_corrects_its_entry_with_a_history_line(running):
     outcome, result = running.enter("open", 1)
-    corrected = services.room_result_correct(
+    corrected = services.room_result_table_correct(
         room=running.rooms["open"], deal_number=1, outcome=other(outcome)
     )
     assert corrected.pk == result.pk and corrected.outcome["points"] == other(outcome)["points"]
@@ -123,13 +123,15 @@ def test_a_correction_to_the_stored_outcome_is_a_replay(running):
     outcome, _ = running.enter("open", 1)
     before = stored_state(running.match)
     with pytest.raises(RoomResultReplay):
-        services.room_result_correct(room=running.rooms["open"], deal_number=1, outcome=outcome)
+        services.room_result_table_correct(
+            room=running.rooms["open"], deal_number=1, outcome=outcome
+        )
     assert stored_state(running.match) == before
 
 
 def test_a_correction_of_a_deal_not_entered_enters_it(running):
     outcome = feasible(running.deal(2), "garde", 50)
-    result = services.room_result_correct(
+    result = services.room_result_table_correct(
         room=running.rooms["closed"], deal_number=2, outcome=outcome
     )
     assert [line.action for line in result.history.all()] == ["create"]
@@ -137,7 +139,7 @@ def test_a_correction_of_a_deal_not_entered_enters_it(running):
 
 def test_the_room_cannot_correct_the_directors_result(running):
     outcome = feasible(running.deal(1), "garde", 50)
-    services.room_result_director_set(
+    services.room_result_director_correct(
         match=running.match,
         room="open",
         deal_number=1,
@@ -147,7 +149,7 @@ def test_the_room_cannot_correct_the_directors_result(running):
     )
     before = stored_state(running.match)
     with pytest.raises(NotOwnEntry) as refused:
-        services.room_result_correct(
+        services.room_result_table_correct(
             room=running.rooms["open"], deal_number=1, outcome=other(outcome)
         )
     assert refused.value.code == "not_own_entry"
@@ -167,7 +169,7 @@ def test_a_closed_quarter_is_corrected_by_the_director_only(running):
     assert conflict.value.code == "result_exists"
     assert conflict.value.result.points == opened["points"]
     with pytest.raises(QuarterNotOpen) as refused:
-        services.room_result_correct(
+        services.room_result_table_correct(
             room=running.rooms["open"], deal_number=1, outcome=other(opened)
         )
     assert refused.value.code == "deal_not_in_quarter"
@@ -176,7 +178,7 @@ def test_a_closed_quarter_is_corrected_by_the_director_only(running):
     with pytest.raises(RoomResultReplay):
         services.room_result_enter(room=running.rooms["open"], deal_number=1, outcome=opened)
     director = UserFactory()
-    result = services.room_result_director_set(
+    result = services.room_result_director_correct(
         match=running.match,
         room="open",
         deal_number=1,
@@ -207,7 +209,9 @@ def test_the_last_quarter_closed_refuses_the_rooms(running):
         services.match_quarter_close(match=match, quarter=quarter)
     outcome = feasible(running.deal(8), "garde", 30)
     with pytest.raises(QuarterNotOpen) as refused:
-        services.room_result_correct(room=running.rooms["open"], deal_number=8, outcome=outcome)
+        services.room_result_table_correct(
+            room=running.rooms["open"], deal_number=8, outcome=outcome
+        )
     assert refused.value.code == "quarter_closed"
 
 
@@ -215,7 +219,7 @@ def test_the_director_replay_writes_nothing(running):
     outcome, _ = running.enter("open", 1)
     before = stored_state(running.match)
     with pytest.raises(RoomResultReplay):
-        services.room_result_director_set(
+        services.room_result_director_correct(
             match=running.match,
             room="open",
             deal_number=1,

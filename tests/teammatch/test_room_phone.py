@@ -87,7 +87,7 @@ def test_another_outcome_for_an_entered_deal_is_a_conflict_showing_the_stored_re
 
 def test_a_conflict_with_the_directors_result_sends_to_the_director(running):
     outcome = feasible(running.deal(1), "garde", 50)
-    services.room_result_director_set(
+    services.room_result_director_correct(
         match=running.match,
         room="open",
         deal_number=1,
@@ -156,7 +156,7 @@ def test_a_closed_quarter_can_no_longer_be_corrected_by_the_room(running):
 
 def test_the_room_may_not_correct_the_directors_result(running):
     outcome = feasible(running.deal(1), "garde", 50)
-    services.room_result_director_set(
+    services.room_result_director_correct(
         match=running.match,
         room="open",
         deal_number=1,

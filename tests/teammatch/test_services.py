@@ -133,12 +133,12 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
         )
     assert refused.value.code == "result_exists"
     with pytest.raises(DomainError) as refused:
-        services.room_result_correct(
+        services.room_result_table_correct(
             room=rooms["closed"], deal_number=1, outcome=feasible(deal, "garde", 30)
         )
     assert refused.value.code == "deal_not_in_quarter"
     with pytest.raises(DomainError) as refused:
-        services.room_result_director_set(
+        services.room_result_director_correct(
             match=match,
             room="closed",
             deal_number=1,
@@ -147,7 +147,7 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
             reason=" ",
         )
     assert refused.value.code == "reason_required"
-    corrected = services.room_result_director_set(
+    corrected = services.room_result_director_correct(
         match=match,
         room="closed",
         deal_number=1,

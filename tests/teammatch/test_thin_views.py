@@ -65,8 +65,8 @@ def test_the_services_are_keyword_only_writes_named_entity_action():
         "cup_finish",
         "match_lineup_set",
         "room_result_enter",
-        "room_result_correct",
-        "room_result_director_set",
+        "room_result_table_correct",
+        "room_result_director_correct",
         "match_quarter_close",
         "match_finish",
     }

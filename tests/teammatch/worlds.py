@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubs.errors import DomainError
+from clubs.outcomes import outcome_score
 from teammatch import selectors, services
 from teammatch.models import (
     Cup,
@@ -30,7 +31,6 @@ from tests.factories import (
     OrganiserFactory,
     PlayerFactory,
 )
-from tournaments.services import outcome_score
 
 THRESHOLD = {0: 56, 1: 51, 2: 41, 3: 36}
 MULTIPLIER = {"garde": 2, "garde_sans": 4, "garde_contre": 6}

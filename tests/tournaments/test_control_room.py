@@ -50,7 +50,7 @@ def deals_at(event: Event, table_number: int, round_number: int) -> list[Deal]:
 def enter(event: Event, table_number: int, deals: list[Deal]) -> None:
     table = Table.objects.get(event=event, number=table_number)
     for deal in deals:
-        services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
 
 
 def version(event: Event) -> int:
@@ -65,7 +65,7 @@ def test_the_board_counts_entered_missing_and_unconfirmed_per_round_table_and_de
     first, second = deals_at(event, 1, 1)
     enter(event, 1, [first])  # no director: awaits a defender's confirmation
     organiser = OrganiserFactory(clubs=[event.club])
-    services.table_result_submit(
+    services.table_result_enter(
         table=Table.objects.get(event=event, number=1), deal=second, outcome=GARDE_46,
         actor=organiser, via="organiser",
     )  # fmt: skip

@@ -122,12 +122,12 @@ def test_the_api_answers_400_with_the_code_and_stores_nothing(client: Client, ev
 def test_a_director_correction_is_checked_too(event: Event) -> None:
     table, deal = first_deal(event)
     weak_taker(deal)
-    result = services.table_result_submit(
+    result = services.table_result_enter(
         table=table, deal=deal, outcome={"contract": "garde", "oudlers": 1, "points": 55}
     )
     director = OrganiserFactory(clubs=[event.club])
     with pytest.raises(DomainError) as refused:
-        services.table_result_correct(
+        services.table_result_director_correct(
             result=result,
             outcome={"contract": "garde", "oudlers": 1, "points": 55, "poignees": [
                 {"side": "attack", "size": "simple"}]},
@@ -143,7 +143,7 @@ def test_unknown_cards_are_not_checked(event: Event) -> None:
     weak_taker(deal)
     Deal.objects.filter(pk=deal.pk).update(cards="")
     deal.refresh_from_db()
-    services.table_result_submit(
+    services.table_result_enter(
         table=table, deal=deal, outcome={"contract": "garde", "oudlers": 0, "points": 40}
     )
     assert TableResult.objects.filter(deal=deal).count() == 1
@@ -163,7 +163,7 @@ def test_an_improbable_result_is_stored_and_listed_to_check_on_the_control_room(
         "points": 87,
         "chelem": {"announced": False, "made_by": "attack"},
     }
-    services.table_result_submit(table=table, deal=deal, outcome=chelem)
+    services.table_result_enter(table=table, deal=deal, outcome=chelem)
     result = TableResult.objects.select_related("deal").get(deal=deal, table=table)
     assert result.value is not None  # stored and scored
     client = Client()
@@ -186,7 +186,7 @@ def test_an_ordinary_result_is_not_flagged(event: Event) -> None:
     cache.clear()
     table, deal = first_deal(event)
     weak_taker(deal)
-    services.table_result_submit(
+    services.table_result_enter(
         table=table, deal=deal, outcome={"contract": "garde", "oudlers": 1, "points": 40}
     )
     result = TableResult.objects.select_related("deal").get(deal=deal, table=table)

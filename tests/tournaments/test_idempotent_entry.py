@@ -18,8 +18,8 @@ from tournaments.errors import ResultConflict, ResultReplay
 from tournaments.models import Event, ResultChange, TableResult
 from tournaments.services import (
     table_result_assign_artificial,
-    table_result_correct,
-    table_result_submit,
+    table_result_director_correct,
+    table_result_enter,
 )
 
 pytestmark = pytest.mark.django_db
@@ -50,10 +50,10 @@ def state(event: Event) -> tuple[int, int, int]:
 
 def test_same_outcome_again_is_a_replay_writing_nothing(event):
     table, deal, _ = first_play(event)
-    stored = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    stored = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     before = state(event)
     with pytest.raises(ResultReplay) as caught:
-        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.result.pk == stored.pk
     assert caught.value.code == "result_replay"
     assert isinstance(caught.value, ResultConflict)  # callers not telling them apart refuse
@@ -64,10 +64,10 @@ def test_replay_compares_the_outcome_as_stored(event):
     """The étui's taker seat named or not, poignées in another order: the same outcome."""
     table, deal, _ = first_play(event)
     outcome = {**GARDE_46, "poignees": POIGNEES}
-    table_result_submit(table=table, deal=deal, outcome=outcome)
+    table_result_enter(table=table, deal=deal, outcome=outcome)
     resent = {**GARDE_46, "taker_seat": deal.taker_seat, "poignees": POIGNEES[::-1]}
     with pytest.raises(ResultReplay):
-        table_result_submit(table=table, deal=deal, outcome=resent)
+        table_result_enter(table=table, deal=deal, outcome=resent)
 
 
 @pytest.mark.parametrize(
@@ -84,10 +84,10 @@ def test_replay_compares_the_outcome_as_stored(event):
 )
 def test_another_outcome_is_a_conflict_not_a_replay(event, change):
     table, deal, _ = first_play(event)
-    stored = table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "poignees": POIGNEES})
+    stored = table_result_enter(table=table, deal=deal, outcome={**GARDE_46, "poignees": POIGNEES})
     before = state(event)
     with pytest.raises(ResultConflict) as caught:
-        table_result_submit(table=table, deal=deal, outcome={**GARDE_46, **change})
+        table_result_enter(table=table, deal=deal, outcome={**GARDE_46, **change})
     assert type(caught.value) is ResultConflict
     assert caught.value.code == "result_exists"
     assert caught.value.result.pk == stored.pk
@@ -96,15 +96,15 @@ def test_another_outcome_is_a_conflict_not_a_replay(event, change):
 
 def test_the_table_outcome_after_a_director_correction_is_a_conflict(event):
     table, deal, _ = first_play(event)
-    stored = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
-    table_result_correct(
+    stored = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
+    table_result_director_correct(
         result=stored, outcome={**GARDE_46, "points": 36}, reason="miscount", actor=None
     )
     with pytest.raises(ResultConflict) as caught:
-        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert type(caught.value) is ResultConflict
     with pytest.raises(ResultReplay):  # the corrected outcome is the stored one
-        table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "points": 36})
+        table_result_enter(table=table, deal=deal, outcome={**GARDE_46, "points": 36})
 
 
 def test_an_artificial_score_is_never_replayed(event):
@@ -114,7 +114,7 @@ def test_an_artificial_score_is_never_replayed(event):
         percentages={"N": 60, "E": 40, "S": 60, "W": 40},
     )  # fmt: skip
     with pytest.raises(ResultConflict) as caught:
-        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert type(caught.value) is ResultConflict
 
 
@@ -261,7 +261,7 @@ def test_postgres_fifty_identical_resends_at_once_leave_one_result_and_fifty_suc
 
     def submit() -> str:
         try:
-            table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+            table_result_enter(table=table, deal=deal, outcome=GARDE_46)
             return "created"
         except ResultReplay:
             return "replay"
@@ -283,7 +283,7 @@ def test_postgres_fifty_different_submissions_at_once_leave_one_result_and_49_co
     def submit(points: int) -> Callable[[], str]:
         def work() -> str:
             outcome = {**GARDE_46, "points": points}
-            return str(table_result_submit(table=table, deal=deal, outcome=outcome).kind)
+            return str(table_result_enter(table=table, deal=deal, outcome=outcome).kind)
 
         return work
 

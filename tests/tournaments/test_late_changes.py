@@ -80,7 +80,7 @@ def enter_playing(event: Event, round_number: int, seed: int) -> None:
     for play in rnd.playing:
         table = Table.objects.get(event=event, number=play.table)
         for deal in event.deals.filter(deal_set=play.deal_set).order_by("number"):
-            services.table_result_submit(table=table, deal=deal, outcome=random_outcome(rng, deal))
+            services.table_result_enter(table=table, deal=deal, outcome=random_outcome(rng, deal))
 
 
 def ranking(event: Event) -> dict[int, tuple[int, str, int]]:
@@ -266,7 +266,7 @@ def test_a_withdrawal_turns_the_seat_into_a_phantom_whose_tables_sit_out(event: 
     deal = event.deals.filter(deal_set=play.deal_set).first()
     assert deal is not None
     with pytest.raises(DomainError) as refused:
-        services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert refused.value.code == "table_sits_out"
     # The deals those tables would have played are scheduled once less (Neuberg's N).
     counts_before, counts_after = before.tables_per_deal_set(), after.tables_per_deal_set()
@@ -546,6 +546,6 @@ def test_a_result_read_under_the_old_seating_is_refused_after_a_change(
 
     monkeypatch.setattr(results_services, "_stored", change_then_look)
     with pytest.raises(DomainError) as refused:
-        results_services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        results_services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert refused.value.code == "seating_changed"
     assert not TableResult.objects.filter(deal=deal, table=table).exists()

@@ -69,7 +69,7 @@ def post_json(
 
 def director_corrects(event: Event, result: TableResult) -> TableResult:
     organiser = event.club.organisers.first() or OrganiserFactory(clubs=[event.club])
-    return services.table_result_correct(
+    return services.table_result_director_correct(
         result=result, outcome={**GARDE_46, "points": 50}, actor=organiser, reason="misread"
     )
 
@@ -202,7 +202,7 @@ def test_an_invalid_entry_answers_422_with_the_errors_and_the_bound_card(event, 
 
 def test_a_conflict_is_refused_409_with_the_stored_card(event, phone):
     table, deal, _play = first_play(event)
-    services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     response = post_json(phone, save_url(table, deal.number), form_data(deal.number, points="50"))
     assert response.status_code == 409
     body = response.json()
@@ -232,7 +232,7 @@ def test_the_card_obeys_the_publication_rule(event, phone):
     assert post_json(phone, url, form_data(deal.number, round="1")).status_code == 201
     rng = random.Random(4)
     for other in event.deals.filter(deal_set=play.deal_set).exclude(pk=deal.pk):
-        services.table_result_submit(table=table, deal=other, outcome=random_outcome(rng, other))
+        services.table_result_enter(table=table, deal=other, outcome=random_outcome(rng, other))
     again = post_json(phone, url, form_data(deal.number, round="1"))
     assert again.status_code == 200
     card = again.json()["card_html"]
@@ -345,7 +345,7 @@ def test_keys_and_late_arrivals_are_deleted_with_their_table(event, phone):
 
 def test_a_refused_entry_kept_offline_is_recorded_as_a_late_arrival(event, phone):
     table, deal, _play = first_play(event)
-    services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     data = form_data(deal.number, points="50", round="1")
     refused = post_json(phone, save_url(table, deal.number), data, **KEPT)
     assert refused.status_code == 409
@@ -385,7 +385,7 @@ def test_an_unreadable_kept_since_never_refuses_a_save(event, phone):
 
 def _late(event: Event) -> TableLateArrival:
     table, deal, _play = first_play(event)
-    services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     data = form_data(deal.number, points="50", round="1")
     post_json(Client(), save_url(table, deal.number), data, **KEPT)
     return TableLateArrival.objects.get()

@@ -172,7 +172,7 @@ def test_grid_saves_filled_rows_and_reports_bad_ones(client: Client, event):
 def test_director_actions_with_required_reason_and_history(client: Client, event):
     organiser = OrganiserFactory(clubs=[event.club])
     table, deals, _ = first_deals(event)
-    services.table_result_submit(table=table, deal=deals[0], outcome=GARDE_46)
+    services.table_result_enter(table=table, deal=deals[0], outcome=GARDE_46)
     client.force_login(organiser)
     url = f"/organiser/events/{event.pk}/entry/table/1/deal/{deals[0].number}/"
     assert client.get(url).status_code == 200
@@ -233,7 +233,7 @@ def test_penalty_page(client: Client, event):
 def test_stored_result_with_poignee_and_chelem_renders(client: Client, event):
     table, deals, _ = first_deals(event)
     deals[0].cards = ""  # unknown cards: this poignée is not checked against them
-    services.table_result_submit(
+    services.table_result_enter(
         table=table,
         deal=deals[0],
         outcome={
@@ -282,3 +282,23 @@ def test_confirmation_refusals_are_400(client: Client):
     assert again.status_code == 400
     assert "already confirmed" in again.content.decode()
     assert ResultChange.objects.filter(action="confirm").count() == 1
+
+
+def test_the_directors_correction_of_a_deal_not_entered_enters_it(client: Client, event):
+    """As in every kind: the director enters a missing table's result from the correction."""
+    organiser = OrganiserFactory(clubs=[event.club])
+    _table, deals, _ = first_deals(event)
+    client.force_login(organiser)
+    url = f"/organiser/events/{event.pk}/entry/table/1/deal/{deals[0].number}/"
+    correct = {
+        "action": "correct",
+        "correct-taker_seat": deals[0].taker_seat,
+        "correct-contract": "garde",
+        "correct-oudlers": "2",
+        "correct-points": "46",
+        "correct-reason": "the table left early",
+    }
+    assert client.post(url, correct).status_code == 302
+    saved = TableResult.objects.get()
+    assert (saved.deal_id, saved.value, saved.entered_via) == (deals[0].pk, 60, "organiser")
+    assert [c.action for c in ResultChange.objects.all()] == ["create"]

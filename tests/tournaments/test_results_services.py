@@ -12,19 +12,19 @@ from django.db import connection, connections, transaction
 from django.utils import translation
 
 from clubs.errors import DomainError
+from clubs.outcomes import outcome_score
 from tests.builders import GARDE_46, first_play, running_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments.errors import ResultConflict
 from tournaments.models import Event, Penalty, ResultChange, TableResult
 from tournaments.services import (
     event_finish,
-    outcome_score,
     penalty_record,
     table_result_assign_artificial,
     table_result_confirm,
-    table_result_correct,
+    table_result_director_correct,
+    table_result_enter,
     table_result_mark_not_played,
-    table_result_submit,
 )
 from tournaments.signals import results_changed
 
@@ -63,7 +63,7 @@ def test_submit_stores_marks_seats_and_bumps_version(
 ):
     table, deal, play = first_play(event)
     with django_capture_on_commit_callbacks(execute=True):
-        result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        result = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     result.refresh_from_db()
     assert result.kind == TableResult.Kind.PLAYED
     assert result.round_number == 1
@@ -88,17 +88,17 @@ def test_submit_stores_marks_seats_and_bumps_version(
 def test_signal_is_not_sent_before_commit(event, sent, django_capture_on_commit_callbacks):
     table, deal, _ = first_play(event)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert sent == []
     assert len(callbacks) == 1
 
 
 def test_second_entry_is_a_conflict_carrying_the_stored_result(event):
     table, deal, _ = first_play(event)
-    stored = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    stored = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     before = state(event)
     with pytest.raises(ResultConflict) as caught:
-        table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "points": 60})
+        table_result_enter(table=table, deal=deal, outcome={**GARDE_46, "points": 60})
     assert caught.value.result.pk == stored.pk
     assert caught.value.result.value == 60
     assert caught.value.field == "deal"
@@ -126,7 +126,7 @@ def test_invalid_outcome_names_the_field_and_stores_nothing(event, outcome, fiel
     table, deal, _ = first_play(event)
     before = state(event)
     with pytest.raises(DomainError) as caught:
-        table_result_submit(table=table, deal=deal, outcome=outcome)
+        table_result_enter(table=table, deal=deal, outcome=outcome)
     assert caught.value.field == field
     # The message names the field by its label; the field key keeps its identifier.
     assert caught.value.describe().startswith(f"{label}: ")
@@ -137,7 +137,7 @@ def test_the_message_names_the_field_by_its_french_label(event):
     table, deal, _ = first_play(event)
     with translation.override("fr"):
         with pytest.raises(DomainError) as caught:
-            table_result_submit(
+            table_result_enter(
                 table=table, deal=deal, outcome={"contract": "garde", "oudlers": 4, "points": 46}
             )
         assert caught.value.describe().startswith("bouts: ")
@@ -148,7 +148,7 @@ def test_taker_seat_other_than_the_etuis_is_refused(event):
     table, deal, _ = first_play(event)
     other = next(s for s in "NESW" if s != deal.taker_seat)
     with pytest.raises(DomainError) as caught:
-        table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "taker_seat": other})
+        table_result_enter(table=table, deal=deal, outcome={**GARDE_46, "taker_seat": other})
     assert caught.value.field == "taker_seat"
 
 
@@ -157,9 +157,9 @@ def test_imposed_contract_is_enforced(event):
     deal.imposed_contract = "garde_sans"
     deal.save()
     with pytest.raises(DomainError) as caught:
-        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "contract_imposed"
-    result = table_result_submit(
+    result = table_result_enter(
         table=table, deal=deal, outcome={**GARDE_46, "contract": "garde_sans"}
     )
     assert result.value == 120
@@ -170,7 +170,7 @@ def test_deal_not_scheduled_at_that_table_is_refused(event):
     scheduled_sets = {play.deal_set for play in event.schedule.plays_of_table(table.number)}
     deal = event.deals.exclude(deal_set__in=scheduled_sets).first()
     with pytest.raises(DomainError) as caught:
-        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "deal_not_scheduled"
     assert caught.value.field == "deal"
     assert TableResult.objects.count() == 0
@@ -181,7 +181,7 @@ def test_event_not_running_is_refused(status):
     event = running_event(tables=5, rounds=2, status=status)
     table, deal, _ = first_play(event)
     with pytest.raises(DomainError) as caught:
-        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "event_not_running"
 
 
@@ -199,7 +199,7 @@ def test_outcome_score_gives_marks_without_writing(event):
 def test_opponent_confirmation_keeps_table_results_unconfirmed_until_a_defender_confirms():
     event = running_event(tables=5, rounds=2, opponent_confirmation=True)
     table, deal, _ = first_play(event)
-    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    result = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert result.confirmed is False
     with pytest.raises(DomainError) as caught:
         table_result_confirm(result=result, seat=deal.taker_seat)
@@ -213,7 +213,7 @@ def test_opponent_confirmation_keeps_table_results_unconfirmed_until_a_defender_
     # An organiser's entry needs no confirmation.
     organiser = OrganiserFactory(clubs=[event.club])
     deal2 = event.deals.filter(deal_set=deal.deal_set).order_by("number").last()
-    by_organiser = table_result_submit(
+    by_organiser = table_result_enter(
         table=table, deal=deal2, outcome=GARDE_46, actor=organiser, via="organiser"
     )
     assert by_organiser.confirmed is True
@@ -222,11 +222,11 @@ def test_opponent_confirmation_keeps_table_results_unconfirmed_until_a_defender_
 def test_correction_rescores_and_keeps_the_history(event):
     organiser = OrganiserFactory(clubs=[event.club])
     table, deal, _ = first_play(event)
-    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    result = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     with pytest.raises(DomainError) as caught:
-        table_result_correct(result=result, outcome=GARDE_46, actor=organiser, reason="  ")
+        table_result_director_correct(result=result, outcome=GARDE_46, actor=organiser, reason="  ")
     assert caught.value.field == "reason"
-    corrected = table_result_correct(
+    corrected = table_result_director_correct(
         result=result,
         outcome={**GARDE_46, "points": 36},
         actor=organiser,
@@ -247,10 +247,10 @@ def test_correction_rescores_and_keeps_the_history(event):
 def test_invalid_correction_changes_nothing(event):
     organiser = OrganiserFactory(clubs=[event.club])
     table, deal, _ = first_play(event)
-    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    result = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     before = state(event)
     with pytest.raises(DomainError) as caught:
-        table_result_correct(
+        table_result_director_correct(
             result=result, outcome={**GARDE_46, "oudlers": 9}, actor=organiser, reason="typo"
         )
     assert caught.value.field == "oudlers"
@@ -287,7 +287,7 @@ def test_artificial_scores_replace_or_create_a_result(event):
     assert caught.value.message == "140 is outside 0..100"
     # On an existing played result: the history keeps what it was.
     deal2 = event.deals.filter(deal_set=deal.deal_set).order_by("number").last()
-    played = table_result_submit(table=table, deal=deal2, outcome=GARDE_46)
+    played = table_result_enter(table=table, deal=deal2, outcome=GARDE_46)
     replaced = table_result_assign_artificial(
         event=event,
         table=table,
@@ -313,7 +313,7 @@ def test_mark_not_played(event):
     assert result.history.get().action == ResultChange.Action.NOT_PLAYED
     # The table can no longer enter it.
     with pytest.raises(ResultConflict):
-        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        table_result_enter(table=table, deal=deal, outcome=GARDE_46)
 
 
 def test_penalty(event):
@@ -341,7 +341,7 @@ def test_the_unique_constraint_turns_a_race_into_a_conflict(event, monkeypatch):
     from tournaments.services import results as service
 
     table, deal, _ = first_play(event)
-    stored = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    stored = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     real_stored = service._stored
     calls = []
 
@@ -352,7 +352,7 @@ def test_the_unique_constraint_turns_a_race_into_a_conflict(event, monkeypatch):
     monkeypatch.setattr(service, "_stored", stale_precheck)
     before = state(event)
     with pytest.raises(ResultConflict) as caught:
-        table_result_submit(table=table, deal=deal, outcome={**GARDE_46, "points": 60})
+        table_result_enter(table=table, deal=deal, outcome={**GARDE_46, "points": 60})
     assert caught.value.result.pk == stored.pk
     assert len(calls) == 2
     assert state(event) == before
@@ -402,10 +402,10 @@ def test_only_a_user_who_directs_the_event_skips_the_opponent_confirmation():
     table, deal, play = first_play(event)
     deal2 = event.deals.filter(deal_set=play.deal_set).order_by("number").last()
     other_club = OrganiserFactory()  # an organiser, but of another club
-    by_stranger = table_result_submit(table=table, deal=deal, outcome=GARDE_46, actor=other_club)
+    by_stranger = table_result_enter(table=table, deal=deal, outcome=GARDE_46, actor=other_club)
     assert by_stranger.confirmed is False
     superuser = UserFactory(is_superuser=True, is_staff=True)
-    by_superuser = table_result_submit(
+    by_superuser = table_result_enter(
         table=table, deal=deal2, outcome=GARDE_46, actor=superuser, via="organiser"
     )
     assert by_superuser.confirmed is True
@@ -414,7 +414,7 @@ def test_only_a_user_who_directs_the_event_skips_the_opponent_confirmation():
 def test_confirmation_needs_a_running_event():
     event = running_event(tables=5, rounds=2, opponent_confirmation=True)
     table, deal, _ = first_play(event)
-    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    result = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
     before = state(event)
     defender = next(s for s in "NESW" if s != deal.taker_seat)
@@ -428,7 +428,7 @@ def test_confirmation_needs_a_running_event():
 
 def test_a_confirmed_result_is_not_confirmed_again(event):
     table, deal, _ = first_play(event)
-    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    result = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert result.confirmed is True  # the event asks no confirmation
     before = state(event)
     defender = next(s for s in "NESW" if s != deal.taker_seat)
@@ -442,7 +442,7 @@ def test_a_confirmed_result_is_not_confirmed_again(event):
 def test_only_a_seated_defender_confirms(vacancy):
     event = running_event(tables=5, rounds=2, opponent_confirmation=True)
     table, deal, _ = first_play(event)
-    result = table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    result = table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     seat = next(s for s in "NESW" if s != deal.taker_seat)
     field = f"seat_{seat.lower()}"
     if vacancy == "empty":
@@ -471,7 +471,7 @@ def test_a_result_never_commits_into_an_event_finished_meanwhile(event, monkeypa
     monkeypatch.setattr(service, "outcome_score", score_then_finish)
     before = state(event)
     with pytest.raises(DomainError) as caught:
-        table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     assert caught.value.code == "event_not_running"
     assert state(event) == before
 
@@ -519,7 +519,7 @@ def test_postgres_a_submit_waiting_on_event_finish_is_refused():
     outcomes: list[str] = []
 
     def submit() -> str:
-        return table_result_submit(table=table, deal=deal, outcome=GARDE_46).kind
+        return table_result_enter(table=table, deal=deal, outcome=GARDE_46).kind
 
     with transaction.atomic():
         event_finish(event=event)  # holds the event row lock until this block commits
@@ -544,7 +544,7 @@ def test_postgres_two_devices_at_once_store_one_result_and_get_one_conflict():
         def work() -> str:
             try:
                 outcome = {**GARDE_46, "points": points}
-                return table_result_submit(table=table, deal=deal, outcome=outcome).kind
+                return table_result_enter(table=table, deal=deal, outcome=outcome).kind
             except ResultConflict as conflict:
                 conflicts.append(conflict.result.pk)
                 raise

@@ -180,7 +180,7 @@ def _enter(event: Event, table_number: int, round_number: int, rng: random.Rando
     play = event.schedule.play(table=table_number, round=round_number)
     assert play is not None and not play.sits_out
     for deal in event.deals.filter(deal_set=play.deal_set).order_by("number"):
-        services.table_result_submit(table=table, deal=deal, outcome=random_outcome(rng, deal))
+        services.table_result_enter(table=table, deal=deal, outcome=random_outcome(rng, deal))
 
 
 def _scope_positions(event: Event) -> dict[int, int | None]:
@@ -203,7 +203,7 @@ def test_each_tables_position_is_its_codes_open_round(confirmation: bool) -> Non
     tables = {table.number: table for table in Table.objects.filter(event=event)}
     for index, play in enumerate(plays[:10]):
         for deal in event.deals.filter(deal_set=play.deal_set).order_by("number"):
-            result = services.table_result_submit(
+            result = services.table_result_enter(
                 table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
             )
             if confirmation and index % 2:

@@ -68,7 +68,7 @@ def enter_all(event: Event, rng: random.Random) -> int:
     stored = 0
     for play in event.schedule.playing():
         for deal in event.deals.filter(deal_set=play.deal_set):
-            services.table_result_submit(
+            services.table_result_enter(
                 table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
             )
             stored += 1
@@ -400,7 +400,7 @@ def test_a_result_entered_by_the_simultaneous_director_is_confirmed_at_once() ->
     assert play is not None
     deal = child.deals.filter(deal_set=play.deal_set).first()
     assert deal is not None
-    result = services.table_result_submit(
+    result = services.table_result_enter(
         table=child.tables.get(number=1),
         deal=deal,
         outcome={"contract": "garde", "oudlers": 2, "points": 46},

@@ -174,7 +174,7 @@ def test_the_last_round_thanks_the_players(client: Client) -> None:
     table = Table.objects.get(event=event, number=1)
     for round_number in (1, 2):
         (deal,) = deals_at(event, 1, round_number)
-        services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     html = client.get(f"/en/table/{table.code}/?round=2").content.decode()
     assert 'id="next-places"' in html
     assert "Last round: thank you!" in html
@@ -204,7 +204,7 @@ def test_a_phantom_table_and_a_bye_show_where_to_go_after_the_bye(client: Client
     round_number, table_number, slot = found
     table = Table.objects.get(event=event, number=table_number)
     for deal in deals_at(event, table_number, round_number):
-        services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+        services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
     html = client.get(f"/en/table/{table.code}/?round={round_number}").content.decode()
     entrant = Entrant.objects.get(event=event, slot=slot)
     row = next_rows(html)[entrant.pk]

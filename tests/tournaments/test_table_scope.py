@@ -55,7 +55,7 @@ def deals_at(event: Event, table_number: int, round_number: int) -> list[Deal]:
 def enter(event: Event, table_number: int, deals: list[Deal], outcome=GARDE_46) -> None:
     """Store results as the director would (no scope: the services themselves)."""
     for deal in deals:
-        services.table_result_submit(table=table(event, table_number), deal=deal, outcome=outcome)
+        services.table_result_enter(table=table(event, table_number), deal=deal, outcome=outcome)
 
 
 def everywhere_else(event: Event, deal: Deal, but: int) -> None:
@@ -236,7 +236,7 @@ def test_phone_confirmation_outside_the_open_round_is_refused(client: Client):
     later = deals_at(event, 1, 2)[0]
     organiser = OrganiserFactory(clubs=[event.club])
     # A director entered round 2 ahead of the table (confirmed at once): nothing to confirm.
-    services.table_result_submit(table=table(event), deal=later, outcome=GARDE_46, actor=organiser)
+    services.table_result_enter(table=table(event), deal=later, outcome=GARDE_46, actor=organiser)
     defender = next(s for s in "NESW" if s != later.taker_seat)
     response = client.post(
         f"/en/table/{table(event).code}/deal/{later.number}/confirm/", {"seat": defender}
@@ -324,7 +324,7 @@ def test_a_table_never_corrects_a_later_round_nor_the_directors_result(client, e
     code = table(event).code
     organiser = OrganiserFactory(clubs=[event.club])
     first = deals_at(event, 1, 1)
-    services.table_result_submit(
+    services.table_result_enter(
         table=table(event), deal=first[0], outcome=GARDE_46, actor=organiser, via="organiser"
     )
     page = client.get(f"/en/table/{code}/").content.decode()
@@ -333,7 +333,7 @@ def test_a_table_never_corrects_a_later_round_nor_the_directors_result(client, e
     assert refused.status_code == 403
     assert "ask the director to correct it" in refused.content.decode()
     later = deals_at(event, 1, 3)[0]
-    services.table_result_submit(table=table(event), deal=later, outcome=GARDE_46)
+    services.table_result_enter(table=table(event), deal=later, outcome=GARDE_46)
     ahead = client.post(correct_url(code, later), form_data(later, "50"))
     assert ahead.status_code == 403
     assert "this table is in round 1" in ahead.content.decode()
@@ -493,3 +493,20 @@ def test_the_throttle_counts_only_failures(client, event):
     assert cache.get("throttle_table_code_failures_127.0.0.1") is None
     assert client.get("/en/table/nope/").status_code == 404
     assert len(cache.get("throttle_table_code_failures_127.0.0.1")) == 1
+
+
+def test_a_tables_correction_of_a_deal_not_entered_enters_it(client, event):
+    """As in every kind: the phone's first save never arrived, so its correction is the entry
+    (the same checks as an entry: the open round, the table's own deals)."""
+    code = table(event).code
+    deal = deals_at(event, 1, 1)[0]
+    response = client.post(correct_url(code, deal), form_data(deal, "50"))
+    assert response.status_code == 302
+    result = TableResult.objects.get(deal=deal, table=table(event))
+    assert result.points_half == 100 and result.entered_via == "table"
+    change = ResultChange.objects.get(result=result)
+    assert (change.action, change.actor_label) == (ResultChange.Action.CREATE, "table 1")
+    later = deals_at(event, 1, 3)[0]
+    refused = client.post(correct_url(code, later), form_data(later, "50"))
+    assert refused.status_code == 403
+    assert not TableResult.objects.filter(deal=later).exists()

@@ -76,7 +76,7 @@ from tournaments.models import Deal, Entrant, Event, Table, TableResult
 from tournaments.phone_entry import TABLE_ENTRY
 from tournaments.publication import deals_hidden_from
 from tournaments.table_scope import TableScope
-from tournaments.table_scope import submit as scoped_submit
+from tournaments.table_scope import enter as scoped_enter
 
 
 class TablePhoneAPIView(PhoneCodeAPIView):
@@ -117,8 +117,8 @@ class TableResultWrite(EntryWriteMixin):
 
         def write() -> TableResult:
             if scope is not None:
-                return scoped_submit(scope, deal=deal, outcome=outcome, actor=actor, via="api")
-            return services.table_result_submit(
+                return scoped_enter(scope, deal=deal, outcome=outcome, actor=actor, via="api")
+            return services.table_result_enter(
                 table=table, deal=deal, outcome=outcome, actor=actor, via="api"
             )
 

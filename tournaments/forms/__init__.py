@@ -1,7 +1,8 @@
 """Forms of the tournaments screens: they parse and shape input; the services decide and store.
 
 One module per subject: ``events`` (details), ``registration`` (players), ``teams``,
-``movement``, ``deals``, ``results`` (entry, director decisions, penalties), ``sections``
+``movement``, ``deals``, ``results`` (director decisions, penalties; a deal's outcome is
+the kernel's :mod:`clubs.outcome_forms`), ``sections``
 (simultaneous tournaments, a results file); ``base`` holds uploads. A refused operation
 reaches a form through :func:`clubs.forms.add_error`.
 """
@@ -17,8 +18,6 @@ from tournaments.forms.registration import (
 )
 from tournaments.forms.results import (
     ArtificialForm,
-    CorrectionForm,
-    DealOutcomeForm,
     PenaltyForm,
     ReasonForm,
 )
@@ -33,8 +32,6 @@ from tournaments.forms.teams import TeamForm
 
 __all__ = [
     "ArtificialForm",
-    "CorrectionForm",
-    "DealOutcomeForm",
     "DealSeatsForm",
     "DealsGenerateForm",
     "DealsImportForm",

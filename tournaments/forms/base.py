@@ -9,11 +9,9 @@ from django.core.exceptions import ValidationError
 
 from clubs import uploads
 from clubs.errors import DomainError
-from rules.duplicate import DUPLICATE_CONTRACTS
-from tournaments.models import Contract
 
 if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
+    pass
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 #: Characters of one line of a deals file (a hand of 18 to 24 cards takes a few dozen).
@@ -37,8 +35,3 @@ def uploaded_text(file: Any, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
         return uploads.decode_text(file, max_bytes=max_bytes)
     except DomainError as error:
         raise ValidationError(error.message, code=error.code) from error
-
-
-def contract_choices() -> list[tuple[str, StrOrPromise]]:
-    """The contracts a duplicate deal is played at (``rules.duplicate``), with their labels."""
-    return [(c.value, Contract(c.value).label) for c in DUPLICATE_CONTRACTS]

@@ -11,14 +11,14 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs import uploads
 from clubs.errors import DomainError
+from clubs.outcome_forms import contract_choices
+from rules.deal import MAX_SEED, random_seed
 from tournaments.forms.base import (
     MAX_TEXT_LINE_CHARS,
     MAX_TEXT_LINES,
-    contract_choices,
     uploaded_text,
 )
 from tournaments.models import Seat
-from tournaments.services.deals import MAX_SEED, random_seed
 
 
 def imposed_contract_field() -> forms.ChoiceField:

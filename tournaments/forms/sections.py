@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
+from rules.deal import random_seed
 from tournaments.forms.base import checked_upload
 from tournaments.forms.deals import (
     DealsGenerateForm,
@@ -17,7 +18,7 @@ from tournaments.forms.deals import (
 )
 from tournaments.forms.events import EventDetailsForm, new_event_defaults
 from tournaments.models import Event
-from tournaments.services.deals import MAX_SIMULTANEOUS_ROUNDS, random_seed
+from tournaments.services.deals import MAX_SIMULTANEOUS_ROUNDS
 from tournaments.services.imports import MAX_BYTES as MAX_RESULTS_BYTES
 
 

@@ -9,8 +9,8 @@
   seat on a ``taker: S`` line (``preneur:`` too; N, E, S, W, or O for Ouest), independently of
   its dealer. In team events the movement fixes where the taking member sits
   (``Schedule.team_taker_seat``) and every deal uses it (an imported taker line must agree).
-- Seeds: ``random_seed`` draws the default seed (1 .. 2**62, from ``secrets``), so events that
-  keep the default never play the same cards; ``Event.seed`` is the seed the deals were
+- Seeds: ``rules.deal.random_seed`` draws the default seed (1 .. 2**62, from ``secrets``), so
+  events that keep the default never play the same cards; ``Event.seed`` is the seed the deals were
   generated from, 0 when they were imported (``deals_seed``).
 - An imposed contract obeys the duplicate restrictions (``rules.duplicate``): no Prise.
 
@@ -26,7 +26,6 @@ never generates nor imports deals of its own.
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Sequence
 
 from django.db import transaction
@@ -46,15 +45,8 @@ HEADER_RE = re.compile(r"^\s*(#|deal\b|donne\b|=+|-{3,})", re.IGNORECASE)
 TAKER_RE = re.compile(r"^\s*(taker|preneur)\s*:\s*(?P<seat>\S*)\s*$", re.IGNORECASE)
 #: Seat letters an imported taker line may use (O: Ouest, the French West).
 TAKER_SEATS = {"N": "N", "E": "E", "S": "S", "W": "W", "O": "W"}
-#: The largest seed (the forms' bound too); ``random_seed`` draws from 1 to it.
-MAX_SEED = 2**62
 #: ``Event.seed`` of deals that were imported, not generated.
 NO_SEED = 0
-
-
-def random_seed() -> int:
-    """A fresh deal seed, 1 .. ``MAX_SEED`` (never ``NO_SEED``), from the OS's randomness."""
-    return 1 + secrets.randbelow(MAX_SEED)
 
 
 def deals_seed(event: Event) -> int | None:

@@ -17,9 +17,9 @@ Invariants:
 
 - every line is checked like a table entry: the deal is scheduled at that table in the
   section's movement and the table does not sit out that round (``results._scheduled_play``),
-  the outcome is legal for the étui (``results.outcome_score``), a (deal, table) appears once;
-  a line for a (deal, table) already stored is an error unless it is identical (then it is
-  left as it is and counted ``unchanged``);
+  the outcome is legal for the étui (``clubs.outcomes.outcome_score``), a (deal, table)
+  appears once; a line for a (deal, table) already stored is an error unless it is identical
+  (then it is left as it is and counted ``unchanged``);
 - the report names every error with its line number (the line where the entry starts) and a
   translated message; when any line has an error **nothing** is stored; otherwise every row is
   stored in one transaction (director-entered: ``entered_via="import"``, confirmed, entered by
@@ -54,6 +54,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.errors import DomainError
+from clubs.outcomes import outcome_score
 from clubs.uploads import (
     check_lines,
     csv_delimiter,
@@ -81,7 +82,6 @@ from tournaments.services.results import (
     _commit_version,
     _scheduled_play,
     _seat_fields,
-    outcome_score,
     result_state,
 )
 

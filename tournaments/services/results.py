@@ -58,9 +58,7 @@ Choices of this project:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -68,14 +66,9 @@ from django.utils.translation import gettext as _
 
 from clubs.access import UserLike, user_directs
 from clubs.errors import DomainError
-from rules.deal import Deal as RulesDeal
-from rules.deal import deal_from_text
-from rules.duplicate import DUPLICATE_PLAYERS, DUPLICATE_RULESET, check_duplicate_play
-from rules.enums import Contract
+from clubs.outcomes import ScoredOutcome, outcome_score
 from rules.errors import RuleError
-from rules.hand_checks import check_hands
 from rules.numbers import as_decimal, penalty_hundredths, percentage_hundredths
-from rules.scoring import outcome_from_dict, score_deal, seat_marks
 from tournaments.errors import ResultConflict, ResultReplay
 from tournaments.models import (
     SEATS,
@@ -123,87 +116,6 @@ def _seated_entrants(
 
 
 # ------------------------------------------------------------------------------ outcome
-
-
-@dataclass(frozen=True)
-class ScoredOutcome:
-    """A validated outcome ready to store: field values and the marks per seat."""
-
-    taker_seat: str
-    fields: dict[str, Any]
-    marks: dict[str, int]
-    value: int
-
-
-@lru_cache(maxsize=512)
-def prepared_hands(cards: str) -> RulesDeal | None:
-    """The deal's cards (``Deal.cards``, text form) parsed, or None when they are not known
-    (empty) or unreadable: then the entry is not checked against them."""
-    if not cards.strip():
-        return None
-    try:
-        return deal_from_text(cards)
-    except RuleError:
-        return None
-
-
-def _rule_error(error: RuleError) -> DomainError:
-    return DomainError.from_rule(error, field="taker_seat" if error.field == "seats" else None)
-
-
-def outcome_score(
-    *, deal: Deal, outcome: Mapping[str, Any], director: bool = False
-) -> ScoredOutcome:
-    """Validate ``outcome`` for ``deal`` with ``rules`` and compute its marks (no write).
-
-    Used by the services before saving and by the entry page to show the marks instantly.
-    """
-    if not isinstance(outcome, Mapping):
-        raise DomainError("invalid_type", _("expected an object"), field="outcome")
-    data = dict(outcome)
-    taker_seat = data.pop("taker_seat", None) or deal.taker_seat
-    if taker_seat not in SEATS:
-        raise DomainError(
-            "unknown_seat",
-            _("%(seat)s is not a seat (N, E, S, W)") % {"seat": taker_seat},
-            field="taker_seat",
-        )
-    if taker_seat != deal.taker_seat and not director:
-        raise DomainError(
-            "taker_seat_mismatch",
-            _("the étui names %(seat)s as the taker seat of this deal") % {"seat": deal.taker_seat},
-            field="taker_seat",
-        )
-    data.setdefault("players", DUPLICATE_PLAYERS)
-    imposed = Contract(deal.imposed_contract) if deal.imposed_contract else None
-    try:
-        parsed = outcome_from_dict(data, ruleset=DUPLICATE_RULESET)
-        check_duplicate_play(contract=parsed.contract, players=parsed.players, imposed=imposed)
-        score = score_deal(parsed)
-        marks = seat_marks(score, SEATS, taker_seat)
-        prepared = prepared_hands(deal.cards)
-        if prepared is not None:
-            check_hands(prepared, SEATS.index(taker_seat), parsed)
-    except RuleError as error:
-        raise _rule_error(error) from error
-    fields = {
-        "taker_seat": taker_seat,
-        "contract": parsed.contract.value,
-        "oudlers": parsed.oudlers,
-        "points_half": parsed.points_half,
-        "petit_au_bout": parsed.petit_au_bout.value if parsed.petit_au_bout else "",
-        "poignees": [{"side": p.side.value, "size": p.size.value} for p in parsed.poignees],
-        "chelem_announced": parsed.chelem.announced,
-        "chelem_made_by": parsed.chelem.made_by.value if parsed.chelem.made_by else "",
-        "won": score.won,
-        "margin": score.margin,
-        "value": score.value,
-        "mark_n": marks["N"],
-        "mark_e": marks["E"],
-        "mark_s": marks["S"],
-        "mark_w": marks["W"],
-    }
-    return ScoredOutcome(taker_seat=taker_seat, fields=fields, marks=marks, value=score.value)
 
 
 _OUTCOME_FIELDS = (
@@ -477,7 +389,7 @@ def _seat_fields(seated: Mapping[str, Entrant]) -> dict[str, Entrant]:
 # ------------------------------------------------------------------------------ services
 
 
-def table_result_submit(
+def table_result_enter(
     *,
     table: Table,
     deal: Deal,
@@ -609,7 +521,7 @@ def table_result_confirm(*, result: TableResult, seat: str, actor: User = None) 
     return locked
 
 
-def table_result_correct(
+def table_result_director_correct(
     *, result: TableResult, outcome: Mapping[str, Any], actor: User, reason: str
 ) -> TableResult:
     """The director replaces a result by another outcome (a real, director-assigned result)."""

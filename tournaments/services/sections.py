@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
 from clubs.models import Club
+from rules.deal import random_seed
 from tournaments.models import Deal, Event
 from tournaments.services.common import (
     comparison_changed,
@@ -43,7 +44,6 @@ from tournaments.services.common import (
 from tournaments.services.deals import (
     check_rounds,
     deals_replace_generated,
-    random_seed,
     section_deal_copies,
     simultaneous_rounds,
 )

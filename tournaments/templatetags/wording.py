@@ -10,6 +10,7 @@ from typing import Any
 
 from django import template
 
+from clubs import typography
 from tournaments import presentation
 
 register = template.Library()
@@ -30,7 +31,7 @@ def signed(value: object) -> str:
 
 @register.simple_tag
 def colon() -> str:
-    return presentation.colon()
+    return typography.colon()
 
 
 @register.filter

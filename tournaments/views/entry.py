@@ -26,9 +26,10 @@ valid code always opens its table.
 Organiser side (login + directing the event, else 404): the entry grid of a round (all tables ×
 deals, compact inputs in tab order), the director's actions on one (table, deal) — correct,
 artificial scores, not played, each with a required reason — penalties, and the append-only
-history. The forms live in :mod:`tournaments.forms.results`; a refused write
-(``DomainError``) is shown on the form field it names. The grid's inputs are not
-``required``: a partly filled round is saved, its empty rows skipped.
+history. The forms live in :mod:`clubs.outcome_forms` (a deal's outcome, its correction) and
+:mod:`tournaments.forms.results` (the director's decisions); a refused write (``DomainError``)
+is shown on the form field it names. The grid's inputs are not ``required``: a partly filled
+round is saved, its empty rows skipped.
 """
 
 from __future__ import annotations
@@ -48,11 +49,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.access import directs, user_directs
 from clubs.errors import DomainError, NotOwnEntry, StageNotOpen
 from clubs.forms import add_error, error_field
+from clubs.outcome_forms import CorrectionForm, DealOutcomeForm
 from clubs.phone import PhoneCard, SaveAnswer, flash, json_answer, phone_save, wants_json
 from clubs.phone_codes import phone_page
 from tournaments import forms, presentation, selectors, services, table_scope
 from tournaments.errors import ResultConflict, ResultReplay
-from tournaments.forms import ArtificialForm, CorrectionForm, DealOutcomeForm, ReasonForm
+from tournaments.forms import ArtificialForm, ReasonForm
 from tournaments.models import (
     SEATS,
     Deal,
@@ -209,7 +211,7 @@ def _table_cards(
         correctable = stored is not None and scope.may_correct(play.round_number, stored)
         correcting = correctable and correct == deal.number
         if (writable and stored is None) or correcting:
-            if bound is not None and bound.deal.pk == deal.pk:
+            if bound is not None and bound.deal.number == deal.number:  # the table's event's deals
                 form = bound
                 focus = next((name for name in bound.errors if name in bound.fields), None)
             else:
@@ -382,7 +384,7 @@ def _table_save(
     """Save (or correct) ``deal`` from ``form`` through the kernel's phone save (the stored
     key, the late arrivals)."""
     actor = _table_actor(request, table)
-    write = table_scope.correct if correcting else table_scope.submit
+    write = table_scope.correct if correcting else table_scope.enter
 
     def on_form(error: DomainError) -> bool:
         if error_field(form, error.field) and not isinstance(error, StageNotOpen | NotOwnEntry):
@@ -577,7 +579,7 @@ def _grid_save(rows: list[GridRow], actor: Any) -> tuple[int, int]:
                 failed += 1
                 continue
             try:
-                services.table_result_submit(
+                services.table_result_enter(
                     table=row.table, deal=cell.deal, outcome=form.outcome(), actor=actor,
                     via="organiser",
                 )  # fmt: skip
@@ -657,11 +659,11 @@ def _director_decide(
             event=event, table=table, deal=deal, actor=actor, reason=reason
         )
     elif result is None:
-        services.table_result_submit(
+        services.table_result_enter(
             table=table, deal=deal, outcome=form.outcome(), actor=actor, via="organiser"
         )
     else:
-        services.table_result_correct(
+        services.table_result_director_correct(
             result=result, outcome=form.outcome(), actor=actor, reason=reason
         )
 

@@ -32,9 +32,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from clubs.access import directs
+from clubs.outcome_forms import contract_choices
 from clubs.phone import public_base_url
 from tournaments import selectors
-from tournaments.forms.base import contract_choices
 from tournaments.models import Event, PoigneeSize, Side
 from tournaments.presentation import deal_diagram
 from tournaments.services.deals import deals_seed

@@ -14,7 +14,8 @@ simultaneous, whose standings compare every section):
 
 - **full**: ``standings_recompute(event_id=..., force=True, full=True)``, every deal rescored;
 - **change**: one stored result (of any section) changed by a director correction
-  (``tournaments.services.table_result_correct``: its points moved by 10, so its marks change)
+  (``tournaments.services.table_result_director_correct``: its points moved by 10, so its
+  marks change)
   and ``scoring.services.standings_refresh(event_id=<the event or simultaneous>)`` (what the
   Celery task runs), timed from just before the correction until the snapshot is at the version
   the correction stamped. The ``results_changed`` signal is muted meanwhile, so the refresh
@@ -76,7 +77,7 @@ from scoring.services import standings_recompute, standings_refresh
 from tournaments.management.base import OneLineErrorCommand
 from tournaments.models import Entrant, Event, Table, TableResult
 from tournaments.selectors import result_outcome
-from tournaments.services import table_result_correct
+from tournaments.services import table_result_director_correct
 from tournaments.signals import results_changed
 
 DEFAULT_BUDGET = 900.0
@@ -390,7 +391,7 @@ def _change_run(
         with _muted(results_changed), split.wrapping():
             started = time.perf_counter()
             try:
-                corrected = table_result_correct(
+                corrected = table_result_director_correct(
                     result=result, outcome=outcome, actor=None, reason="bench_recompute"
                 )
             except DomainError:

@@ -9,7 +9,7 @@ from scoring.services import standings_recompute
 from tests.builders import GARDE_46, first_play, running_event
 from tests.factories import OrganiserFactory
 from tournaments.models import Event
-from tournaments.services.results import table_result_submit
+from tournaments.services.results import table_result_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,7 @@ def test_rankings_and_hand_scores(client, event, django_assert_max_num_queries):
         play.table for play in event.schedule.round(2).tables if play.deal_set == deal.deal_set
     )
     # (entered as the director does: that table's phone writes its own open round only)
-    table_result_submit(table=event.tables.get(number=second), deal=deal, outcome=GARDE_46)
+    table_result_enter(table=event.tables.get(number=second), deal=deal, outcome=GARDE_46)
     standings_recompute(event_id=event.pk)
     with django_assert_max_num_queries(8):  # one query for the rows, not one per row
         scores = client.get(url).json()

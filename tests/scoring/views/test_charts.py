@@ -26,7 +26,7 @@ from scoring.services import standings_recompute
 from tests.builders import random_outcome, scored_event
 from tests.factories import OrganiserFactory
 from tournaments.models import Contract, Deal, Entrant, Event, Table, TableResult
-from tournaments.services.results import table_result_submit
+from tournaments.services.results import table_result_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def event() -> Event:
         if play.table == LAST_TABLE:
             continue
         deal = Deal.objects.get(event=event, deal_set=play.deal_set)
-        table_result_submit(table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal))
+        table_result_enter(table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal))
     standings_recompute(event_id=event.pk)
     event.refresh_from_db()
     assert TableResult.objects.filter(event=event, deal__number=OPEN_DEAL).count() == 4
@@ -156,7 +156,7 @@ def test_score_card_chart_ends_on_the_cards_total_once_every_deal_is_public(
 ) -> None:
     table = Table.objects.get(event=event, number=LAST_TABLE)
     deal = Deal.objects.get(event=event, number=OPEN_DEAL)
-    table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(1), deal))
+    table_result_enter(table=table, deal=deal, outcome=random_outcome(random.Random(1), deal))
     standings_recompute(event_id=event.pk)
     entrant = open_deal_player(event)
     html = client.get(f"/en/events/{event.pk}/players/{entrant.pk}/").content.decode()

@@ -1,7 +1,7 @@
 """Public pages of an event: languages, visibility, live ranking, frequency sheets, score cards.
 
 The event is a real one: a 5-table line movement, results entered through
-``table_result_submit`` and standings written by ``standings_recompute``.
+``table_result_enter`` and standings written by ``standings_recompute``.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from tests.builders import random_outcome, scored_event, team_event
 from tests.factories import OrganiserFactory
 from tournaments.models import Deal, Event, Table
 from tournaments.services import events as event_services
-from tournaments.services.results import table_result_submit
+from tournaments.services.results import table_result_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def event() -> Event:
         if play.table == 1:
             continue
         deal = Deal.objects.get(event=event, deal_set=play.deal_set)
-        table_result_submit(table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal))
+        table_result_enter(table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal))
     standings_recompute(event_id=event.pk)
     return Event.objects.get(pk=event.pk)
 
@@ -79,7 +79,7 @@ def test_the_wall_ranking_is_the_published_one_and_says_provisional(
 def test_a_finished_event_prints_its_final_ranking(organiser: Client, event: Event) -> None:
     deal = Deal.objects.get(event=event, number=OPEN_DEAL)
     table = Table.objects.get(event=event, number=1)
-    table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(1), deal))
+    table_result_enter(table=table, deal=deal, outcome=random_outcome(random.Random(1), deal))
     event_services.event_finish(event=Event.objects.get(pk=event.pk))
     standings_recompute(event_id=event.pk)
     html = organiser.get(f"/en/organiser/events/{event.pk}/print/ranking/").content.decode()

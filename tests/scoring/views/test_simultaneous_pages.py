@@ -74,7 +74,7 @@ def enter(section: Event, rng: random.Random, *, skip: tuple[int, int] | None = 
         if skip == (play.table, play.round):
             continue
         for deal in section.deals.filter(deal_set=play.deal_set):
-            services.table_result_submit(
+            services.table_result_enter(
                 table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
             )
 
@@ -152,7 +152,7 @@ def test_the_ranking_is_final_once_every_section_has_finished(
     est = sim.sections["Section Est"]
     table = Table.objects.get(event=est, number=1)
     deal = est.deals.get(number=sim.open_deal)
-    services.table_result_submit(
+    services.table_result_enter(
         table=table, deal=deal, outcome=random_outcome(random.Random(2), deal)
     )
     for name in ("Section Est", "Section Sud"):
@@ -406,7 +406,7 @@ def test_a_section_not_started_yet_counts_as_still_to_play(
     client: Client, sim: Simultaneous
 ) -> None:
     est = sim.sections["Section Est"]
-    services.table_result_submit(
+    services.table_result_enter(
         table=Table.objects.get(event=est, number=1),
         deal=(deal := est.deals.get(number=sim.open_deal)),
         outcome=random_outcome(random.Random(3), deal),

@@ -25,7 +25,7 @@ from tests.builders import random_outcome, running_team_event, scored_event
 from tests.factories import OrganiserFactory, UserFactory
 from tournaments.models import Contract, Deal, Entrant, Event, Table, TableResult
 from tournaments.publication import deals_hidden_from
-from tournaments.services.results import table_result_mark_not_played, table_result_submit
+from tournaments.services.results import table_result_enter, table_result_mark_not_played
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def event() -> Event:
             assert play.deal_set == OPEN_DEAL
             continue
         deal = Deal.objects.get(event=event, deal_set=play.deal_set)
-        table_result_submit(table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal))
+        table_result_enter(table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal))
     standings_recompute(event_id=event.pk)
     event.refresh_from_db()
     assert TableResult.objects.filter(event=event, deal__number=OPEN_DEAL).count() == 4
@@ -61,7 +61,7 @@ def organiser(event: Event) -> Client:
 def enter_last_table(event: Event) -> None:
     table = Table.objects.get(event=event, number=LAST_TABLE)
     deal = Deal.objects.get(event=event, number=OPEN_DEAL)
-    table_result_submit(table=table, deal=deal, outcome=random_outcome(random.Random(1), deal))
+    table_result_enter(table=table, deal=deal, outcome=random_outcome(random.Random(1), deal))
     standings_recompute(event_id=event.pk)
 
 
@@ -380,7 +380,7 @@ def quadrette_with_open_deal() -> Event:
         for deal in Deal.objects.filter(event=event, deal_set=play.deal_set):
             if (deal.number, play.table) == (1, 4):
                 continue
-            table_result_submit(
+            table_result_enter(
                 table=tables[play.table], deal=deal, outcome=random_outcome(rng, deal)
             )
     standings_recompute(event_id=event.pk)

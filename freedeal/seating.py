@@ -1,4 +1,5 @@
 """Free-deal tournaments (donnes libres): table sizes, re-seating between parties, the ranking.
+Pure: it imports no framework and no app (the ``pure`` import contract).
 
 Not duplicate: each table plays its own random deals. A tournament is a number of *parties* of
 a fixed number of deals (typically 5 parties of 4 deals); between parties the players are
@@ -44,8 +45,6 @@ from dataclasses import dataclass
 from math import comb
 from typing import Generic, TypeVar
 
-from .document import MovementError
-
 MIN_PLAYERS = 3
 MAX_PLAYERS = 400
 MAX_PARTIES = 30
@@ -58,6 +57,11 @@ START_TEMPERATURE = 2.0
 EXCESS_PENALTY = 50
 TIE_BREAKS = ("best_party", "shared")
 
+
+class SeatingError(ValueError):
+    """A free-deal tournament cannot be seated or ranked with these parameters."""
+
+
 Party = list[tuple[int, ...]]
 Tables = list[list[list[int]]]
 
@@ -66,11 +70,11 @@ Tables = list[list[list[int]]]
 def table_sizes(players: int) -> tuple[int, ...]:
     """The table sizes for ``players`` players, largest first (see the module docstring)."""
     if isinstance(players, bool) or not isinstance(players, int):
-        raise MovementError("the number of players must be a whole number")
+        raise SeatingError("the number of players must be a whole number")
     if players < MIN_PLAYERS:
-        raise MovementError(f"a free-deal tournament needs at least {MIN_PLAYERS} players")
+        raise SeatingError(f"a free-deal tournament needs at least {MIN_PLAYERS} players")
     if players > MAX_PLAYERS:
-        raise MovementError(f"a free-deal tournament seats at most {MAX_PLAYERS} players")
+        raise SeatingError(f"a free-deal tournament seats at most {MAX_PLAYERS} players")
     fours, rest = divmod(players, 4)
     if rest == 0:
         return (4,) * fours
@@ -84,9 +88,9 @@ def table_sizes(players: int) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- bounds
 def _check_parties(parties: int) -> None:
     if isinstance(parties, bool) or not isinstance(parties, int):
-        raise MovementError("the number of parties must be a whole number")
+        raise SeatingError("the number of parties must be a whole number")
     if not 1 <= parties <= MAX_PARTIES:
-        raise MovementError(f"a free-deal tournament has 1 to {MAX_PARTIES} parties")
+        raise SeatingError(f"a free-deal tournament has 1 to {MAX_PARTIES} parties")
 
 
 def meeting_bound(players: int, parties: int) -> int:
@@ -364,14 +368,14 @@ def free_deal_ranking(
     Players who remain equal keep the mapping's order and share the place.
     """
     if tie_break not in TIE_BREAKS:
-        raise MovementError(f"unknown tie-break {tie_break!r} ({', '.join(TIE_BREAKS)})")
+        raise SeatingError(f"unknown tie-break {tie_break!r} ({', '.join(TIE_BREAKS)})")
     lines: list[tuple[K, tuple[int, ...]]] = []
     for player, per_party in marks.items():
         values = tuple(per_party)
         if not values:
-            raise MovementError(f"player {player!r} has no party marks")
+            raise SeatingError(f"player {player!r} has no party marks")
         if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
-            raise MovementError(f"player {player!r}: marks must be whole numbers")
+            raise SeatingError(f"player {player!r}: marks must be whole numbers")
         lines.append((player, values))
 
     def key(line: tuple[K, tuple[int, ...]]) -> tuple[int, ...]:

@@ -9,11 +9,8 @@ from math import comb
 
 import pytest
 
-from rules.feasibility import random_table_outcome
-from rules.ruleset import FFT, TRADITIONAL, Ruleset
-from rules.scoring import outcome_from_dict, score_deal, seat_marks
-from tournaments.movements.document import MovementError
-from tournaments.movements.free_deal import (
+from freedeal.seating import (
+    SeatingError,
     distinct_pairs_bound,
     free_deal_ranking,
     meeting_bound,
@@ -21,6 +18,9 @@ from tournaments.movements.free_deal import (
     seat_parties,
     table_sizes,
 )
+from rules.feasibility import random_table_outcome
+from rules.ruleset import FFT, TRADITIONAL, Ruleset
+from rules.scoring import outcome_from_dict, score_deal, seat_marks
 
 
 # --------------------------------------------------------------------------- table sizes
@@ -59,13 +59,13 @@ def test_table_sizes_examples(players: int, sizes: tuple[int, ...]) -> None:
 
 @pytest.mark.parametrize("players", [-1, 0, 1, 2])
 def test_too_few_players_are_refused(players: int) -> None:
-    with pytest.raises(MovementError, match="at least 3 players"):
+    with pytest.raises(SeatingError, match="at least 3 players"):
         table_sizes(players)
 
 
 @pytest.mark.parametrize("parties", [0, -2, 31])
 def test_party_count_out_of_range_is_refused(parties: int) -> None:
-    with pytest.raises(MovementError, match="parties"):
+    with pytest.raises(SeatingError, match="parties"):
         seat_parties(12, parties)
 
 
@@ -185,12 +185,12 @@ def test_ranking_tie_breaks_on_best_party_then_shares_the_place() -> None:
     ],
 )
 def test_ranking_refuses_bad_marks(marks: dict[int, list[float]], message: str) -> None:
-    with pytest.raises(MovementError, match=message):
+    with pytest.raises(SeatingError, match=message):
         free_deal_ranking(marks)  # type: ignore[arg-type]
 
 
 def test_ranking_refuses_an_unknown_tie_break() -> None:
-    with pytest.raises(MovementError, match="tie-break"):
+    with pytest.raises(SeatingError, match="tie-break"):
         free_deal_ranking({1: [0]}, tie_break="coin")
 
 

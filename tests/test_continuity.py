@@ -14,7 +14,14 @@ has now: clubs and players moved to ``clubs``, a cup's ``created`` became ``crea
 every computed ranking, and the event standings recomputed from the results (equal to the
 stored ones).
 
-A second test runs on the suite's own database (PostgreSQL in CI): it migrates back to the
+``entered-73d076a.sqlite3.gz`` was built by the code at the start of one "entered by" for the
+three kinds of competition (commit 73d076a, ``build-73d076a.py``): cup, free-deal and
+duplicate results entered by the phone pages, the API and the director, with corrections.
+``entered-73d076a.expected.json.gz`` (``extract-73d076a.py``) holds every result's "entered
+by" and every history line as that code stored them; migrated with today's code, they must
+read the same through today's fields.
+
+A further test runs on the suite's own database (PostgreSQL in CI): it migrates back to the
 release's migrations, writes rows with that state's models, migrates forward and reads them.
 """
 
@@ -206,6 +213,134 @@ def test_the_previous_release_demo_database_migrates_with_its_data(tmp_path: Pat
             continue
         assert _normal(now["computed"][key]) == _normal(value), key
     assert now["stored"] and now["recomputed"] == now["stored"]
+
+
+#: Who entered a result, as the code at 73d076a stored it, read through today's fields.
+def _user(user: Any) -> str | None:
+    return None if user is None else str(user.get_username())
+
+
+def _entered_duplicate(result: Any) -> dict[str, Any]:
+    return {"entered_by": _user(result.entered_by), "entered_via": result.entered_via,
+            "director_assigned": result.director_assigned}  # fmt: skip
+
+
+def _entered_room(result: Any) -> dict[str, Any]:
+    return {"entered_by": result.entered_by, "director": result.director}
+
+
+def _entered_free_deal(result: Any) -> dict[str, Any]:
+    return {"entered_by": _user(result.entered_by), "entered_by_label": result.entered_by_label}
+
+
+def extract_entered(output_path: str) -> None:
+    """Run inside ``manage.py shell`` on the migrated copy of ``entered-73d076a``: every
+    result's "entered by" and every history line, in the shape ``extract-73d076a.py`` wrote."""
+    from freedeal.models import FreeDealChange, FreeDealResult
+    from teammatch.models import RoomResult, RoomResultChange
+    from tournaments.models import ResultChange, TableResult
+
+    def lines(queryset: Any, owner: Any) -> list[dict[str, Any]]:
+        return [
+            {
+                "pk": c.pk,
+                "result": c.result_id,
+                "action": c.action,
+                "actor": _user(c.actor),
+                "actor_label": c.actor_label,
+                "at": c.at.isoformat(),
+                "reason": c.reason,
+                "before": c.before,
+                "after": c.after,
+                **owner(c),
+            }
+            for c in queryset.select_related("actor").order_by("pk")
+        ]
+
+    document = {
+        "tournaments": {
+            "results": [
+                {
+                    "pk": r.pk,
+                    "table": r.table.number,
+                    "deal": r.deal.number,
+                    **_entered_duplicate(r),
+                    "value": r.value,
+                }
+                for r in TableResult.objects.select_related("entered_by", "table", "deal").order_by(
+                    "pk"
+                )
+            ],
+            "history": lines(ResultChange.objects.all(), lambda c: {"event": c.event_id}),
+        },
+        "teammatch": {
+            "results": [
+                {
+                    "pk": r.pk,
+                    "room": r.room,
+                    "deal": r.deal.number,
+                    **_entered_room(r),
+                    "value": r.value,
+                }
+                for r in RoomResult.objects.select_related("deal").order_by("pk")
+            ],
+            "history": lines(RoomResultChange.objects.all(), lambda c: {}),
+        },
+        "freedeal": {
+            "results": [
+                {
+                    "pk": r.pk,
+                    "party": r.party,
+                    "deal": r.deal,
+                    **_entered_free_deal(r),
+                    "value": r.value,
+                }
+                for r in FreeDealResult.objects.select_related("entered_by").order_by("pk")
+            ],
+            "history": lines(
+                FreeDealChange.objects.all(), lambda c: {"tournament": c.tournament_id}
+            ),
+        },
+    }
+    with open(output_path, "w", encoding="utf-8") as file:
+        json.dump(document, file, default=str)
+
+
+def test_results_entered_by_phone_api_and_director_keep_who_entered_them(tmp_path: Path) -> None:
+    """``entered-73d076a``: a cup, a free-deal night and a duplicate event whose results were
+    entered by the phone pages, the API and the director, and corrected by both, with the code
+    at the start of one "entered by" for the three kinds. Migrated with today's code (migrate
+    and read in one subprocess), every result keeps who entered it and every history line
+    stays as it was."""
+    database = tmp_path / "entered.sqlite3"
+    source_path = DATA / "entered-73d076a.sqlite3.gz"
+    with gzip.open(source_path, "rb") as source, database.open("wb") as out:
+        shutil.copyfileobj(source, out)
+    output = tmp_path / "now.json"
+    code = (
+        "from django.core.management import call_command; "
+        "call_command('migrate', interactive=False, verbosity=0); "
+        "from tests.test_continuity import extract_entered; "
+        f"extract_entered({str(output)!r})"
+    )
+    read = _manage(database, "shell", "-c", code)
+    assert read.returncode == 0, read.stdout + read.stderr
+    now = json.loads(output.read_text(encoding="utf-8"))
+    with gzip.open(DATA / "entered-73d076a.expected.json.gz", "rt", encoding="utf-8") as file:
+        expected = json.load(file)
+
+    # The fixture holds every path: phones, API and director, entries and corrections.
+    rooms = expected["teammatch"]["results"]
+    assert {r["director"] for r in rooms} == {True, False}
+    assert {r["entered_via"] for r in expected["tournaments"]["results"]} == {
+        "table", "api", "organiser"
+    }  # fmt: skip
+    for kind in ("tournaments", "teammatch", "freedeal"):
+        actions = [line["action"] for line in expected[kind]["history"]]
+        assert "create" in actions and "correct" in actions, kind
+        assert any(line["reason"] for line in expected[kind]["history"]), kind
+        assert _normal(now[kind]["results"]) == _normal(expected[kind]["results"]), kind
+        assert _normal(now[kind]["history"]) == _normal(expected[kind]["history"]), kind
 
 
 @pytest.mark.django_db(transaction=True)

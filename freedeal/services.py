@@ -37,6 +37,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError, NotOwnEntry
+from clubs.history import Author, EnteredVia, entered_by_set, history_write
 from clubs.models import Club, Player
 from clubs.register import register_player_add
 from clubs.services import competition_lock, competition_require, competition_status_change
@@ -310,8 +311,10 @@ def _table_label(table: FreeDealTable) -> str:
     return _("Table %(number)s") % {"number": table.number}
 
 
-def _user(actor: AbstractBaseUser | Any | None) -> Any:
-    return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+def _author(actor: Any, label: str) -> Author:
+    """A signed-in actor is the director (his account named), else the table's phone."""
+    via = EnteredVia.ORGANISER if getattr(actor, "is_authenticated", False) else EnteredVia.TABLE
+    return Author(user=actor, label=label, via=via)
 
 
 def _record(
@@ -319,20 +322,13 @@ def _record(
     action: str,
     *,
     before: dict[str, Any] | None,
-    actor: Any,
-    label: str,
+    author: Author,
     reason: str = "",
 ) -> None:
-    FreeDealChange.objects.create(
-        tournament_id=result.tournament_id,
-        result=result,
-        action=action,
-        actor=_user(actor),
-        actor_label=label[:120],
-        reason=reason,
-        before=before,
-        after=result_state(result),
-    )
+    history_write(
+        FreeDealChange, result=result, action=action, author=author, reason=reason,
+        before=before, after=result_state(result), tournament_id=result.tournament_id,
+    )  # fmt: skip
 
 
 def _create(
@@ -347,14 +343,14 @@ def _create(
     reason: str = "",
 ) -> FreeDealResult:
     seated = tournament.table_players(party, table.number)
+    author = _author(actor, label)
     result = FreeDealResult(
         tournament=tournament,
         table=table,
         party=party,
         deal=deal,
         dealer=default_dealer(seated, deal),
-        entered_by=_user(actor),
-        entered_by_label=label[:120],
+        **author.fields(),
         **fields,
     )
     try:
@@ -365,9 +361,7 @@ def _create(
         raise DomainError(
             "result_exists", _("This deal was just entered: reload the page."), field="deal"
         ) from None
-    _record(
-        result, FreeDealChange.Action.CREATE, before=None, actor=actor, label=label, reason=reason
-    )
+    _record(result, FreeDealChange.Action.CREATE, before=None, author=author, reason=reason)
     return result
 
 
@@ -380,19 +374,12 @@ def _replace(
     reason: str = "",
 ) -> FreeDealResult:
     before = result_state(result)
+    author = _author(actor, label)
     for name, value in fields.items():
         setattr(result, name, value)
-    result.entered_by = _user(actor)
-    result.entered_by_label = label[:120]
+    entered_by_set(result, author)
     result.save()
-    _record(
-        result,
-        FreeDealChange.Action.CORRECT,
-        before=before,
-        actor=actor,
-        label=label,
-        reason=reason,
-    )
+    _record(result, FreeDealChange.Action.CORRECT, before=before, author=author, reason=reason)
     return result
 
 
@@ -476,7 +463,7 @@ def free_deal_result_correct(
                 _("Deal %(deal)s has not been entered yet: enter it first.") % {"deal": deal},
                 field="deal",
             )
-        if stored.entered_by_id is not None:  # the director's entry: he corrects it
+        if stored.entered_by_director:  # the director's entry: he corrects it
             raise NotOwnEntry()
         fields = outcome_score(tournament, tournament.table_players(target, table.number), data)
         if same_outcome(stored, fields):

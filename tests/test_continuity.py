@@ -48,7 +48,14 @@ MOVED = {
     "tournaments.player": "clubs.player",
     "tournaments.club_organisers": "clubs.club_organisers",
 }
-RENAMED_COLUMNS = {"teammatch.cup": {"created": "created_at"}}
+RENAMED_COLUMNS = {
+    "teammatch.cup": {"created": "created_at"},
+    # One "entered by" for every kind (issue 32): a room result's text is its name shown.
+    "teammatch.roomresult": {"entered_by": "entered_by_label"},
+}
+#: Columns of the earlier release read through an expression on today's (issue 32: a room
+#: result's director flag is its path).
+COMPUTED_COLUMNS = {"teammatch.roomresult": {"director": "(entered_via = 'organiser')"}}
 
 #: The leaf migrations of the earlier release.
 RELEASE_TARGETS = [
@@ -104,8 +111,11 @@ def extract(expected_path: str, output_path: str) -> None:
         else:
             table = apps.get_model(app_label, name)._meta.db_table
         renames = RENAMED_COLUMNS.get(label, {})
+        computed_columns = COMPUTED_COLUMNS.get(label, {})
         columns = [renames.get(column, column) for column in old["columns"]]
-        quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
+        quoted = ", ".join(
+            computed_columns.get(column) or connection.ops.quote_name(column) for column in columns
+        )
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT {quoted} FROM {connection.ops.quote_name(table)} ORDER BY 1")
             rows[label] = {"table": table, "rows": [list(row) for row in cursor.fetchall()]}
@@ -226,7 +236,7 @@ def _entered_duplicate(result: Any) -> dict[str, Any]:
 
 
 def _entered_room(result: Any) -> dict[str, Any]:
-    return {"entered_by": result.entered_by, "director": result.director}
+    return {"entered_by": result.entered_by_label, "director": result.entered_by_director}
 
 
 def _entered_free_deal(result: Any) -> dict[str, Any]:
@@ -302,6 +312,16 @@ def extract_entered(output_path: str) -> None:
             ),
         },
     }
+    # Today's one convention, on every kind: (account, name shown, path) by result.
+    document["convention"] = {
+        kind: [
+            [r.pk, _user(r.entered_by), r.entered_by_label, r.entered_via]
+            for r in model.objects.select_related("entered_by").order_by("pk")
+        ]
+        for kind, model in (
+            ("tournaments", TableResult), ("teammatch", RoomResult), ("freedeal", FreeDealResult)
+        )
+    }  # fmt: skip
     with open(output_path, "w", encoding="utf-8") as file:
         json.dump(document, file, default=str)
 
@@ -341,6 +361,26 @@ def test_results_entered_by_phone_api_and_director_keep_who_entered_them(tmp_pat
         assert any(line["reason"] for line in expected[kind]["history"]), kind
         assert _normal(now[kind]["results"]) == _normal(expected[kind]["results"]), kind
         assert _normal(now[kind]["history"]) == _normal(expected[kind]["history"]), kind
+
+    # The one convention filled from what each kind stored: the name shown, the director's
+    # account and path; a phone's entries keep no account.
+    convention = {
+        kind: {row[0]: row[1:] for row in rows} for kind, rows in now["convention"].items()
+    }
+    for room in rooms:
+        account, label, via = convention["teammatch"][room["pk"]]
+        assert label == room["entered_by"]
+        assert (account, via) == (
+            ("arbitre.coupe", "organiser") if room["director"] else (None, "table")
+        )
+    for result in expected["freedeal"]["results"]:
+        account, label, via = convention["freedeal"][result["pk"]]
+        assert (account, label) == (result["entered_by"], result["entered_by_label"])
+        assert via == ("table" if result["entered_by"] is None else "organiser")
+    for result in expected["tournaments"]["results"]:
+        account, label, via = convention["tournaments"][result["pk"]]
+        assert (account, via) == (result["entered_by"], result["entered_via"])
+        assert label == (account or f"table {result['table']}")
 
 
 @pytest.mark.django_db(transaction=True)

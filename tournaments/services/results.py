@@ -68,6 +68,7 @@ from django.utils.translation import gettext as _
 
 from clubs.access import UserLike, user_directs
 from clubs.errors import DomainError
+from clubs.history import Author, EnteredVia, entered_by_set, history_write
 from rules.deal import Deal as RulesDeal
 from rules.deal import deal_from_text
 from rules.duplicate import DUPLICATE_PLAYERS, DUPLICATE_RULESET, check_duplicate_play
@@ -93,7 +94,7 @@ from tournaments.movements import TablePlay
 from tournaments.selectors import TableRound, result_outcome
 from tournaments.signals import results_changed
 
-ENTRY_VIAS = ("table", "organiser", "api")
+ENTRY_VIAS = (EnteredVia.TABLE, EnteredVia.ORGANISER, EnteredVia.API)
 
 User = UserLike | None
 
@@ -253,13 +254,6 @@ def _actor_user(actor: User) -> Any:
     return actor
 
 
-def _actor_label(actor: User, fallback: str) -> str:
-    user = _actor_user(actor)
-    if user is None:
-        return fallback
-    return str(user.get_username())[:120]
-
-
 def _commit_version(
     event: Event, *, running_only: bool, results: Sequence[TableResult] = ()
 ) -> int:
@@ -335,16 +329,14 @@ def _record(
     before: dict[str, Any] | None,
     label: str,
 ) -> ResultChange:
-    return ResultChange.objects.create(
-        event_id=result.event_id,
-        result=result,
-        action=action,
-        actor=_actor_user(actor),
-        actor_label=_actor_label(actor, label),
-        reason=reason,
-        before=before,
-        after=result_state(result),
-    )
+    return history_write(
+        ResultChange, result=result, action=action, author=Author(user=actor, label=label),
+        reason=reason, before=before, after=result_state(result), event_id=result.event_id,
+    )  # fmt: skip
+
+
+def _table_label(table: Table) -> str:
+    return _("table %(table)s") % {"table": table.number}
 
 
 def _require_reason(reason: str) -> str:
@@ -534,8 +526,7 @@ def table_result_submit(
                 round_number=play.round,
                 kind=TableResult.Kind.PLAYED,
                 confirmed=confirmed,
-                entered_by=_actor_user(actor),
-                entered_via=via,
+                **Author(user=actor, label=_table_label(table), via=via).fields(),
                 **_seat_fields(seated),
                 **scored.fields,
             )
@@ -630,6 +621,7 @@ def table_result_correct(
         locked.kind = TableResult.Kind.PLAYED
         locked.director_assigned = True
         locked.confirmed = True
+        entered_by_set(locked, Author(user=actor, via=EnteredVia.ORGANISER))
         locked.save()
         _record(locked, ResultChange.Action.CORRECT, actor, reason, before, "")
         _commit_version(locked.event, running_only=False, results=[locked])
@@ -676,7 +668,7 @@ def table_result_table_correct(
         for name, value in scored.fields.items():
             setattr(locked, name, value)
         locked.confirmed = user_directs(actor, event) or not event.opponent_confirmation
-        locked.entered_via = via
+        entered_by_set(locked, Author(user=actor, label=_table_label(locked.table), via=via))
         locked.save()
         _record(
             locked,
@@ -750,16 +742,14 @@ def _director_decision(
     for attempt in range(2):
         try:
             with transaction.atomic():
-                result, created, before = _director_result(event, table, deal)
+                result, _created, before = _director_result(event, table, deal)
                 _clear_outcome(result)
                 result.kind = kind
                 result.artificial_n, result.artificial_e = artificial["N"], artificial["E"]
                 result.artificial_s, result.artificial_w = artificial["S"], artificial["W"]
                 result.director_assigned = True
                 result.confirmed = True
-                if created:
-                    result.entered_by = _actor_user(actor)
-                    result.entered_via = "organiser"
+                entered_by_set(result, Author(user=actor, via=EnteredVia.ORGANISER))
                 result.save()
                 _record(result, action, actor, reason, before, "")
                 _commit_version(event, running_only=False, results=[result])

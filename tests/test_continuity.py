@@ -442,3 +442,82 @@ def test_rows_of_the_previous_release_survive_the_moves_on_this_database() -> No
     assert FreeDealTournament.objects.get(pk=tournament.pk).players.get().player_id == player.pk
     assert Series.objects.get(pk=series.pk).club == moved
     assert Club._meta.db_table == "clubs_club"
+
+
+#: The leaf migrations before one "entered by" for every kind (issue 32).
+BEFORE_ENTERED_BY = [
+    ("tournaments", "0015_late_arrivals_bounded"),
+    ("teammatch", "0006_late_arrivals_bounded"),
+    ("freedeal", "0005_late_arrivals_bounded"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_entered_by_of_every_kind_survives_its_migrations_on_this_database() -> None:
+    """On the suite's database (PostgreSQL in CI): results of the three kinds entered by the
+    phones and the director, the migrations of issue 32 undone (a room result's flag and text
+    written back from today's fields) and done again: every result has the same account, name
+    and path, every history line is untouched."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from freedeal import services as free_deal_services
+    from freedeal.models import FreeDealChange, FreeDealResult
+    from teammatch import services as cup_services
+    from teammatch.models import RoomResult, RoomResultChange
+    from tests.builders import GARDE_46, first_play, running_event
+    from tests.factories import OrganiserFactory, RunningFreeDealFactory
+    from tests.teammatch.worlds import feasible, other, running_match
+    from tournaments import services as tournament_services
+    from tournaments.models import ResultChange, TableResult
+
+    running = running_match()
+    _outcome, _row = running.enter("open", 1)
+    cup_services.room_result_director_set(
+        match=running.match, room="closed", deal_number=1, actor=running.organiser,
+        outcome=other(feasible(running.deal(1), "garde", 50)), reason="feuille",
+    )  # fmt: skip
+    night = RunningFreeDealFactory(parties=2)
+    seated = night.table_players(1, 1)
+    garde = {"contract": "garde", "taker": seated[0], "oudlers": 2, "points": 46}
+    free_deal_services.free_deal_result_enter(table=night.tables.get(), deal=1, data=garde, party=1)
+    free_deal_services.free_deal_result_director_correct(
+        tournament=night, table_number=1, party=1, deal=2, data=garde,
+        user=OrganiserFactory(clubs=[night.club]), reason="oubli",
+    )  # fmt: skip
+    event = running_event(tables=3, rounds=2)
+    table, deal, _play = first_play(event)
+    result = tournament_services.table_result_submit(table=table, deal=deal, outcome=GARDE_46)
+    tournament_services.table_result_correct(
+        result=result, outcome={**GARDE_46, "points": 50},
+        actor=OrganiserFactory(clubs=[event.club]), reason="erreur",
+    )  # fmt: skip
+
+    def entered() -> dict[str, Any]:
+        fields = ("pk", "entered_by_id", "entered_by_label", "entered_via")
+        lines = ("pk", "result_id", "action", "actor_id", "actor_label", "at", "reason",
+                 "before", "after")  # fmt: skip
+        return {
+            model.__name__: list(model.objects.order_by("pk").values_list(*fields))
+            for model in (TableResult, RoomResult, FreeDealResult)
+        } | {
+            model.__name__: list(model.objects.order_by("pk").values_list(*lines))
+            for model in (ResultChange, RoomResultChange, FreeDealChange)
+        }
+
+    before = entered()
+    assert {row[3] for rows in ("TableResult", "RoomResult", "FreeDealResult")
+            for row in before[rows]} == {"table", "organiser"}  # fmt: skip
+    executor = MigrationExecutor(connection)
+    leaves = executor.loader.graph.leaf_nodes()
+    executor.migrate(BEFORE_ENTERED_BY)
+    try:
+        old = executor.loader.project_state(BEFORE_ENTERED_BY).apps
+        rooms = old.get_model("teammatch", "RoomResult").objects.order_by("pk")
+        assert list(rooms.values_list("entered_by", "director")) == [
+            (label, via == "organiser") for _pk, _user, label, via in before["RoomResult"]
+        ]
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(leaves)
+    assert entered() == before

@@ -48,7 +48,7 @@ from archives.format import (
 )
 from archives.players import PlayerMatcher, check_players, player_ref
 from clubs.errors import DomainError
-from clubs.models import Club, Player
+from clubs.models import Club, EnteredVia, Player
 from clubs.phone_codes import new_phone_code
 from rules.errors import RuleError
 from scoring.core.team_match import QUARTERS, MatchResult, bracket, record_result, score_match
@@ -269,8 +269,8 @@ def archive_cup(cup: Cup) -> dict[str, Any]:
                             "won": result.won,
                             "value": result.value,
                             "taker_mark": result.taker_mark,
-                            "entered_by": result.entered_by,
-                            "director": result.director,
+                            "entered_by": result.entered_by_label,
+                            "director": result.entered_by_director,
                             "updated": iso(result.updated),
                         }
                         for result in results.get(match.pk, [])
@@ -650,7 +650,10 @@ def restore_checked_cup(
                 match=match,
                 deal=deals[result["deal"]],
                 room=result["room"],
-                **{key: result[key] for key in RESULT_KEYS[2:11]},
+                **{key: result[key] for key in RESULT_KEYS[2:9]},
+                # Who wrote it, without the account (an archive names no account).
+                entered_by_label=result["entered_by"],
+                entered_via=EnteredVia.ORGANISER if result["director"] else EnteredVia.TABLE,
             )
             for result in data["results"]
         )

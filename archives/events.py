@@ -1017,10 +1017,18 @@ def _store_member(
         for number, table in sorted(section.tables.items())
     )
     table_ids = {table.number: table.pk for table in tables}
+    # Who last wrote each result: the name on the latest line that wrote its outcome (an
+    # archive names no account).
+    writer = {
+        (change["deal"], change["table"]): change["by"]
+        for change in section.history
+        if change["action"] != ResultChange.Action.CONFIRM
+    }
     rows: list[TableResult] = []
     for (deal_number, table_number), result in sorted(section.results.items()):
         row = TableResult(
             event=event,
+            entered_by_label=writer.get((deal_number, table_number), ""),
             deal_id=restored.deals[(name, deal_number)],
             table_id=table_ids[table_number],
             round_number=result["round"],

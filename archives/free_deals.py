@@ -44,7 +44,7 @@ from archives.format import (
 )
 from archives.players import PlayerMatcher, check_player, player_ref
 from clubs.errors import DomainError
-from clubs.models import Club
+from clubs.models import Club, EnteredVia
 from clubs.phone_codes import new_phone_code
 from freedeal import selectors
 from freedeal.models import (
@@ -385,6 +385,11 @@ def restore_checked_free_deal(
     }
     report.tables = len(tables)
     ordered = sorted(checked.results.items())
+    # The director's entries: a reason on the line that wrote them (a table gives none).
+    reasoned = {
+        (change["party"], change["table"], change["deal"]): bool(change["reason"])
+        for change in checked.history
+    }
     rows = FreeDealResult.objects.bulk_create(
         FreeDealResult(
             tournament=tournament,
@@ -393,6 +398,11 @@ def restore_checked_free_deal(
             deal=deal,
             dealer=result["dealer"],
             entered_by_label=result["entered_by"],
+            entered_via=(
+                EnteredVia.ORGANISER
+                if reasoned.get((party, table, deal), False)
+                else EnteredVia.TABLE
+            ),
             **{key: result[key] for key in SCORED},
         )
         for (party, table, deal), result in ordered

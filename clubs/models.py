@@ -11,7 +11,9 @@
 - :class:`Competition`: the abstract base of every kind of competition (duplicate events,
   team-match cups, free-deal tournaments): club, name, date, public flag and a status that only
   moves along :data:`Competition.TRANSITIONS` (``clubs.services.competition_status_change``).
-- :class:`ChangeRecord`: the abstract line of an append-only history of result changes.
+- :class:`ChangeRecord`: the abstract line of an append-only history of result changes;
+  :class:`EnteredBy`: who last wrote a result (account, name, :class:`EnteredVia` path), the
+  same fields on every kind's result. :mod:`clubs.history` writes both.
 - :class:`EntryKey`: the abstract stored idempotency key of a phone save (one per holder and
   key: a table, a cup room, a free-deal table); :mod:`clubs.idempotency` reads and writes it.
 - :class:`LateArrival`: the abstract record of a phone entry kept offline and refused when it
@@ -253,6 +255,38 @@ class ChangeRecord(models.Model):
 
     class Meta:
         abstract = True
+
+
+class EnteredVia(models.TextChoices):
+    """By which path a result was last written (``EnteredBy.entered_via``)."""
+
+    TABLE = "table", _("table's phone")
+    API = "api", _("API")
+    ORGANISER = "organiser", _("director")
+    IMPORT = "import", _("import")
+
+
+class EnteredBy(models.Model):
+    """Who last wrote a result, the same for every kind (a duplicate table's result, a cup
+    room's, a free-deal deal's): the account when one signed in (the director), the name shown
+    (the account's name, or the phone's label: "table 3", "Open room phone") and the path
+    (:class:`EnteredVia`). Written only through :mod:`clubs.history`."""
+
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_by_label = models.CharField(_("entered by"), max_length=120, blank=True)
+    entered_via = models.CharField(
+        _("entered via"), max_length=12, choices=EnteredVia.choices, blank=True
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def entered_by_director(self) -> bool:
+        """Written on the director's screens (his entry or correction, his decision)."""
+        return self.entered_via == EnteredVia.ORGANISER
 
 
 class EntryKey(models.Model):

@@ -46,6 +46,7 @@ from clubs.api import (
     REPLAY_DESCRIPTION,
     EntryWriteMixin,
 )
+from clubs.models import EnteredVia
 from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
 from clubs.problem_schema import ErrorSerializer
 from freedeal import selectors, services
@@ -215,7 +216,7 @@ class FreeDealTableWrite(EntryWriteMixin, FreeDealTablePhoneAPIView):
         return self.save_entry(
             request, FREE_DEAL_ENTRY, holder=table, deal=deal, created=created,
             outcome={"party": party, **data},
-            write=lambda: write(table=table, deal=deal, data=data, party=party),
+            write=lambda: write(table=table, deal=deal, data=data, party=party, via=EnteredVia.API),
         )  # fmt: skip
 
 

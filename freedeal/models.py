@@ -14,13 +14,12 @@ Invariants (kept by ``freedeal.services``, the only writer):
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import ChangeRecord, Competition, EntryKey, LateArrival, Player
+from clubs.models import ChangeRecord, Competition, EnteredBy, EntryKey, LateArrival, Player
 from clubs.phone_codes import new_phone_code
 from rules.enums import Contract
 from rules.ruleset import FFT, ruleset_to_dict
@@ -133,7 +132,7 @@ class FreeDealTable(models.Model):
         return _("Table %(number)s") % {"number": self.number}
 
 
-class FreeDealResult(models.Model):
+class FreeDealResult(EnteredBy):
     """One deal of one table in one party, with each player's mark computed by ``rules``."""
 
     tournament = models.ForeignKey(
@@ -151,10 +150,6 @@ class FreeDealResult(models.Model):
     outcome = models.JSONField(_("outcome"), null=True, blank=True)
     value = models.IntegerField(_("value"), default=0)
     marks = models.JSONField(_("marks"), default=dict)
-    entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    entered_by_label = models.CharField(_("entered by"), max_length=120, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -89,6 +89,7 @@ class FreeDealResultSerializer(serializers.ModelSerializer):
             "value",
             "marks",
             "entered_by",
+            "entered_via",
             "updated_at",
         ]
         read_only_fields = fields

@@ -38,6 +38,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError, NotOwnEntry
+from clubs.history import Author, EnteredVia, entered_by_set, history_write
 from clubs.models import Club, Player
 from clubs.register import register_player_add
 from clubs.services import competition_lock, competition_require, competition_status_change
@@ -311,8 +312,12 @@ def _table_label(table: FreeDealTable) -> str:
     return _("Table %(number)s") % {"number": table.number}
 
 
-def _user(actor: AbstractBaseUser | Any | None) -> Any:
-    return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+def _author(actor: Any, label: str, via: str = EnteredVia.TABLE) -> Author:
+    """A signed-in actor is the director (his account named), else the table by ``via`` (its
+    phone's page or the API)."""
+    if getattr(actor, "is_authenticated", False):
+        via = EnteredVia.ORGANISER
+    return Author(user=actor, label=label, via=via)
 
 
 def _record(
@@ -320,20 +325,13 @@ def _record(
     action: str,
     *,
     before: dict[str, Any] | None,
-    actor: Any,
-    label: str,
+    author: Author,
     reason: str = "",
 ) -> None:
-    FreeDealChange.objects.create(
-        tournament_id=result.tournament_id,
-        result=result,
-        action=action,
-        actor=_user(actor),
-        actor_label=label[:120],
-        reason=reason,
-        before=before,
-        after=result_state(result),
-    )
+    history_write(
+        FreeDealChange, result=result, action=action, author=author, reason=reason,
+        before=before, after=result_state(result), tournament_id=result.tournament_id,
+    )  # fmt: skip
 
 
 def _create(
@@ -346,16 +344,17 @@ def _create(
     actor: Any,
     label: str,
     reason: str = "",
+    via: str = EnteredVia.TABLE,
 ) -> FreeDealResult:
     seated = tournament.table_players(party, table.number)
+    author = _author(actor, label, via)
     result = FreeDealResult(
         tournament=tournament,
         table=table,
         party=party,
         deal=deal,
         dealer=default_dealer(seated, deal),
-        entered_by=_user(actor),
-        entered_by_label=label[:120],
+        **author.fields(),
         **fields,
     )
     try:
@@ -366,9 +365,7 @@ def _create(
         raise DomainError(
             "result_exists", _("This deal was just entered: reload the page."), field="deal"
         ) from None
-    _record(
-        result, FreeDealChange.Action.CREATE, before=None, actor=actor, label=label, reason=reason
-    )
+    _record(result, FreeDealChange.Action.CREATE, before=None, author=author, reason=reason)
     return result
 
 
@@ -379,21 +376,15 @@ def _replace(
     actor: Any,
     label: str,
     reason: str = "",
+    via: str = EnteredVia.TABLE,
 ) -> FreeDealResult:
     before = result_state(result)
+    author = _author(actor, label, via)
     for name, value in fields.items():
         setattr(result, name, value)
-    result.entered_by = _user(actor)
-    result.entered_by_label = label[:120]
+    entered_by_set(result, author)
     result.save()
-    _record(
-        result,
-        FreeDealChange.Action.CORRECT,
-        before=before,
-        actor=actor,
-        label=label,
-        reason=reason,
-    )
+    _record(result, FreeDealChange.Action.CORRECT, before=before, author=author, reason=reason)
     return result
 
 
@@ -420,6 +411,7 @@ def free_deal_result_enter(
     deal: int,
     data: Mapping[str, Any],
     party: int | None = None,
+    via: str = EnteredVia.TABLE,
 ) -> FreeDealResult:
     """A table phone enters ``deal`` of the open party at its table (``party``, when given,
     must be the open one: the party the phone showed).
@@ -444,7 +436,7 @@ def free_deal_result_enter(
                 raise ResultReplay(stored)
             raise ResultConflict(stored)
         return _create(
-            tournament, table, target, deal, fields, actor=None, label=_table_label(table)
+            tournament, table, target, deal, fields, actor=None, label=_table_label(table), via=via
         )
 
 
@@ -454,6 +446,7 @@ def free_deal_result_table_correct(
     deal: int,
     data: Mapping[str, Any],
     party: int | None = None,
+    via: str = EnteredVia.TABLE,
 ) -> FreeDealResult:
     """A table phone corrects its entry of ``deal`` in the open party (``party``, when given,
     must be the open one), until the director closes the party.
@@ -472,16 +465,23 @@ def free_deal_result_table_correct(
                 party=target, open_party=tournament.open_party, running=tournament.running
             )
         stored = _locked_result(table, target, deal)
-        if stored is not None and stored.entered_by_id is not None:  # the director's: his
+        if stored is not None and stored.entered_by_director:  # the director's: his
             raise NotOwnEntry()
         fields = outcome_score(tournament, tournament.table_players(target, table.number), data)
         if stored is None:  # never entered: the table's last word is its entry
             return _create(
-                tournament, table, target, deal, fields, actor=None, label=_table_label(table)
+                tournament,
+                table,
+                target,
+                deal,
+                fields,
+                actor=None,
+                label=_table_label(table),
+                via=via,
             )
         if same_outcome(stored, fields):
             raise ResultReplay(stored)
-        return _replace(stored, fields, actor=None, label=_table_label(table))
+        return _replace(stored, fields, actor=None, label=_table_label(table), via=via)
 
 
 def free_deal_result_director_correct(

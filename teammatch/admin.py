@@ -52,7 +52,16 @@ class QuarterLineupAdmin(admin.ModelAdmin):
 
 @admin.register(RoomResult)
 class RoomResultAdmin(admin.ModelAdmin):
-    list_display = ["match", "deal", "room", "contract", "value", "taker_mark", "entered_by"]
+    list_display = [
+        "match",
+        "deal",
+        "room",
+        "contract",
+        "value",
+        "taker_mark",
+        "entered_by_label",
+        "entered_via",
+    ]
 
 
 @admin.register(RoomResultChange)

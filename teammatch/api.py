@@ -47,6 +47,7 @@ from clubs.api import (
     OutcomeField,
     conflict_serializer,
 )
+from clubs.models import EnteredVia
 from clubs.outcomes import Seat
 from clubs.phone_codes import RETRY_AFTER, PhoneCodeAPIView, phone_code_responses
 from clubs.problem_schema import ErrorSerializer
@@ -195,8 +196,15 @@ class RoomResultSerializer(serializers.Serializer):
     won = serializers.BooleanField()
     value = serializers.IntegerField(help_text="The deal's value from the taker's side.")
     taker_mark = serializers.IntegerField()
-    director = serializers.BooleanField(help_text="Entered or corrected by the director.")
-    entered_by = serializers.CharField()
+    director = serializers.BooleanField(
+        source="entered_by_director", help_text="Entered or corrected by the director."
+    )
+    entered_by = serializers.CharField(
+        source="entered_by_label", help_text="Who last wrote it: the room's phone or an account."
+    )
+    entered_via = serializers.ChoiceField(
+        choices=EnteredVia.choices, help_text="How it was last written."
+    )
     updated = serializers.DateTimeField()
 
 
@@ -296,7 +304,7 @@ class RoomPhoneAPIView(EntryWriteMixin, PhoneCodeAPIView):
         number, outcome = body.validated_data["deal"], body.validated_data["outcome"]
         return self.save_entry(
             request, ROOM_ENTRY, holder=room, deal=number, outcome=outcome, created=created,
-            write=lambda: write(room=room, deal_number=number, outcome=outcome),
+            write=lambda: write(room=room, deal_number=number, outcome=outcome, via=EnteredVia.API),
         )  # fmt: skip
 
 

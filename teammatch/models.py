@@ -17,7 +17,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import ChangeRecord, Competition, EntryKey, LateArrival, Player
+from clubs.models import ChangeRecord, Competition, EnteredBy, EntryKey, LateArrival, Player
 from clubs.outcomes import Contract, Seat
 from clubs.phone_codes import new_phone_code
 from scoring.core.model import IMP_THRESHOLDS
@@ -232,7 +232,7 @@ class QuarterLineup(models.Model):
         return [self.closed_defender_1, self.closed_defender_2, self.closed_defender_3]
 
 
-class RoomResult(models.Model):
+class RoomResult(EnteredBy):
     """A deal's outcome in one room, validated by ``rules``, with its value and taker mark."""
 
     match = models.ForeignKey(CupMatch, on_delete=models.CASCADE, related_name="results")
@@ -246,8 +246,6 @@ class RoomResult(models.Model):
     won = models.BooleanField(_("won"))
     value = models.IntegerField(_("value"))
     taker_mark = models.IntegerField(_("taker's mark"))
-    entered_by = models.CharField(_("entered by"), max_length=120, blank=True)
-    director = models.BooleanField(_("entered by the director"), default=False)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -577,7 +577,7 @@ class RoomPage:
         """Whether the phone may correct its stored result of deal ``number``: its own entry
         (not the director's) of the quarter being played, while that quarter is open."""
         result = self.results.get(number)
-        return self.writable and result is not None and not result.director
+        return self.writable and result is not None and not result.entered_by_director
 
 
 def room_page(room: MatchRoom) -> RoomPage:

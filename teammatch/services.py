@@ -37,13 +37,14 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
+from clubs.history import Author, EnteredVia, entered_by_set, history_write
 from clubs.models import Club, Player
 from clubs.services import competition_lock, competition_require, competition_status_change
 from clubs.signals import milestone_reached
@@ -380,26 +381,6 @@ def _seat_field(field: str | None) -> str | None:
 # Room results
 
 
-@dataclass(frozen=True)
-class _Actor:
-    """Who writes: a user (the director) or a room phone's label."""
-
-    user: Any = None
-    label: str = ""
-
-    @property
-    def name(self) -> str:
-        if self.user is not None and getattr(self.user, "is_authenticated", False):
-            return str(self.user.get_username())[:120]
-        return self.label[:120]
-
-    @property
-    def stored_user(self) -> Any:
-        if self.user is not None and getattr(self.user, "is_authenticated", False):
-            return self.user
-        return None
-
-
 def _comparable(state: Mapping[str, Any]) -> dict[str, Any]:
     """A result state with its poignées in a fixed order (their order says nothing)."""
     poignees = sorted((p.get("side"), p.get("size")) for p in state.get("poignees") or [])
@@ -416,22 +397,23 @@ def _create(
     deal: MatchDeal,
     room: str,
     values: Mapping[str, Any],
-    actor: _Actor,
+    actor: Author,
     *,
     director: bool,
     reason: str,
 ) -> RoomResult:
+    author = _author(actor, director=director)
     result = RoomResult.objects.create(
-        match=match, deal=deal, room=room, entered_by=actor.name, director=director, **values
+        match=match, deal=deal, room=room, **author.fields(), **values
     )
-    _record(result, RoomResultChange.Action.CREATE, actor, reason, None)
+    _record(result, RoomResultChange.Action.CREATE, author, reason, None)
     return result
 
 
 def _replace(
     stored: RoomResult,
     values: Mapping[str, Any],
-    actor: _Actor,
+    actor: Author,
     *,
     director: bool,
     reason: str,
@@ -439,25 +421,26 @@ def _replace(
     before = selectors.result_state(stored)
     for name, value in values.items():
         setattr(stored, name, value)
-    stored.entered_by = actor.name
-    stored.director = director
+    author = _author(actor, director=director)
+    entered_by_set(stored, author)
     stored.save()
-    _record(stored, RoomResultChange.Action.CORRECT, actor, reason, before)
+    _record(stored, RoomResultChange.Action.CORRECT, author, reason, before)
     return stored
 
 
+def _author(actor: Author, *, director: bool) -> Author:
+    """``actor`` writing by the director's screen, else by the room's own path (its phone's
+    page or the API, as ``actor.via`` says)."""
+    return replace(actor, via=EnteredVia.ORGANISER) if director else actor
+
+
 def _record(
-    result: RoomResult, action: str, actor: _Actor, reason: str, before: dict[str, Any] | None
+    result: RoomResult, action: str, author: Author, reason: str, before: dict[str, Any] | None
 ) -> None:
-    RoomResultChange.objects.create(
-        result=result,
-        action=action,
-        actor=actor.stored_user,
-        actor_label=actor.name,
-        reason=reason,
-        before=before,
-        after=selectors.result_state(result),
-    )
+    history_write(
+        RoomResultChange, result=result, action=action, author=author, reason=reason,
+        before=before, after=selectors.result_state(result),
+    )  # fmt: skip
 
 
 def _deal_of(match: CupMatch, number: int) -> MatchDeal:
@@ -496,7 +479,12 @@ def _require_room_quarter(match: CupMatch, deal: MatchDeal) -> None:
 
 
 def room_result_enter(
-    *, room: MatchRoom, deal_number: int, outcome: Mapping[str, Any], label: str = ""
+    *,
+    room: MatchRoom,
+    deal_number: int,
+    outcome: Mapping[str, Any],
+    label: str = "",
+    via: str = EnteredVia.TABLE,
 ) -> RoomResult:
     """A room phone enters a deal of the quarter being played, while it is open.
 
@@ -522,12 +510,17 @@ def room_result_enter(
             raise RoomResultConflict(stored)
         _require_room_quarter(match, deal)
         values = selectors.room_result_fields(deal, outcome)
-        actor = _Actor(label=label or room_label(room))
+        actor = Author(label=label or room_label(room), via=via)
         return _create(match, deal, room.room, values, actor, director=False, reason="")
 
 
 def room_result_table_correct(
-    *, room: MatchRoom, deal_number: int, outcome: Mapping[str, Any], label: str = ""
+    *,
+    room: MatchRoom,
+    deal_number: int,
+    outcome: Mapping[str, Any],
+    label: str = "",
+    via: str = EnteredVia.TABLE,
 ) -> RoomResult:
     """A room phone corrects its own entry of a deal of the quarter being played, until the
     quarter is closed; the history keeps the correction, signed with the room's label.
@@ -542,11 +535,11 @@ def room_result_table_correct(
         deal = _deal_of(match, deal_number)
         _require_room_quarter(match, deal)
         values = selectors.room_result_fields(deal, outcome)
-        actor = _Actor(label=label or room_label(room))
+        actor = Author(label=label or room_label(room), via=via)
         stored = selectors.room_result(deal, room.room)
         if stored is None:
             return _create(match, deal, room.room, values, actor, director=False, reason="")
-        if stored.director:
+        if stored.entered_by_director:
             raise NotOwnEntry()
         if _same(stored, values):
             raise RoomResultReplay(stored)
@@ -585,7 +578,7 @@ def room_result_director_correct(
                 field="deal",
             )
         values = selectors.room_result_fields(deal, outcome)
-        by = _Actor(user=actor)
+        by = Author(user=actor)
         stored = selectors.room_result(deal, room)
         if stored is None:
             return _create(match, deal, room, values, by, director=True, reason=reason)

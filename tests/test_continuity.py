@@ -14,7 +14,14 @@ has now: clubs and players moved to ``clubs``, a cup's ``created`` became ``crea
 every computed ranking, and the event standings recomputed from the results (equal to the
 stored ones).
 
-A second test runs on the suite's own database (PostgreSQL in CI): it migrates back to the
+``entered-73d076a.sqlite3.gz`` was built by the code at the start of one "entered by" for the
+three kinds of competition (commit 73d076a, ``build-73d076a.py``): cup, free-deal and
+duplicate results entered by the phone pages, the API and the director, with corrections.
+``entered-73d076a.expected.json.gz`` (``extract-73d076a.py``) holds every result's "entered
+by" and every history line as that code stored them; migrated with today's code, they must
+read the same through today's fields.
+
+A further test runs on the suite's own database (PostgreSQL in CI): it migrates back to the
 release's migrations, writes rows with that state's models, migrates forward and reads them.
 """
 
@@ -41,7 +48,14 @@ MOVED = {
     "tournaments.player": "clubs.player",
     "tournaments.club_organisers": "clubs.club_organisers",
 }
-RENAMED_COLUMNS = {"teammatch.cup": {"created": "created_at"}}
+RENAMED_COLUMNS = {
+    "teammatch.cup": {"created": "created_at"},
+    # One "entered by" for every kind (issue 32): a room result's text is its name shown.
+    "teammatch.roomresult": {"entered_by": "entered_by_label"},
+}
+#: Columns of the earlier release read through an expression on today's (issue 32: a room
+#: result's director flag is its path).
+COMPUTED_COLUMNS = {"teammatch.roomresult": {"director": "(entered_via = 'organiser')"}}
 
 #: The leaf migrations of the earlier release.
 RELEASE_TARGETS = [
@@ -97,8 +111,11 @@ def extract(expected_path: str, output_path: str) -> None:
         else:
             table = apps.get_model(app_label, name)._meta.db_table
         renames = RENAMED_COLUMNS.get(label, {})
+        computed_columns = COMPUTED_COLUMNS.get(label, {})
         columns = [renames.get(column, column) for column in old["columns"]]
-        quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
+        quoted = ", ".join(
+            computed_columns.get(column) or connection.ops.quote_name(column) for column in columns
+        )
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT {quoted} FROM {connection.ops.quote_name(table)} ORDER BY 1")
             rows[label] = {"table": table, "rows": [list(row) for row in cursor.fetchall()]}
@@ -208,6 +225,164 @@ def test_the_previous_release_demo_database_migrates_with_its_data(tmp_path: Pat
     assert now["stored"] and now["recomputed"] == now["stored"]
 
 
+#: Who entered a result, as the code at 73d076a stored it, read through today's fields.
+def _user(user: Any) -> str | None:
+    return None if user is None else str(user.get_username())
+
+
+def _entered_duplicate(result: Any) -> dict[str, Any]:
+    return {"entered_by": _user(result.entered_by), "entered_via": result.entered_via,
+            "director_assigned": result.director_assigned}  # fmt: skip
+
+
+def _entered_room(result: Any) -> dict[str, Any]:
+    return {"entered_by": result.entered_by_label, "director": result.entered_by_director}
+
+
+def _entered_free_deal(result: Any) -> dict[str, Any]:
+    return {"entered_by": _user(result.entered_by), "entered_by_label": result.entered_by_label}
+
+
+def extract_entered(output_path: str) -> None:
+    """Run inside ``manage.py shell`` on the migrated copy of ``entered-73d076a``: every
+    result's "entered by" and every history line, in the shape ``extract-73d076a.py`` wrote."""
+    from freedeal.models import FreeDealChange, FreeDealResult
+    from teammatch.models import RoomResult, RoomResultChange
+    from tournaments.models import ResultChange, TableResult
+
+    def lines(queryset: Any, owner: Any) -> list[dict[str, Any]]:
+        return [
+            {
+                "pk": c.pk,
+                "result": c.result_id,
+                "action": c.action,
+                "actor": _user(c.actor),
+                "actor_label": c.actor_label,
+                "at": c.at.isoformat(),
+                "reason": c.reason,
+                "before": c.before,
+                "after": c.after,
+                **owner(c),
+            }
+            for c in queryset.select_related("actor").order_by("pk")
+        ]
+
+    document = {
+        "tournaments": {
+            "results": [
+                {
+                    "pk": r.pk,
+                    "table": r.table.number,
+                    "deal": r.deal.number,
+                    **_entered_duplicate(r),
+                    "value": r.value,
+                }
+                for r in TableResult.objects.select_related("entered_by", "table", "deal").order_by(
+                    "pk"
+                )
+            ],
+            "history": lines(ResultChange.objects.all(), lambda c: {"event": c.event_id}),
+        },
+        "teammatch": {
+            "results": [
+                {
+                    "pk": r.pk,
+                    "room": r.room,
+                    "deal": r.deal.number,
+                    **_entered_room(r),
+                    "value": r.value,
+                }
+                for r in RoomResult.objects.select_related("deal").order_by("pk")
+            ],
+            "history": lines(RoomResultChange.objects.all(), lambda c: {}),
+        },
+        "freedeal": {
+            "results": [
+                {
+                    "pk": r.pk,
+                    "party": r.party,
+                    "deal": r.deal,
+                    **_entered_free_deal(r),
+                    "value": r.value,
+                }
+                for r in FreeDealResult.objects.select_related("entered_by").order_by("pk")
+            ],
+            "history": lines(
+                FreeDealChange.objects.all(), lambda c: {"tournament": c.tournament_id}
+            ),
+        },
+    }
+    # Today's one convention, on every kind: (account, name shown, path) by result.
+    document["convention"] = {
+        kind: [
+            [r.pk, _user(r.entered_by), r.entered_by_label, r.entered_via]
+            for r in model.objects.select_related("entered_by").order_by("pk")
+        ]
+        for kind, model in (
+            ("tournaments", TableResult), ("teammatch", RoomResult), ("freedeal", FreeDealResult)
+        )
+    }  # fmt: skip
+    with open(output_path, "w", encoding="utf-8") as file:
+        json.dump(document, file, default=str)
+
+
+def test_results_entered_by_phone_api_and_director_keep_who_entered_them(tmp_path: Path) -> None:
+    """``entered-73d076a``: a cup, a free-deal night and a duplicate event whose results were
+    entered by the phone pages, the API and the director, and corrected by both, with the code
+    at the start of one "entered by" for the three kinds. Migrated with today's code (migrate
+    and read in one subprocess), every result keeps who entered it and every history line
+    stays as it was."""
+    database = tmp_path / "entered.sqlite3"
+    source_path = DATA / "entered-73d076a.sqlite3.gz"
+    with gzip.open(source_path, "rb") as source, database.open("wb") as out:
+        shutil.copyfileobj(source, out)
+    output = tmp_path / "now.json"
+    code = (
+        "from django.core.management import call_command; "
+        "call_command('migrate', interactive=False, verbosity=0); "
+        "from tests.test_continuity import extract_entered; "
+        f"extract_entered({str(output)!r})"
+    )
+    read = _manage(database, "shell", "-c", code)
+    assert read.returncode == 0, read.stdout + read.stderr
+    now = json.loads(output.read_text(encoding="utf-8"))
+    with gzip.open(DATA / "entered-73d076a.expected.json.gz", "rt", encoding="utf-8") as file:
+        expected = json.load(file)
+
+    # The fixture holds every path: phones, API and director, entries and corrections.
+    rooms = expected["teammatch"]["results"]
+    assert {r["director"] for r in rooms} == {True, False}
+    assert {r["entered_via"] for r in expected["tournaments"]["results"]} == {
+        "table", "api", "organiser"
+    }  # fmt: skip
+    for kind in ("tournaments", "teammatch", "freedeal"):
+        actions = [line["action"] for line in expected[kind]["history"]]
+        assert "create" in actions and "correct" in actions, kind
+        assert any(line["reason"] for line in expected[kind]["history"]), kind
+        assert _normal(now[kind]["results"]) == _normal(expected[kind]["results"]), kind
+        assert _normal(now[kind]["history"]) == _normal(expected[kind]["history"]), kind
+
+    # The one convention filled from what each kind stored: the name shown, the director's
+    # account and path; a phone's entries keep no account.
+    convention = {
+        kind: {row[0]: row[1:] for row in rows} for kind, rows in now["convention"].items()
+    }
+    for room in rooms:
+        account, label, via = convention["teammatch"][room["pk"]]
+        assert label == room["entered_by"]
+        assert (account, via) == (
+            ("arbitre.coupe", "organiser") if room["director"] else (None, "table")
+        )
+    for result in expected["freedeal"]["results"]:
+        account, label, via = convention["freedeal"][result["pk"]]
+        assert (account, label) == (result["entered_by"], result["entered_by_label"])
+        assert via == ("table" if result["entered_by"] is None else "organiser")
+    for result in expected["tournaments"]["results"]:
+        account, label, via = convention["tournaments"][result["pk"]]
+        assert (account, via) == (result["entered_by"], result["entered_via"])
+        assert label == (account or f"table {result['table']}")
+
+
 @pytest.mark.django_db(transaction=True)
 def test_rows_of_the_previous_release_survive_the_moves_on_this_database() -> None:
     """On the suite's database (PostgreSQL in CI): back to the release's migrations, rows
@@ -267,3 +442,82 @@ def test_rows_of_the_previous_release_survive_the_moves_on_this_database() -> No
     assert FreeDealTournament.objects.get(pk=tournament.pk).players.get().player_id == player.pk
     assert Series.objects.get(pk=series.pk).club == moved
     assert Club._meta.db_table == "clubs_club"
+
+
+#: The leaf migrations before one "entered by" for every kind (issue 32).
+BEFORE_ENTERED_BY = [
+    ("tournaments", "0015_late_arrivals_bounded"),
+    ("teammatch", "0006_late_arrivals_bounded"),
+    ("freedeal", "0005_late_arrivals_bounded"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_entered_by_of_every_kind_survives_its_migrations_on_this_database() -> None:
+    """On the suite's database (PostgreSQL in CI): results of the three kinds entered by the
+    phones and the director, the migrations of issue 32 undone (a room result's flag and text
+    written back from today's fields) and done again: every result has the same account, name
+    and path, every history line is untouched."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from freedeal import services as free_deal_services
+    from freedeal.models import FreeDealChange, FreeDealResult
+    from teammatch import services as cup_services
+    from teammatch.models import RoomResult, RoomResultChange
+    from tests.builders import GARDE_46, first_play, running_event
+    from tests.factories import OrganiserFactory, RunningFreeDealFactory
+    from tests.teammatch.worlds import feasible, other, running_match
+    from tournaments import services as tournament_services
+    from tournaments.models import ResultChange, TableResult
+
+    running = running_match()
+    _outcome, _row = running.enter("open", 1)
+    cup_services.room_result_director_correct(
+        match=running.match, room="closed", deal_number=1, actor=running.organiser,
+        outcome=other(feasible(running.deal(1), "garde", 50)), reason="feuille",
+    )  # fmt: skip
+    night = RunningFreeDealFactory(parties=2)
+    seated = night.table_players(1, 1)
+    garde = {"contract": "garde", "taker": seated[0], "oudlers": 2, "points": 46}
+    free_deal_services.free_deal_result_enter(table=night.tables.get(), deal=1, data=garde, party=1)
+    free_deal_services.free_deal_result_director_correct(
+        tournament=night, table_number=1, party=1, deal=2, data=garde,
+        user=OrganiserFactory(clubs=[night.club]), reason="oubli",
+    )  # fmt: skip
+    event = running_event(tables=3, rounds=2)
+    table, deal, _play = first_play(event)
+    result = tournament_services.table_result_enter(table=table, deal=deal, outcome=GARDE_46)
+    tournament_services.table_result_director_correct(
+        result=result, outcome={**GARDE_46, "points": 50},
+        actor=OrganiserFactory(clubs=[event.club]), reason="erreur",
+    )  # fmt: skip
+
+    def entered() -> dict[str, Any]:
+        fields = ("pk", "entered_by_id", "entered_by_label", "entered_via")
+        lines = ("pk", "result_id", "action", "actor_id", "actor_label", "at", "reason",
+                 "before", "after")  # fmt: skip
+        return {
+            model.__name__: list(model.objects.order_by("pk").values_list(*fields))
+            for model in (TableResult, RoomResult, FreeDealResult)
+        } | {
+            model.__name__: list(model.objects.order_by("pk").values_list(*lines))
+            for model in (ResultChange, RoomResultChange, FreeDealChange)
+        }
+
+    before = entered()
+    assert {row[3] for rows in ("TableResult", "RoomResult", "FreeDealResult")
+            for row in before[rows]} == {"table", "organiser"}  # fmt: skip
+    executor = MigrationExecutor(connection)
+    leaves = executor.loader.graph.leaf_nodes()
+    executor.migrate(BEFORE_ENTERED_BY)
+    try:
+        old = executor.loader.project_state(BEFORE_ENTERED_BY).apps
+        rooms = old.get_model("teammatch", "RoomResult").objects.order_by("pk")
+        assert list(rooms.values_list("entered_by", "director")) == [
+            (label, via == "organiser") for _pk, _user, label, via in before["RoomResult"]
+        ]
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(leaves)
+    assert entered() == before

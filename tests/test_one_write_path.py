@@ -368,3 +368,47 @@ def test_a_refusal_is_a_problem_with_its_status_from_the_kernel(openapi, running
         "Forbidden",
     )
     assert body["errors"] == {"deal": [body["detail"]]}
+
+
+# ------------------------------------------------------------------ who entered, by which path
+
+
+def test_each_kind_records_the_path_a_result_came_by_page_or_api(event, running, tournament):
+    """The one "entered by": a phone's page is the table's path, the API the API's, in the
+    three kinds (a result's ``entered_via``, as its history and archives keep it)."""
+    table = event.tables.get(number=1)
+    first, second = table_deals(event, 1, 1)
+    page = f"/en/table/{table.code}/deal/{first.number}/"
+    assert page_post(page, table_form(first), key="a" * 32).status_code == 201
+    assert api_post(TABLE_API.format(code=table.code), {"deal": second.number,
+                    "outcome": GARDE_46}, key=None).status_code == 201  # fmt: skip
+    by_deal = {r.deal_id: r.entered_via for r in TableResult.objects.filter(table=table)}
+    assert by_deal == {first.pk: "table", second.pk: "api"}
+
+    code = running.rooms["open"].code
+    one, two = feasible(running.deal(1), "garde", 50), feasible(running.deal(2), "garde", 50)
+    assert (
+        page_post(f"/en/cups/room/{code}/deals/1/", form_data(1, one), key="b" * 32).status_code
+        == 201
+    )
+    assert (
+        api_post(ROOM_API.format(code=code), {"deal": 2, "outcome": two}, key=None).status_code
+        == 201
+    )
+    rooms = {r.deal.number: r.entered_via for r in RoomResult.objects.filter(room="open")}
+    assert rooms == {1: "table", 2: "api"}
+
+    free_table = tournament.tables.get()
+    taker = tournament.table_players(1, 1)[0]
+    values = {"contract": "garde", "taker": taker, "oudlers": "2", "points": "46"}
+    form = {"party": 1, **{f"d1-{name}": v for name, v in values.items()}}
+    free_page = f"/en/free-deal/table/{free_table.code}/deal/1/"
+    assert page_post(free_page, form, key="c" * 32).status_code == 201
+    free_api = FREE_DEAL_API.format(code=free_table.code)
+    assert api_post(free_api, {"deal": 2, "outcome": garde(taker)}, key=None).status_code == 201
+    corrected = api_post(f"{free_api}1/correct/", {"outcome": garde(taker, 56)}, key=None)
+    assert corrected.status_code == 200, corrected.content
+    free = {r.deal: r.entered_via for r in FreeDealResult.objects.filter(table=free_table)}
+    assert free == {1: "api", 2: "api"}  # the last write of deal 1 came by the API
+    lines = FreeDealResult.objects.get(table=free_table, deal=1).history.order_by("pk")
+    assert [line.action for line in lines] == ["create", "correct"]

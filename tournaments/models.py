@@ -26,7 +26,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import ChangeRecord, Competition, EntryKey, LateArrival, Player
+from clubs.models import ChangeRecord, Competition, EnteredBy, EntryKey, LateArrival, Player
 from clubs.outcomes import SEATS as SEATS
 from clubs.outcomes import Contract as Contract
 from clubs.outcomes import PoigneeSize as PoigneeSize
@@ -322,7 +322,7 @@ class Table(models.Model):
         return _("Table %(number)s") % {"number": self.number}
 
 
-class TableResult(models.Model):
+class TableResult(EnteredBy):
     """The outcome of one deal at one table, with the seat marks ``rules`` computed for it.
 
     ``kind`` says what happened: a played deal (real result, compared), artificial scores per
@@ -381,10 +381,6 @@ class TableResult(models.Model):
     artificial_w = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
     director_assigned = models.BooleanField(_("assigned by the director"), default=False)
     confirmed = models.BooleanField(_("confirmed by the defence"), default=True)
-    entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    entered_via = models.CharField(max_length=12, blank=True)  # table / organiser / api
     # The event's ``results_version`` this row was last written at: a recompute from snapshot
     # version S rescored only the deals of the rows whose version is above S.
     version = models.PositiveIntegerField(_("results version"), default=0)

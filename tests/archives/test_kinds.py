@@ -38,7 +38,7 @@ from scoring.services import standings_recompute
 from series.models import Series
 from series.services import series_create, series_event_add
 from teammatch import services as cup_services
-from teammatch.models import Cup, CupMatch, RoomResultChange
+from teammatch.models import Cup, CupMatch, RoomResult, RoomResultChange
 from tests.builders import enter_round, running_event
 from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory, UserFactory
 from tournaments.models import Event, Table
@@ -192,6 +192,16 @@ def test_a_cup_round_trips_into_an_empty_database() -> None:
     assert corrected and corrected[0]["reason"] == "Feuille mal lue"
     history = RoomResultChange.objects.filter(result__match__cup=new, action="correct").get()
     assert history.reason == "Feuille mal lue" and history.actor_label == corrected[0]["by"]
+    # who entered each result: its name and path (the director's or a room's phone) restored
+    archived = sorted(
+        (r["deal"], r["room"], r["entered_by"], r["director"])
+        for m in first["matches"] for r in m["results"]
+    )  # fmt: skip
+    stored = sorted(
+        (r.deal.number, r.room, r.entered_by_label, r.entered_via == "organiser")
+        for r in RoomResult.objects.filter(match__cup=new).select_related("deal")
+    )
+    assert stored == archived and any(director for *_rest, director in archived)
     # room codes are new: the archive does not open the rooms' phones
     assert all(room["code"] for m in first["matches"] for room in m["rooms"])
     assert restored.codes_kept is False
@@ -208,6 +218,9 @@ def test_a_free_deal_tournament_round_trips_into_an_empty_database() -> None:
     assert isinstance(new, FreeDealTournament)
     assert new.seating == first["tournament"]["seating"]
     assert ruleset_of(new).to_dict() == first["tournament"]["ruleset"]
+    # the director's correction is restored as his (a reason on the line that wrote it)
+    paths = {r.entered_via for r in FreeDealResult.objects.filter(tournament=new)}
+    assert paths == {"table", "organiser"}
 
 
 @pytest.mark.django_db(transaction=True)  # flush: real commits, no pending checks

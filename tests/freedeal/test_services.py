@@ -613,6 +613,7 @@ def test_the_director_enters_a_missing_deal_of_a_closed_party() -> None:
         user=director, reason="forgotten",
     )  # fmt: skip
     assert result.party == 1 and result.entered_by == director
+    assert (result.entered_by_label, result.entered_via) == (director.username, "organiser")
     line = result.history.get()
     assert (line.action, line.reason, line.before) == ("create", "forgotten", None)
 

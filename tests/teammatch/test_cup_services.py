@@ -339,7 +339,8 @@ def test_the_director_enters_a_missing_result_with_the_reason():
         actor=running.organiser,
         reason="phone lost",
     )
-    assert result.director and result.entered_by == running.organiser.username
+    assert result.entered_by_director and result.entered_by_label == running.organiser.username
+    assert result.entered_by == running.organiser and result.entered_via == "organiser"
     (line,) = result.history.all()
     assert (line.action, line.actor, line.reason) == ("create", running.organiser, "phone lost")
 

@@ -56,7 +56,7 @@ def test_the_director_enters_a_missing_result_from_his_screen(running):
     saved = login(running.organiser).post(url, director_form(outcome, "phone lost"))
     assert saved.status_code == 302 and saved["Location"].endswith("#deal-2")
     result = RoomResult.objects.get(deal__number=2, room="closed")
-    assert result.director
+    assert result.entered_by_director and result.entered_by == running.organiser
     assert result.history.get().reason == "phone lost"
 
 

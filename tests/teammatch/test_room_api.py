@@ -224,7 +224,7 @@ def test_no_session_and_no_csrf_token_needed(running):
     outcome = feasible(running.deal(1), "garde", 50)
     assert post(running, "open", {"deal": 1, "outcome": outcome}, client=client).status_code == 201
     # the session counts for nothing: the room phone writes, not the director
-    assert not RoomResult.objects.get().director
+    assert not RoomResult.objects.get().entered_by_director
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,8 @@ def running():
 
 def test_an_entry_is_stored_with_its_marks_and_one_history_line(running):
     outcome, result = running.enter("open", 1, "garde", 56)
-    assert (result.room, result.deal.number, result.director) == ("open", 1, False)
+    assert (result.room, result.deal.number, result.entered_by_director) == ("open", 1, False)
+    assert (result.entered_by, result.entered_via) == (None, "table")
     assert result.outcome["points"] == outcome["points"]
     assert result.taker_mark == 3 * result.value  # the taker against three defenders
     (line,) = result.history.all()
@@ -193,7 +194,7 @@ def test_a_closed_quarter_is_corrected_by_the_director_only(running):
         director.username,
         "slip sheet",
     )
-    assert result.director
+    assert result.entered_by_director
 
 
 def test_the_last_quarter_closed_refuses_the_rooms(running):

@@ -155,7 +155,7 @@ def test_room_entry_needs_an_open_quarter_with_a_lineup():
         actor=None,
         reason="wrong points",
     )
-    assert corrected.director and corrected.history.count() == 2
+    assert corrected.entered_by_director and corrected.history.count() == 2
     assert RoomResult.objects.get(pk=corrected.pk).points == 30
 
 

@@ -301,4 +301,6 @@ def test_the_directors_correction_of_a_deal_not_entered_enters_it(client: Client
     assert client.post(url, correct).status_code == 302
     saved = TableResult.objects.get()
     assert (saved.deal_id, saved.value, saved.entered_via) == (deals[0].pk, 60, "organiser")
-    assert [c.action for c in ResultChange.objects.all()] == ["create"]
+    assert [(c.action, c.reason) for c in ResultChange.objects.all()] == [
+        ("create", "the table left early")
+    ]

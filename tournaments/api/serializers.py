@@ -146,6 +146,11 @@ class TableResultSerializer(serializers.ModelSerializer):
     marks = serializers.SerializerMethodField()
     artificial = serializers.SerializerMethodField()
     seats = serializers.SerializerMethodField()
+    entered_by = serializers.CharField(
+        source="entered_by_label",
+        read_only=True,
+        help_text="Who last wrote it: the table's phone or an account.",
+    )
 
     class Meta:
         model = TableResult
@@ -165,6 +170,7 @@ class TableResultSerializer(serializers.ModelSerializer):
             "seats",
             "confirmed",
             "director_assigned",
+            "entered_by",
             "entered_via",
             "created_at",
             "updated_at",

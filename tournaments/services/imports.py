@@ -23,7 +23,7 @@ Invariants:
 - the report names every error with its line number (the line where the entry starts) and a
   translated message; when any line has an error **nothing** is stored; otherwise every row is
   stored in one transaction (director-entered: ``entered_via="import"``, confirmed, entered by
-  the actor, one history line each as ``results._record`` writes it, in bulk) and the scoring
+  the actor, one history line each as ``clubs.history`` writes it, in bulk) and the scoring
   version is bumped once
   (``results._commit_version``) for the whole file;
 - a file that cannot be read (see :mod:`clubs.uploads`: binary, empty, a spreadsheet
@@ -54,6 +54,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.errors import DomainError
+from clubs.history import Author, EnteredVia, entered_by_set, history_line
 from clubs.outcomes import outcome_score
 from clubs.uploads import (
     check_lines,
@@ -77,8 +78,6 @@ from tournaments.movements import TablePlay
 from tournaments.services.common import is_simultaneous
 from tournaments.services.registration import ImportLineError
 from tournaments.services.results import (
-    _actor_label,
-    _actor_user,
     _commit_version,
     _scheduled_play,
     _seat_fields,
@@ -91,7 +90,7 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_CSV_LINE_CHARS = 1_000
 #: A score_event document nests 6 levels (results, a result, its outcome, poignées, one).
 MAX_JSON_DEPTH = 16
-ENTERED_VIA = "import"
+ENTERED_VIA = EnteredVia.IMPORT
 
 User = Any
 
@@ -759,9 +758,9 @@ def _require_importable(event: Event) -> None:
 
 
 def _store(event: Event, rows: list[tuple[_Line, TableResult]], actor: User) -> list[TableResult]:
-    entered_by = _actor_user(actor)
+    author = Author(user=actor, label=_("import"), via=EnteredVia.IMPORT)
     for _entry, row in rows:
-        row.entered_by = entered_by
+        entered_by_set(row, author)
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -776,24 +775,22 @@ def _store(event: Event, rows: list[tuple[_Line, TableResult]], actor: User) -> 
                     "imported; import the file again."
                 ),
             ) from exc
-        # The history lines ``results._record`` writes, one per row, written in bulk (one
+        # The history lines ``clubs.history`` writes, one per row, written in bulk (one
         # INSERT per row took half the time of a 20,000-line import).
-        user, label = _actor_user(actor), _actor_label(actor, _("import"))
         ResultChange.objects.bulk_create(
             [
-                ResultChange(
-                    event_id=result.event_id,
+                history_line(
+                    ResultChange,
                     result=result,
                     action=(
                         ResultChange.Action.ARTIFICIAL
                         if result.kind == TableResult.Kind.ARTIFICIAL
                         else ResultChange.Action.CREATE
                     ),
-                    actor=user,
-                    actor_label=label,
+                    author=author,
                     reason=_("Imported from a file (line %(line)s).") % {"line": line.line},
-                    before=None,
                     after=result_state(result),
+                    event_id=result.event_id,
                 )
                 for (line, _row), result in zip(rows, results, strict=True)
             ],

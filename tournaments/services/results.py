@@ -66,6 +66,7 @@ from django.utils.translation import gettext as _
 
 from clubs.access import UserLike, user_directs
 from clubs.errors import DomainError
+from clubs.history import Author, EnteredVia, entered_by_set, history_write
 from clubs.outcomes import ScoredOutcome, outcome_score
 from rules.errors import RuleError
 from rules.numbers import as_decimal, penalty_hundredths, percentage_hundredths
@@ -86,7 +87,7 @@ from tournaments.movements import TablePlay
 from tournaments.selectors import TableRound, result_outcome
 from tournaments.signals import results_changed
 
-ENTRY_VIAS = ("table", "organiser", "api")
+ENTRY_VIAS = (EnteredVia.TABLE, EnteredVia.ORGANISER, EnteredVia.API)
 
 User = UserLike | None
 
@@ -165,13 +166,6 @@ def _actor_user(actor: User) -> Any:
     return actor
 
 
-def _actor_label(actor: User, fallback: str) -> str:
-    user = _actor_user(actor)
-    if user is None:
-        return fallback
-    return str(user.get_username())[:120]
-
-
 def _commit_version(
     event: Event, *, running_only: bool, results: Sequence[TableResult] = ()
 ) -> int:
@@ -247,16 +241,14 @@ def _record(
     before: dict[str, Any] | None,
     label: str,
 ) -> ResultChange:
-    return ResultChange.objects.create(
-        event_id=result.event_id,
-        result=result,
-        action=action,
-        actor=_actor_user(actor),
-        actor_label=_actor_label(actor, label),
-        reason=reason,
-        before=before,
-        after=result_state(result),
-    )
+    return history_write(
+        ResultChange, result=result, action=action, author=Author(user=actor, label=label),
+        reason=reason, before=before, after=result_state(result), event_id=result.event_id,
+    )  # fmt: skip
+
+
+def _table_label(table: Table) -> str:
+    return _("table %(table)s") % {"table": table.number}
 
 
 def _require_reason(reason: str) -> str:
@@ -399,8 +391,10 @@ def table_result_enter(
     refuse_closed: bool = False,
     known: TableRound | None = None,
     none_stored: bool = False,
+    reason: str = "",
 ) -> TableResult:
     """Store the outcome of ``deal`` played at ``table``; raise :class:`DomainError` if refused.
+    ``reason``: why the director enters it (kept in the history line), if he says.
 
     Raises :class:`ResultConflict` (with the stored result) when the deal is already entered,
     :class:`ResultReplay` (its subclass) when with this very outcome: then nothing is written.
@@ -446,8 +440,7 @@ def table_result_enter(
                 round_number=play.round,
                 kind=TableResult.Kind.PLAYED,
                 confirmed=confirmed,
-                entered_by=_actor_user(actor),
-                entered_via=via,
+                **Author(user=actor, label=_table_label(table), via=via).fields(),
                 **_seat_fields(seated),
                 **scored.fields,
             )
@@ -455,7 +448,7 @@ def table_result_enter(
                 result,
                 ResultChange.Action.CREATE,
                 actor,
-                "",
+                reason.strip(),
                 None,
                 _("table %(table)s") % {"table": table.number},
             )
@@ -542,6 +535,7 @@ def table_result_director_correct(
         locked.kind = TableResult.Kind.PLAYED
         locked.director_assigned = True
         locked.confirmed = True
+        entered_by_set(locked, Author(user=actor, via=EnteredVia.ORGANISER))
         locked.save()
         _record(locked, ResultChange.Action.CORRECT, actor, reason, before, "")
         _commit_version(locked.event, running_only=False, results=[locked])
@@ -588,7 +582,7 @@ def table_result_table_correct(
         for name, value in scored.fields.items():
             setattr(locked, name, value)
         locked.confirmed = user_directs(actor, event) or not event.opponent_confirmation
-        locked.entered_via = via
+        entered_by_set(locked, Author(user=actor, label=_table_label(locked.table), via=via))
         locked.save()
         _record(
             locked,
@@ -662,16 +656,14 @@ def _director_decision(
     for attempt in range(2):
         try:
             with transaction.atomic():
-                result, created, before = _director_result(event, table, deal)
+                result, _created, before = _director_result(event, table, deal)
                 _clear_outcome(result)
                 result.kind = kind
                 result.artificial_n, result.artificial_e = artificial["N"], artificial["E"]
                 result.artificial_s, result.artificial_w = artificial["S"], artificial["W"]
                 result.director_assigned = True
                 result.confirmed = True
-                if created:
-                    result.entered_by = _actor_user(actor)
-                    result.entered_via = "organiser"
+                entered_by_set(result, Author(user=actor, via=EnteredVia.ORGANISER))
                 result.save()
                 _record(result, action, actor, reason, before, "")
                 _commit_version(event, running_only=False, results=[result])

@@ -660,8 +660,9 @@ def _director_decide(
         )
     elif result is None:
         services.table_result_enter(
-            table=table, deal=deal, outcome=form.outcome(), actor=actor, via="organiser"
-        )
+            table=table, deal=deal, outcome=form.outcome(), actor=actor, via="organiser",
+            reason=reason,
+        )  # fmt: skip
     else:
         services.table_result_director_correct(
             result=result, outcome=form.outcome(), actor=actor, reason=reason

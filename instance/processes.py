@@ -226,13 +226,13 @@ class Supervisor:
         _stop(sorted(self.workers))
 
 
-def _stop(pids: list[int], seconds: float = STOP_SECONDS) -> None:
-    """SIGTERM ``pids`` (children of this process), wait for them (``seconds`` at most),
-    SIGKILL the late ones."""
+def _stop(pids: list[int], seconds: float | None = None) -> None:
+    """SIGTERM ``pids`` (children of this process), wait for them (``seconds`` at most,
+    :data:`STOP_SECONDS` when not given, read at the call), SIGKILL the late ones."""
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + (STOP_SECONDS if seconds is None else seconds)
     waiting = set(pids)
     while waiting and time.monotonic() < deadline:
         for pid in list(waiting):

@@ -19,6 +19,10 @@ import pytest
 
 from tests.collect_report import REPORT_VARIABLE
 
+# One collection of the suite for the whole module: its tests share one xdist worker
+# (``./dev test`` distributes by group), not one collection per worker.
+pytestmark = pytest.mark.xdist_group("fast_loop")
+
 ROOT = Path(__file__).resolve().parent.parent
 #: Test files that must stay in the fast loop, whole.
 KEPT_WHOLE = (

@@ -322,6 +322,7 @@ def test_a_phone_flushing_40_kept_deals_is_never_throttled() -> None:
     assert TableLateArrival.objects.filter(holder=table, handled=False).count() == 40
 
 
+@pytest.mark.served  # a load: 10,000 posts (outside the fast loop, run by ./dev test --all)
 def test_10000_refused_posts_are_at_most_one_row_per_deal_and_429_past_the_throttle(
     monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:

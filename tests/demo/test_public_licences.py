@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
@@ -43,7 +44,8 @@ from series.models import Series
 from teammatch.models import Cup, MatchRoom
 from tournaments.models import Entrant, Event, Table
 
-pytestmark = pytest.mark.django_db
+# Both tests read the one demo the module builds (:func:`built_demo`): they run on one xdist worker.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("public_licences")]
 
 PASSWORD = "licences-demo-2026"
 #: The walk stops there (it takes about 1,600 answers): a loop would fail, not hang.
@@ -202,8 +204,27 @@ def _phone_pages() -> Iterator[str]:
         yield f"/free-deal/table/{code}/"
 
 
-def test_no_licence_reaches_an_anonymous_visitor() -> None:
-    build_demo(password=PASSWORD)
+@pytest.fixture(scope="module")
+def built_demo(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """The demo, built once for the module in a transaction rolled back after its last test.
+    Each test runs in a savepoint of that transaction (``django_db``): what one writes (a
+    session, a login) is rolled back before the next one, which meets the demo as built."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            build_demo(password=PASSWORD)
+        except BaseException:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+            raise
+    yield
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        atomic.__exit__(None, None, None)
+
+
+def test_no_licence_reaches_an_anonymous_visitor(built_demo: None) -> None:
     licences = set(Player.objects.exclude(licence=None).values_list("licence", flat=True))
     first = Event.objects.filter(club__name=DEMO_CLUB_NAME).order_by("pk").first()
     assert first is not None
@@ -242,8 +263,7 @@ def test_no_licence_reaches_an_anonymous_visitor() -> None:
             assert "No player matches" in response.content.decode(), licence
 
 
-def test_the_organiser_sees_the_licences_where_he_needs_them() -> None:
-    build_demo(password=PASSWORD)
+def test_the_organiser_sees_the_licences_where_he_needs_them(built_demo: None) -> None:
     organiser = Client()
     organiser.force_login(get_user_model().objects.get(username=DEMO_USERNAME))
     own = Event.objects.filter(club__name=DEMO_CLUB_NAME, simultaneous__isnull=True)

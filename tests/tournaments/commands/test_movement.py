@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError, ManagementUtility, call_command
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -136,17 +136,38 @@ def manage(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_command_line_exit_codes_and_one_line_errors(tmp_path: Path) -> None:
-    good = manage("--format", "individual", "--tables", "5", "--json")
+def manage_in_process(
+    *args: str, capsys: pytest.CaptureFixture[str]
+) -> subprocess.CompletedProcess[str]:
+    """``manage.py movement ARGS`` as the command line runs it (``ManagementUtility``: the same
+    argv → exit code, stdout and stderr path), without a Django start-up of its own."""
+    capsys.readouterr()
+    code = 0
+    try:
+        ManagementUtility(["manage.py", "movement", *args]).execute()
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, captured.out, captured.err)
+
+
+def test_command_line_exit_codes_and_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In-process through ``ManagementUtility``, and one real ``manage.py`` end to end."""
+    good = manage_in_process("--format", "individual", "--tables", "5", "--json", capsys=capsys)
     assert good.returncode == 0
     document = json.loads(good.stdout)
     document["schedule"][0]["tables"][0]["deal_set"] = 2  # étui 2 at two tables
-    refused = manage("--check", write(tmp_path, document))
+    refused = manage_in_process("--check", write(tmp_path, document), capsys=capsys)
     assert refused.returncode == 2
     assert "check 3 [etui_clash]" in refused.stdout
     bad = tmp_path / "bad.json"
     bad.write_text("[1, 2", encoding="utf-8")
-    for result in (manage("--check", str(bad)), manage("--format", "pairs")):
+    for result in (
+        manage("--check", str(bad)),
+        manage_in_process("--format", "pairs", capsys=capsys),
+    ):
         assert result.returncode == 2
         assert "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1

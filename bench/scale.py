@@ -66,6 +66,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.errors import DomainError
+from clubs.history import Author, EnteredVia
 from clubs.models import Club, Player
 from clubs.newcomers import player_new
 from clubs.outcomes import outcome_score
@@ -434,7 +435,10 @@ def _fill_results(
                 seat_w_id=entrant_of_slot[play.seats["W"]],
                 kind=TableResult.Kind.PLAYED,
                 confirmed=True,
-                entered_via="table",
+                # who entered it, as table_result_enter stamps it (clubs.history)
+                **Author(
+                    label=_("table %(table)s") % {"table": play.table}, via=EnteredVia.TABLE
+                ).fields(),
                 version=version,
                 **fields,
             )

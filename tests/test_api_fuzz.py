@@ -4,8 +4,7 @@ The schema is the one drf-spectacular serves at ``/api/schema/``, loaded in-proc
 WSGI application; every request goes through the whole Django stack (no network). For each
 operation, audience (anonymous visitor, organiser logged in with a session cookie) and
 generation mode (data that fits the schema, data that does not), Hypothesis draws
-``FUZZ_EXAMPLES`` cases (default 30; the fast loop, ``./dev test``, draws 10 and
-``./dev test --all`` the 30), derandomised so that every run tries the same ones.
+``FUZZ_EXAMPLES`` cases (default 30), derandomised so that every run tries the same ones.
 Path parameters and result bodies are steered, three times out of four at each step (a random
 generator seeded by the operation and the example's rank), to what exists: the events, their
 deal numbers, the table codes, the tables and the deals they play, a legal outcome. So the

@@ -22,6 +22,7 @@ Debian's Chromium, headless, driven by Playwright's sync API against the served 
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,13 @@ def scores(event_id: int) -> dict[str, Any]:
     ]
     unpublished = RankingEntry.objects.filter(event_id=event_id, published=False).exists()
     return {"hands": hands, "published": published, "unpublished": unpublished}
+
+
+def standings_state(event_id: int) -> str:
+    """The state of the event's standings (``scoring.selectors.standings_status``)."""
+    from scoring.selectors import standings_status
+
+    return standings_status(Event.objects.get(pk=event_id)).state
 
 
 def first_deal_of(entrant_id: int) -> int:
@@ -402,6 +410,12 @@ def test_a_club_night_from_creation_to_the_final_ranking(
         assert entry["deals_played"] == hand_deals[entry["entrant"]] == ROUNDS
 
     # --- An anonymous visitor: the final ranking -------------------------------------------
+    # Finishing the event is scored by the instance's runner, after the director's answer: the
+    # ranking is final once it has (a few seconds at most; bounded).
+    deadline = time.monotonic() + 60
+    while served.call(standings_state, event) != "complete":
+        assert time.monotonic() < deadline, "the finished event's ranking was never final"
+        time.sleep(0.2)
     visitor = new_page(viewport=DESKTOP, **FRENCH)
     visitor.goto(f"{phone_base}/events/{event}/ranking/")
     assert visitor.get_by_role("heading", name=re.compile("Classement")).is_visible()

@@ -9,7 +9,7 @@ survives closing the browser is on disk). Nothing is timed: each step waits for 
 says, then the instance's database is read (through its helper process).
 
 ``PHONE_OUTBOX_SHOTS=<folder>`` saves screenshots at 390 px in French (the pending notice and
-badge, the sent notice, a refusal).
+badge, the sent notice, a refusal, the director's list of late arrivals).
 """
 
 from __future__ import annotations
@@ -462,6 +462,18 @@ def test_an_entry_refused_on_arrival_shows_why_and_reaches_the_director(
     assert status == 200
     assert 'id="late-arrivals"' in html
     assert html.count('id="late-') == 2  # the section and its one row
+    if SHOTS:  # the director's list on a phone, for a reviewer: read, not asserted
+        page.goto(browser.url("/login/"))
+        page.fill("input[name=username]", kind.organiser)
+        page.fill("input[name=password]", DEFAULT_PASSWORD)
+        page.locator("form button[type=submit]").last.click()
+        page.wait_for_load_state()
+        page.goto(browser.url(kind.control_url))
+        late = page.locator("#late-arrivals")
+        late.scroll_into_view_if_needed()
+        late.screenshot(path=f"{SHOTS}/{kind.name}-late-arrivals.png")
+        late.locator(".scroll-x").evaluate("box => { box.scrollLeft = box.scrollWidth; }")
+        late.screenshot(path=f"{SHOTS}/{kind.name}-late-arrivals-scrolled.png")
 
 
 def thirty_kept_deals() -> dict[str, Any]:

@@ -13,6 +13,7 @@ form fields by ``field_for_error`` (see :func:`clubs.forms.add_error`). A free d
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
@@ -50,6 +51,24 @@ def side_field(label: StrOrPromise) -> forms.ChoiceField:
 
 def poignee_size_field() -> forms.ChoiceField:
     return forms.ChoiceField(label=_("size"), choices=[BLANK, *PoigneeSize.choices], required=False)
+
+
+def outcome_field_for_error(field: str, fields: Mapping[str, Any]) -> str:
+    """The outcome form's field (among ``fields``) where a service error on ``field`` shows:
+    ``poignees[1].size`` → ``poignee_2_size`` (the first poignée when the form has no such
+    row), ``chelem.announced`` → ``chelem_announced``, ``points`` → ``points``. The duplicate,
+    cup and free-deal outcome forms all name their fields so."""
+    match = re.fullmatch(r"poignees\[(\d+)\](?:\.(side|size))?", field)
+    if match:
+        name = f"poignee_{int(match.group(1)) + 1}_{match.group(2) or 'side'}"
+        return name if name in fields else "poignee_1_side"
+    if field.startswith("poignees"):
+        return "poignee_1_side"
+    if field.startswith("petit_chelem"):
+        return "petit_chelem_announced"
+    if field.startswith("chelem"):
+        return "chelem_announced" if field.endswith("announced") else "chelem_made_by"
+    return re.split(r"[.\[]", field, maxsplit=1)[0]
 
 
 class DealOutcomeForm(forms.Form):
@@ -96,15 +115,7 @@ class DealOutcomeForm(forms.Form):
 
     def field_for_error(self, field: str) -> str:
         """The form field of a service field: ``poignees[1].size`` → ``poignee_2_size``."""
-        match = re.fullmatch(r"poignees\[(\d+)\](?:\.(side|size))?", field)
-        if match:
-            name = f"poignee_{int(match.group(1)) + 1}_{match.group(2) or 'side'}"
-            return name if name in self.fields else "poignee_1_side"
-        if field.startswith("poignees"):
-            return "poignee_1_side"
-        if field.startswith("chelem"):
-            return "chelem_announced" if field.endswith("announced") else "chelem_made_by"
-        return re.split(r"[.\[]", field, maxsplit=1)[0]
+        return outcome_field_for_error(field, self.fields)
 
     @staticmethod
     def initial_of(outcome: dict[str, Any] | None) -> dict[str, Any]:

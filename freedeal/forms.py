@@ -10,7 +10,6 @@ field at fault.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
@@ -19,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.errors import DomainError
 from clubs.forms import NewPlayerCheckForm, PlayersField, add_error, reason_field
 from clubs.models import Player
-from clubs.outcome_forms import named_error_lines
+from clubs.outcome_forms import named_error_lines, outcome_field_for_error
 from freedeal import outcomes, selectors
 from freedeal.models import MAX_DEALS_PER_PARTY, MAX_PARTIES, FreeDealTournament
 from freedeal.seating import MAX_PLAYERS
@@ -176,19 +175,8 @@ class DealForm(forms.Form):
         field.choices = choices
 
     def field_for_error(self, name: str) -> str:
-        match = re.fullmatch(r"poignees\[(\d+)\](?:\.(side|size))?", name)
-        if match:
-            candidate = f"poignee_{int(match.group(1)) + 1}_{match.group(2) or 'side'}"
-            return candidate if candidate in self.fields else "poignee_1_side"
-        if name.startswith("poignees"):
-            return "poignee_1_side"
-        if name.startswith("petit_chelem"):
-            return "petit_chelem_announced"
-        if name.startswith("chelem"):
-            return "chelem_announced" if name.endswith("announced") else "chelem_made_by"
-        if name == "players":
-            return "contract"
-        return re.split(r"[.\[]", name, maxsplit=1)[0]
+        # the players of a deal are chosen with its contract (who took, who was called)
+        return "contract" if name == "players" else outcome_field_for_error(name, self.fields)
 
     @staticmethod
     def initial_of(result: Any) -> dict[str, Any]:

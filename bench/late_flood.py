@@ -21,11 +21,9 @@ The folder is removed at the end (kept and named with ``--keep``).
 from __future__ import annotations
 
 import http.cookiejar
-import json
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -37,8 +35,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.loadtest import clean_environment
-from bench.phone import BenchError, demo_table_in_play, serving
+from bench.phone import BenchError, build_child, demo_table_in_play, serving
 
 BUILD_SECONDS = 1200.0  # the demo, on a loaded machine
 FAR_FUTURE = "9999-12-31T23:59:59Z"
@@ -79,23 +76,6 @@ def build_target() -> dict[str, Any]:
         "event": event.pk,
         "session": store.session_key,
     }
-
-
-def _build_in(data_dir: Path, base_dir: Path, log: Path) -> dict[str, Any]:
-    env = clean_environment(DUPLITAROT_DATA_DIR=str(data_dir))
-    try:
-        with log.open("ab") as err:
-            done = subprocess.run(
-                [sys.executable, "manage.py", "bench_late_flood", "--build"],
-                cwd=base_dir, env=env, stdout=subprocess.PIPE, stderr=err,
-                timeout=BUILD_SECONDS, check=False,
-            )  # fmt: skip
-    except subprocess.TimeoutExpired as late:
-        raise BenchError(f"building the demo took over {BUILD_SECONDS:.0f} s") from late
-    if done.returncode != 0:
-        raise BenchError(f"building the demo failed ({done.returncode}): see {log}")
-    target: dict[str, Any] = json.loads(done.stdout.decode().strip().splitlines()[-1])
-    return target
 
 
 def _opener() -> tuple[urllib.request.OpenerDirector, http.cookiejar.CookieJar]:
@@ -199,7 +179,9 @@ def run(posts: int, clients: int, keep: bool, base_dir: Path) -> dict[str, Any]:
     data_dir = folder / "data"
     log = folder / "bench.log"
     try:
-        target = _build_in(data_dir, base_dir, log)
+        target: dict[str, Any] = build_child(
+            "bench_late_flood", data_dir, base_dir, log, BUILD_SECONDS
+        )
         database = data_dir / "duplitarot.sqlite3"
         with serving(data_dir, base_dir, log) as port:
             base = f"http://127.0.0.1:{port}"

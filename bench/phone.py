@@ -219,19 +219,30 @@ def _free_deal_phone(tournament: Any, rng: random.Random) -> Phone:
 # ----------------------------------------------------------------------- serving (parent)
 
 
-def build_in(data_dir: Path, base_dir: Path, log: Path) -> list[Phone]:
-    """The child that builds the demo in ``data_dir``; its phones."""
+def build_child(
+    command: str, data_dir: Path, base_dir: Path, log: Path, seconds: float = BUILD_SECONDS
+) -> Any:
+    """Run ``manage.py <command> --build`` in ``data_dir`` (the child that builds the demo
+    there, with none of the caller's settings); the JSON of its last line. Its errors go to
+    ``log``; a failure or a build over ``seconds`` is a :class:`BenchError`."""
     env = clean_environment(DUPLITAROT_DATA_DIR=str(data_dir))
-    with log.open("ab") as err:
-        done = subprocess.run(
-            [sys.executable, "manage.py", "bench_phone", "--build"],
-            cwd=base_dir, env=env, stdout=subprocess.PIPE, stderr=err,
-            timeout=BUILD_SECONDS, check=False,
-        )  # fmt: skip
+    try:
+        with log.open("ab") as err:
+            done = subprocess.run(
+                [sys.executable, "manage.py", command, "--build"],
+                cwd=base_dir, env=env, stdout=subprocess.PIPE, stderr=err,
+                timeout=seconds, check=False,
+            )  # fmt: skip
+    except subprocess.TimeoutExpired as late:
+        raise BenchError(f"building the demo took over {seconds:.0f} s") from late
     if done.returncode != 0:
         raise BenchError(f"building the demo failed ({done.returncode}): see {log}")
-    lines = done.stdout.decode().strip().splitlines()
-    return [Phone(**item) for item in json.loads(lines[-1])]
+    return json.loads(done.stdout.decode().strip().splitlines()[-1])
+
+
+def build_in(data_dir: Path, base_dir: Path, log: Path) -> list[Phone]:
+    """The child that builds the demo in ``data_dir``; its phones."""
+    return [Phone(**item) for item in build_child("bench_phone", data_dir, base_dir, log)]
 
 
 @contextlib.contextmanager
